@@ -1,0 +1,39 @@
+package dev.deja.hash;
+
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
+import dev.deja.seen.Require;
+
+/**
+ * The one canonical hash of a key: XXH3-128 (seed 0) of its bytes, as two 64-bit halves.
+ *
+ * <p>Every index a store needs (bloom block and bits, recent bucket and fingerprint, shard) is derived from these
+ * 128 bits by the arithmetic in {@code docs/FORMAT.md}, so a client in any language with an XXH3 implementation
+ * computes the same answers. {@code high} is the most significant half of the 128-bit value as XXH3 defines it
+ * (bytes 0..7 of its canonical big-endian form), {@code low} the least significant half.
+ *
+ * @param high the most significant 64 bits
+ * @param low  the least significant 64 bits
+ */
+public record Hash128(long high, long low) {
+
+    private static final Hasher128 XXH3_128 = Hashing.xxh3_128();
+
+    /** The hash id written into every serialised structure that depends on it. */
+    public static final int HASH_ID_XXH3_128 = 1;
+
+    /** Hashes a key; rejects null and empty keys with a message that says so. */
+    public static Hash128 of(byte[] key) {
+        HashValue128 v = XXH3_128.hashBytesTo128Bits(Require.key(key));
+        return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());
+    }
+
+    /**
+     * Maps a 64-bit hash uniformly onto [0, n) without division (Lemire's multiply-high reduction), with the hash
+     * read as an unsigned number. Used for every index so filters larger than 2^32 slots work.
+     */
+    public static long reduce(long hash, long n) {
+        return Math.unsignedMultiplyHigh(hash, n);
+    }
+}

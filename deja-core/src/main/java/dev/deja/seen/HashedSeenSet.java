@@ -1,0 +1,48 @@
+package dev.deja.seen;
+
+import dev.deja.hash.Hash128;
+
+/**
+ * A seen-set that keeps only the 128-bit hash of each key ({@link Hash128}), such as bloom and recent.
+ *
+ * <p>Its hashed operations are public so that callers that already hold the hash (the server's journal replay,
+ * batch paths) do not hash twice. The byte-array operations hash the key and delegate.
+ */
+public interface HashedSeenSet extends SeenSet {
+
+    /** {@link #check(byte[])} on a key's hash. */
+    boolean checkHash(long high, long low);
+
+    /** {@link #add(byte[], long)} on a key's hash. */
+    void addHash(long high, long low, long owner);
+
+    /** {@link #checkThenAdd(byte[], long)} on a key's hash. */
+    Verdict checkThenAddHash(long high, long low, long owner);
+
+    /** {@link #forget(byte[], long)} on a key's hash. */
+    boolean forgetHash(long high, long low, long owner);
+
+    @Override
+    default boolean check(byte[] key) {
+        Hash128 h = Hash128.of(key);
+        return checkHash(h.high(), h.low());
+    }
+
+    @Override
+    default void add(byte[] key, long owner) {
+        Hash128 h = Hash128.of(key);
+        addHash(h.high(), h.low(), owner);
+    }
+
+    @Override
+    default Verdict checkThenAdd(byte[] key, long owner) {
+        Hash128 h = Hash128.of(key);
+        return checkThenAddHash(h.high(), h.low(), owner);
+    }
+
+    @Override
+    default boolean forget(byte[] key, long owner) {
+        Hash128 h = Hash128.of(key);
+        return forgetHash(h.high(), h.low(), owner);
+    }
+}
