@@ -151,10 +151,15 @@ final class RecentSizeCommand implements Runnable {
         if (probability.lost != null) {
             report.formula("p_held = 1 - p_lost (seed 000: p_lost = 1 - (1 - 1/N)^x)");
         } else if (ways == 1) {
-            long seed = SizeCommand.compute(spec, () -> RecentSizing.bucketsForLost(keys, held, 1));
-            report.note("seed 000's figure for these numbers, " + count(seed) + " buckets, answers the inverse"
-                    + " question: a key held with probability " + probability(1 - held) + " (lost with "
-                    + probability(held) + "); --lost-probability " + probability.held + " gives it.");
+            String seed;
+            try {
+                seed = count(RecentSizing.bucketsFor(keys, 1 - held, 1)) + " buckets";
+            } catch (IllegalArgumentException tooLarge) {
+                seed = "more than the largest filter";
+            }
+            report.note("seed 000's figure for these numbers, " + seed + ", answers the inverse question: a key"
+                    + " held with probability " + probability(1 - held) + " (lost with " + probability(held)
+                    + "); --lost-probability " + probability.held + " gives it.");
         }
     }
 

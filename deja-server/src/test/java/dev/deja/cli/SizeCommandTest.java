@@ -59,6 +59,15 @@ class SizeCommandTest {
     }
 
     @Test
+    void theSeedNoteSurvivesWhenTheSeedsReadingExceedsTheLargestFilter() {
+        // 10^11 keys held with 0.001 fit in 2^36 buckets; the seed's reading (held with 0.999) would not.
+        Run r = deja("size", "recent", "--rate", "1000000", "--window", "100000s", "--probability", "0.001",
+                "--ways", "1");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("seed 000's figure for these numbers, more than the largest filter");
+    }
+
+    @Test
     void recentJsonCarriesTheSameAnswersAsTheApi() throws Exception {
         Run r = deja("size", "recent", "--rate", "1000", "--window", "1h", "--probability", "0.9", "--json");
         assertThat(r.code()).isZero();
