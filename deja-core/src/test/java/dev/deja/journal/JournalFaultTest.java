@@ -1,0 +1,103 @@
+package dev.deja.journal;
+
+import static dev.deja.journal.JournaledSeenSetTest.key;
+import static dev.deja.journal.JournaledSeenSetTest.keys;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.seen.Verdict;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JournalFaultTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSlowDiskMakesWritersWaitInsteadOfBufferingWithoutBound() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        MapSeenSet memory = new MapSeenSet();
+        int buffer = 8;
+        int group = 4;
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> memory)
+                .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.NO).bufferRecords(buffer).channelOpener(disk)
+                .groupRecords(group).open()) {
+            Semaphore gate = new Semaphore(0);
+            disk.gate = gate; // the disk takes no more writes until released
+            List<Thread> writers = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                byte[] k = key(i);
+                writers.add(Thread.ofPlatform().start(() -> set.add(k)));
+            }
+            // Once every writer is parked nothing can move: the writer thread is stuck in the disk.
+            while (!writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+                Thread.sleep(5);
+            }
+            assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
+                    .isBetween(buffer + 1, buffer + group + 1);
+            assertThat(set.check(key(0)) || set.check(key(39))).as("reads still answer").isIn(true, false);
+
+            disk.gate = null;
+            gate.release(Integer.MAX_VALUE / 2);
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertThat(set.checkAll(keys(0, 40))).containsOnly(true);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().recordsReplayed()).isEqualTo(40);
+                assertThat(crashed.checkAll(keys(0, 40))).containsOnly(true);
+            }
+        }
+    }
+
+    @Test
+    void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
+                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+            set.addAll(keys(0, 100));
+            disk.full = true;
+
+            assertThatThrownBy(() -> set.add(key(100))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("No space left on device").hasMessageContaining("not durable");
+            assertThatThrownBy(() -> set.checkThenAdd(key(101))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("writes are refused until the disk accepts them, reads continue");
+            assertThatThrownBy(() -> set.forget(key(1))).isInstanceOf(JournalWriteException.class);
+            assertThat(set.check(key(101))).as("a refused write changes nothing").isFalse();
+            assertThat(set.check(key(1))).as("a refused forget changes nothing").isTrue();
+            assertThat(set.checkAll(keys(0, 100))).containsOnly(true);
+
+            disk.full = false;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            Verdict verdict = null;
+            while (verdict == null) {
+                try {
+                    verdict = set.checkThenAdd(key(102));
+                } catch (JournalWriteException stillFailing) {
+                    assertThat(System.nanoTime()).as("journal recovers").isLessThan(deadline);
+                    Thread.sleep(5);
+                }
+            }
+            assertThat(verdict).isEqualTo(Verdict.NEW);
+
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().clean()).as("the partial write was cut off").isTrue();
+                assertThat(crashed.checkAll(keys(0, 100))).containsOnly(true);
+                assertThat(crashed.check(key(102))).isTrue();
+                // applied in memory when its write failed, so retried and written once the disk recovered
+                assertThat(crashed.check(key(100))).isTrue();
+                assertThat(crashed.check(key(101))).isFalse();
+            }
+        }
+    }
+}
