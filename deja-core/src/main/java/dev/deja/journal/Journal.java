@@ -157,7 +157,7 @@ final class Journal implements AutoCloseable {
     /** Writes everything appended, fsyncs it and stops the writer; the owner appends nothing afterwards. */
     @Override
     public void close() {
-        queue.add(CLOSE); // cannot fail: the owner appends nothing more, and the queue drains
+        enqueue(CLOSE);
         try {
             writer.join();
         } catch (InterruptedException e) {

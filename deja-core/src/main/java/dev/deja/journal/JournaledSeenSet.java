@@ -169,7 +169,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     public Verdict checkThenAddHash(long high, long low, long owner) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         Verdict verdict;
-        lockForWrite();
+        lockOrThrow();
         try {
             verdict = store.checkThenAddHash(high, low, owner);
             if (verdict == Verdict.NEW) {
@@ -188,7 +188,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     public boolean forgetHash(long high, long low, long owner) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         boolean erased;
-        lockForWrite();
+        lockOrThrow();
         try {
             erased = store.forgetHash(high, low, owner);
             if (erased) {
@@ -211,12 +211,33 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Locks once and waits for the disk once for the whole batch. */
     @Override
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        return await(checkThenAddAllAsync(keys, owners));
+    }
+
+    /** Locks once and waits for the disk once for the whole batch. */
+    @Override
+    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+        return await(forgetAllAsync(keys, owners));
+    }
+
+    /**
+     * {@link #checkThenAddAll} without waiting for the disk: the verdicts are final when this returns (later calls
+     * see the changes), and the future completes with them once the changes are durable as the fsync policy says,
+     * or fails with {@link JournalWriteException}. Lets a server answer when durable without parking a thread; the
+     * call itself still blocks while the journal's buffer is full, which is how a slow disk slows writers down.
+     *
+     * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
+     */
+    public CompletableFuture<Verdict[]> checkThenAddAllAsync(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
         Hash128[] hashes = hashAll(keys);
         Verdict[] out = new Verdict[hashes.length];
         boolean[] changed = new boolean[hashes.length];
         CompletableFuture<Void> done = new CompletableFuture<>();
-        lockForWrite();
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
         try {
             for (int i = 0; i < hashes.length; i++) {
                 out[i] = store.checkThenAddHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
@@ -226,18 +247,23 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
-        await(done);
-        return out;
+        return done.thenApply(durable -> out);
     }
 
-    /** Locks once and waits for the disk once for the whole batch. */
-    @Override
-    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+    /**
+     * {@link #forgetAll} without waiting for the disk, as {@link #checkThenAddAllAsync}.
+     *
+     * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
+     */
+    public CompletableFuture<boolean[]> forgetAllAsync(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
         Hash128[] hashes = hashAll(keys);
         boolean[] erased = new boolean[hashes.length];
         CompletableFuture<Void> done = new CompletableFuture<>();
-        lockForWrite();
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
         try {
             for (int i = 0; i < hashes.length; i++) {
                 erased[i] = store.forgetHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
@@ -246,8 +272,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
-        await(done);
-        return erased;
+        return done.thenApply(durable -> erased);
     }
 
     /** Appends the changed entries of a batch, in order, with {@code done} on the last (under the lock). */
@@ -304,25 +329,36 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
     }
 
-    private void lockForWrite() {
+    private void lockOrThrow() {
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** Takes the lock for a change, or returns why the change is refused (without the lock). */
+    private RuntimeException lockForWrite() {
         IOException failure = journal.failure();
         if (failure != null) {
-            throw new JournalWriteException("journal in " + dir + " cannot write (" + failure.getMessage()
+            return new JournalWriteException("journal in " + dir + " cannot write (" + failure.getMessage()
                     + "); writes are refused until the disk accepts them, reads continue", failure);
         }
         lock.lock();
         if (closed) {
             lock.unlock();
-            throw new IllegalStateException("store " + dir + " is closed");
+            return new IllegalStateException("store " + dir + " is closed");
         }
+        return null;
     }
 
-    private void await(CompletableFuture<Void> done) {
+    private static <T> T await(CompletableFuture<T> done) {
         try {
-            done.get();
+            return done.get();
         } catch (ExecutionException e) {
-            JournalWriteException cause = (JournalWriteException) e.getCause();
-            throw new JournalWriteException(cause.getMessage(), cause.getCause()); // this thread's stack trace
+            if (e.getCause() instanceof JournalWriteException failed) {
+                throw new JournalWriteException(failed.getMessage(), failed.getCause()); // this thread's stack trace
+            }
+            throw (RuntimeException) e.getCause(); // a refused call: closed store
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JournalWriteException("interrupted while waiting for the journal; the change is applied but "
