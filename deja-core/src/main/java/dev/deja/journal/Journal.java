@@ -111,11 +111,6 @@ final class Journal implements AutoCloseable {
         return failure;
     }
 
-    /** Records appended and not yet taken by the writer. */
-    int queuedRecords() {
-        return queue.size();
-    }
-
     /**
      * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes once this
      * record and all before it are written (and fsynced under {@link FsyncPolicy#ALWAYS}), or fails if they were

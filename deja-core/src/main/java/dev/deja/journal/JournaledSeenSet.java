@@ -449,9 +449,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             return this;
         }
 
-        /** The size at which a journal segment is closed and a new one started; default 64 MiB. */
+        /**
+         * The size past which a journal segment is closed and a new one started (a segment may exceed it by one
+         * group); recovery reads a segment whole, hence the 1 GiB limit; default 64 MiB.
+         */
         public Builder<S> segmentBytes(long bytes) {
-            this.segmentBytes = Require.inRange("segmentBytes", bytes, 4096, 1L << 40);
+            this.segmentBytes = Require.inRange("segmentBytes", bytes, 4096, 1L << 30);
             return this;
         }
 

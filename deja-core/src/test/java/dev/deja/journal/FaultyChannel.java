@@ -9,7 +9,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Test fixture: a segment file channel whose writes can be made to fail (disk full) or to wait (slow disk). */
 final class FaultyChannel extends FileChannel {
@@ -18,8 +17,21 @@ final class FaultyChannel extends FileChannel {
     static final class Disk implements Journal.ChannelOpener {
         volatile boolean full;
         /** When set, each write waits for a permit. */
-        volatile Semaphore gate;
-        final AtomicInteger writesStarted = new AtomicInteger();
+        private volatile Semaphore gate;
+
+        /** Makes every later write wait until {@link #resume()}. */
+        void stall() {
+            gate = new Semaphore(0);
+        }
+
+        /** Lets stalled and later writes through; safe to call when not stalled. */
+        void resume() {
+            Semaphore stalled = gate;
+            gate = null;
+            if (stalled != null) {
+                stalled.release(Integer.MAX_VALUE / 2);
+            }
+        }
 
         @Override
         public FileChannel open(Path file) throws IOException {
@@ -36,7 +48,6 @@ final class FaultyChannel extends FileChannel {
     }
 
     private void beforeWrite() throws IOException {
-        disk.writesStarted.incrementAndGet();
         Semaphore gate = disk.gate;
         if (gate != null) {
             gate.acquireUninterruptibly();

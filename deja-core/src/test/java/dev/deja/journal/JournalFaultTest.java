@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,25 +32,25 @@ class JournalFaultTest {
         try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> memory)
                 .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.NO).bufferRecords(buffer).channelOpener(disk)
                 .groupRecords(group).open()) {
-            Semaphore gate = new Semaphore(0);
-            disk.gate = gate; // the disk takes no more writes until released
+            disk.stall(); // the disk takes no more writes until resumed
             List<Thread> writers = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
-                byte[] k = key(i);
-                writers.add(Thread.ofPlatform().start(() -> set.add(k)));
+            try {
+                for (int i = 0; i < 40; i++) {
+                    byte[] k = key(i);
+                    writers.add(Thread.ofPlatform().start(() -> set.add(k)));
+                }
+                // Once every writer is parked nothing can move: the writer thread is stuck in the disk.
+                while (!writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+                    Thread.sleep(5);
+                }
+                assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
+                        .isBetween(buffer + 1, buffer + group + 1);
+                // a writer holds the store's lock while it waits for room: reads must not need that lock
+                boolean[] held = set.checkAll(keys(0, 40));
+                assertThat(IntStream.range(0, 40).filter(i -> held[i]).count()).isEqualTo(memory.owners.size());
+            } finally {
+                disk.resume();
             }
-            // Once every writer is parked nothing can move: the writer thread is stuck in the disk.
-            while (!writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
-                Thread.sleep(5);
-            }
-            assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
-                    .isBetween(buffer + 1, buffer + group + 1);
-            // a writer holds the store's lock while it waits for room: reads must not need that lock
-            boolean[] held = set.checkAll(keys(0, 40));
-            assertThat(IntStream.range(0, 40).filter(i -> held[i]).count()).isEqualTo(memory.owners.size());
-
-            disk.gate = null;
-            gate.release(Integer.MAX_VALUE / 2);
             for (Thread t : writers) {
                 t.join();
             }
@@ -113,14 +112,22 @@ class JournalFaultTest {
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
         try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
                 .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
-            Semaphore gate = new Semaphore(0);
-            disk.gate = gate;
-            CompletableFuture<Verdict[]> added = set.checkThenAddAllAsync(keys(0, 3), new long[] {1, 2, 3});
-            assertThat(set.checkAll(keys(0, 3))).as("applied before durable").containsOnly(true);
-            assertThat(added).as("the disk has not taken the write").isNotDone();
-            disk.gate = null;
-            gate.release(Integer.MAX_VALUE / 2);
+            disk.stall();
+            CompletableFuture<Verdict[]> added;
+            CompletableFuture<Verdict[]> duplicate;
+            try {
+                added = set.checkThenAddAllAsync(keys(0, 3), new long[] {1, 2, 3});
+                assertThat(set.checkAll(keys(0, 3))).as("applied before durable").containsOnly(true);
+                assertThat(added).as("the disk has not taken the write").isNotDone();
+                duplicate = set.checkThenAddAllAsync(keys(0, 1), null);
+                assertThat(duplicate).as("a duplicate waits for the write it observed").isNotDone();
+            } finally {
+                disk.resume();
+            }
             assertThat(added.get()).containsExactly(Verdict.NEW, Verdict.NEW, Verdict.NEW);
+            assertThat(duplicate.get()).containsExactly(Verdict.DUPLICATE);
+            assertThat(set.checkThenAddAllAsync(keys(0, 1), new long[] {1}))
+                    .as("nothing pending: answered at once").isCompletedWithValueMatching(v -> v[0] == Verdict.RETRY);
 
             disk.full = true;
             CompletableFuture<boolean[]> forgot = set.forgetAllAsync(keys(0, 1), null);
