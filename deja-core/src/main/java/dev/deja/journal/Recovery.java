@@ -69,6 +69,8 @@ final class Recovery<S extends HashedSeenSet> {
             }
             LOG.warn("{}: snapshot {} rejected: {}", dir, candidate.file().getFileName(), problem);
             rejected.add(candidate.file().getFileName() + ": " + problem);
+            // out of the way, so it is neither retried nor counted among the two snapshots kept
+            setAside.add(moveAside(candidate.file()));
         }
         long position = loaded == null ? 0 : loaded.position();
         if (store == null) {
@@ -162,12 +164,17 @@ final class Recovery<S extends HashedSeenSet> {
 
     private void setAsideFrom(List<Segment.File> segments, int from) throws IOException {
         for (Segment.File later : segments.subList(from, segments.size())) {
-            Path aside = later.path().resolveSibling(later.path().getFileName() + ".corrupt");
-            Files.move(later.path(), aside, StandardCopyOption.REPLACE_EXISTING);
+            Path aside = moveAside(later.path());
             setAside.add(aside);
             problem(later.path().getFileName() + " set aside as " + aside.getFileName());
         }
+    }
+
+    private Path moveAside(Path file) throws IOException {
+        Path aside = file.resolveSibling(file.getFileName() + ".corrupt");
+        Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
         Snapshots.forceDirectory(dir);
+        return aside;
     }
 
     private void cut(Path file, long bytes, String why) {

@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param recordsReplayed   journal records applied on top of the snapshot
  * @param nextPosition      the sequence number the next journal record gets
  * @param bytesCut          bytes removed from the journal (torn or corrupt tails, broken segment headers)
- * @param setAside          files renamed or copied aside as {@code *.corrupt} because valid-looking data followed
- *                          damage; kept for inspection, never loaded
+ * @param setAside          files renamed or copied aside as {@code *.corrupt} (rejected snapshots, damaged journal
+ *                          data and the journal after it); kept for inspection, never loaded
  * @param problems          one line per cut, set-aside or gap, in the order found
  */
 public record RecoveryReport(

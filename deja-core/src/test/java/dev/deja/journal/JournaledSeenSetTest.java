@@ -143,7 +143,22 @@ class JournaledSeenSetTest {
             assertThat(report.rejectedSnapshots()).singleElement().asString()
                     .contains(newest.getFileName().toString()).contains("CRC32C mismatch");
             assertThat(report.recordsReplayed()).isEqualTo(200);
+            assertThat(report.setAside()).containsExactly(newest.resolveSibling(newest.getFileName() + ".corrupt"));
             assertThat(reopened.checkAll(keys(0, 300))).containsOnly(true);
+        }
+    }
+
+    @Test
+    void snapshotsAreWrittenOnATimerWhenTheStoreChanged() throws Exception {
+        Path dir = tmp.resolve("store");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).snapshotInterval(Duration.ofMillis(20)).open()) {
+            set.addAll(keys(0, 50));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (Snapshots.list(dir).isEmpty()) {
+                assertThat(System.nanoTime()).as("a snapshot appears").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            assertThat(Snapshots.list(dir)).singleElement().extracting(Snapshots.Snapshot::position).isEqualTo(50L);
         }
     }
 
