@@ -195,7 +195,10 @@ final class Journal implements AutoCloseable {
         closeSegment();
     }
 
-    /** Moves queued records into {@code pending}, waiting for some when there are none; true once CLOSE is seen. */
+    /**
+     * Moves queued records into {@code pending} (one group, or everything while writes fail), waiting for some when
+     * there are none; true once CLOSE is seen. Memory stays within the queue's capacity plus one group.
+     */
     private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
         if (pending.isEmpty()) {
             Entry first;
@@ -210,7 +213,11 @@ final class Journal implements AutoCloseable {
             }
             pending.add(first);
         }
-        queue.drainTo(pending, groupRecords);
+        if (failure == null) {
+            queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
+        } else {
+            queue.drainTo(pending); // to fail their writers now rather than when the disk recovers
+        }
         if (pending.peekLast() == CLOSE) {
             pending.pollLast();
             return true;
