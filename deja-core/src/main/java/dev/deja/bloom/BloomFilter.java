@@ -54,6 +54,9 @@ public final class BloomFilter implements HashedSeenSet {
     /** Number of lock stripes for {@code checkThenAdd}; a power of two. */
     static final int STRIPES = 1024;
     private static final int HEADER_BYTES = 32;
+    /** Why no Bloom filter supports {@code forget}. */
+    static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
+            + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget";
 
     private final long bits;
     private final int hashes;
@@ -138,8 +141,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     @Override
     public boolean forgetHash(long high, long low, long owner) {
-        throw new UnsupportedOperationException("bloom cannot forget a key: its bits are shared with other keys, so "
-                + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget");
+        throw new UnsupportedOperationException(FORGET_UNSUPPORTED);
     }
 
     @Override
