@@ -127,8 +127,7 @@ public final class BloomFilter implements HashedSeenSet {
         if (checkHash(high, low)) {
             return Verdict.DUPLICATE;
         }
-        Object stripe = stripes[(int) BlockHash.block(high, blocks) & (STRIPES - 1)];
-        synchronized (stripe) {
+        synchronized (stripes[stripe(high)]) {
             return put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
         }
     }
@@ -162,7 +161,7 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /** Sets the key's bits; true when at least one bit was clear. */
-    private boolean put(long high, long low) {
+    boolean put(long high, long low) {
         long firstWord = BlockHash.block(high, blocks) << 3;
         long[] chunk = words.chunkForWrite(firstWord);
         int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
@@ -241,6 +240,11 @@ public final class BloomFilter implements HashedSeenSet {
         }
         long keys = approximateCount();
         return keys == 0 ? 0.0 : BloomSizing.fpp(bits, hashes, keys);
+    }
+
+    /** The lock stripe a key's block maps to; equal for equal keys in filters of the same shape. */
+    int stripe(long high) {
+        return (int) BlockHash.block(high, blocks) & (STRIPES - 1);
     }
 
     private double bitsSetPerKeyPerBlock() {
