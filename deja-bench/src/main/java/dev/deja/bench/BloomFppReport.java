@@ -5,9 +5,11 @@ import com.google.common.hash.Funnels;
 
 /**
  * Prints the measured false-positive rate of deja's filter and Guava's at the same capacity and fpp: each is filled
- * with {@code capacity} random keys and probed with 10^6 keys never added.
+ * with {@code capacity} random keys and probed with 4 x 2^20 keys never added.
  */
 public final class BloomFppReport {
+
+    private static final long PROBES = 4L * KeyPool.SIZE;
 
     private BloomFppReport() {
     }
@@ -23,24 +25,29 @@ public final class BloomFppReport {
         BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), capacity, fpp);
         KeyPool fill = new KeyPool(11);
         for (long i = 0; i < capacity; i++) {
-            byte[] key = fill.next().clone();
-            // Vary the pooled keys per pass so every inserted key is distinct.
-            key[0] ^= (byte) (i >>> 20);
-            key[1] ^= (byte) (i >>> 28);
+            byte[] key = distinct(fill, i);
             deja.add(key);
             guava.put(key);
         }
         KeyPool probes = new KeyPool(12);
-        int dejaPositives = 0;
-        int guavaPositives = 0;
-        for (int i = 0; i < KeyPool.SIZE; i++) {
-            byte[] key = probes.next();
+        long dejaPositives = 0;
+        long guavaPositives = 0;
+        for (long i = 0; i < PROBES; i++) {
+            byte[] key = distinct(probes, i);
             dejaPositives += deja.check(key) ? 1 : 0;
             guavaPositives += guava.mightContain(key) ? 1 : 0;
         }
         System.out.printf("capacity=%d fpp=%.4f: deja %d bits (%.2f bits/key, k=%d) measured fpp %.5f | "
                         + "guava measured fpp %.5f (probes: %d fresh keys)%n",
                 capacity, fpp, deja.bits(), (double) deja.bits() / capacity, deja.hashes(),
-                (double) dejaPositives / KeyPool.SIZE, (double) guavaPositives / KeyPool.SIZE, KeyPool.SIZE);
+                (double) dejaPositives / PROBES, (double) guavaPositives / PROBES, PROBES);
+    }
+
+    /** The pool's next key, varied by pass so that keys stay distinct beyond the pool size. */
+    private static byte[] distinct(KeyPool pool, long i) {
+        byte[] key = pool.next().clone();
+        key[0] ^= (byte) (i >>> 20);
+        key[1] ^= (byte) (i >>> 28);
+        return key;
     }
 }
