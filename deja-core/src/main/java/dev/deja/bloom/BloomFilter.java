@@ -12,6 +12,7 @@ import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
 
@@ -163,6 +164,68 @@ public final class BloomFilter implements HashedSeenSet {
     public ErrorEstimate.Bloom errorEstimate() {
         double fill = fillRatio();
         return new ErrorEstimate.Bloom(fill, fppAtFill(fill), targetFpp);
+    }
+
+    // ---- batches: hash every key, test every block, then write; the block tests overlap their cache misses ----
+
+    @Override
+    public boolean[] checkAll(List<byte[]> keys) {
+        return present(hashAll(keys));
+    }
+
+    @Override
+    public void addAll(List<byte[]> keys) {
+        long[] hashes = hashAll(keys);
+        boolean[] present = present(hashes);
+        for (int i = 0; i < present.length; i++) {
+            if (!present[i]) {
+                put(hashes[2 * i], hashes[2 * i + 1]);
+            }
+        }
+    }
+
+    /**
+     * {@link #checkThenAdd(byte[], long)} for each key, in order, with the same answers as single calls: a key found
+     * present by the first pass is a duplicate (bits are never cleared), the others go through the striped lock.
+     */
+    @Override
+    public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        long[] hashes = hashAll(keys);
+        boolean[] present = present(hashes);
+        Verdict[] out = new Verdict[present.length];
+        for (int i = 0; i < out.length; i++) {
+            if (present[i]) {
+                out[i] = Verdict.DUPLICATE;
+            } else {
+                long high = hashes[2 * i];
+                synchronized (stripes[stripe(high)]) {
+                    out[i] = put(high, hashes[2 * i + 1]) ? Verdict.NEW : Verdict.DUPLICATE;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hashes of the keys as {@code high, low} pairs. */
+    private static long[] hashAll(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
+        long[] hashes = new long[2 * keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+            Hash128 h = Hash128.of(keys.get(i));
+            hashes[2 * i] = h.high();
+            hashes[2 * i + 1] = h.low();
+        }
+        return hashes;
+    }
+
+    /** {@link #checkHash} for each pair; the iterations are independent, so their cache misses overlap. */
+    private boolean[] present(long[] hashes) {
+        boolean[] out = new boolean[hashes.length / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = checkHash(hashes[2 * i], hashes[2 * i + 1]);
+        }
+        return out;
     }
 
     /** Sets the key's bits; true when at least one bit was clear. */

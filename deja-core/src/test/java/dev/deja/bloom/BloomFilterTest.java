@@ -12,7 +12,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BloomFilterTest {
@@ -258,6 +260,33 @@ class BloomFilterTest {
         assertThatThrownBy(() -> target.loadBits(target.sizeInBytes() - 4, chunk, 0, 8))
                 .hasMessageContaining("overruns the bit array");
         assertThatThrownBy(() -> source.readBits(-1, chunk, 0, 8)).hasMessageContaining("offset must be in");
+    }
+
+    @Test
+    void batchesAnswerExactlyAsSingleCallsInOrder() {
+        BloomFilter batched = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        BloomFilter single = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        byte[][] keys = Keys.random(12, 100_000);
+        for (int from = 0; from < keys.length; from += 1000) {
+            // Each batch repeats its first key at the end: NEW the first time, DUPLICATE the second.
+            List<byte[]> batch = new ArrayList<>(Arrays.asList(keys).subList(from, from + 1000));
+            batch.add(batch.get(0));
+            Verdict[] verdicts = batched.checkThenAddAll(batch);
+            for (int i = 0; i < batch.size(); i++) {
+                assertThat(verdicts[i]).isEqualTo(single.checkThenAdd(batch.get(i)));
+            }
+            assertThat(verdicts[0]).isEqualTo(Verdict.NEW);
+            assertThat(verdicts[1000]).isEqualTo(Verdict.DUPLICATE);
+        }
+        List<byte[]> probes = Arrays.asList(Keys.random(13, 100_000));
+        boolean[] answers = batched.checkAll(probes);
+        for (int i = 0; i < answers.length; i++) {
+            assertThat(answers[i]).isEqualTo(single.check(probes.get(i)));
+        }
+        BloomFilter added = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        added.addAll(Arrays.asList(keys));
+        assertThat(added.checkAll(Arrays.asList(keys))).doesNotContain(false);
+        assertThat(added.errorEstimate()).isEqualTo(single.errorEstimate());
     }
 
     private static double falsePositiveRate(BloomFilter filter, byte[][] fresh) {
