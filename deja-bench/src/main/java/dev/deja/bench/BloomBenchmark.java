@@ -6,17 +6,20 @@ import dev.deja.seen.Verdict;
 import java.io.DataOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * check, add and checkThenAdd of deja's blocked Bloom filter beside Guava's {@code BloomFilter} at the same capacity
@@ -28,6 +31,11 @@ import org.openjdk.jmh.annotations.State;
  * no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue measured. Method names
  * put the operation first so that JMH, which runs benchmarks in name order, measures each deja/Guava pair back to
  * back, under the same machine load.
+ *
+ * <p>The {@code batch*} benchmarks pass 64 keys per call to deja's batch forms ({@code checkAll}, {@code addAll},
+ * {@code checkThenAddAll}), which hash every key and then test every block, so the cache misses of one batch
+ * overlap; Guava has no batch form, so its side is the loop a caller would write over the same 64 keys. Scores
+ * are per key.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -131,5 +139,54 @@ public class BloomBenchmark {
     @Benchmark
     public boolean checkThenAddGuava(Guava s) {
         return s.filter.put(s.keys.next());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckDeja(Deja s) {
+        return s.filter.checkAll(s.keys.nextBatch());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckGuava(Guava s) {
+        List<byte[]> batch = s.keys.nextBatch();
+        boolean[] out = new boolean[batch.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = s.filter.mightContain(batch.get(i));
+        }
+        return out;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public void batchAddDeja(Deja s) {
+        s.filter.addAll(s.keys.nextBatch());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public void batchAddGuava(Guava s, Blackhole bh) {
+        for (byte[] key : s.keys.nextBatch()) {
+            bh.consume(s.filter.put(key));
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public Verdict[] batchCheckThenAddDeja(Deja s) {
+        return s.filter.checkThenAddAll(s.keys.nextBatch());
+    }
+
+    /** Guava's analogue of a checkThenAdd batch: {@code put} for each key, collecting whether it looked new. */
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckThenAddGuava(Guava s) {
+        List<byte[]> batch = s.keys.nextBatch();
+        boolean[] out = new boolean[batch.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = s.filter.put(batch.get(i));
+        }
+        return out;
     }
 }

@@ -42,6 +42,10 @@ import java.util.zip.CRC32C;
  * answers {@code DUPLICATE} for keys whose bits are all set already (bits are never cleared, so that answer stays
  * true), which keeps the lock off the path of the duplicates that dominate a de-duplication workload.
  *
+ * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first and then test every
+ * block in a loop whose iterations do not depend on each other, so a large filter's cache misses overlap instead of
+ * following one another; they answer exactly as the single calls made in order.
+ *
  * <p>Owners. A Bloom filter stores no owners, so the owner arguments are ignored and
  * {@code checkThenAdd(key, owner)} never returns {@link Verdict#RETRY}. {@code forget} is not supported: clearing a
  * key's bits would also clear bits of other keys, which would then be wrongly reported new.
