@@ -43,8 +43,8 @@ import java.util.zip.CRC32C;
  * true), which keeps the lock off the path of the duplicates that dominate a de-duplication workload.
  *
  * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first and then test every
- * block in a loop whose iterations do not depend on each other, so a large filter's cache misses overlap instead of
- * following one another; they answer exactly as the single calls made in order.
+ * block in a loop whose iterations do not depend on each other, so the processor may overlap a large filter's cache
+ * misses instead of taking them one after another; they answer exactly as the single calls made in order.
  *
  * <p>Owners. A Bloom filter stores no owners, so the owner arguments are ignored and
  * {@code checkThenAdd(key, owner)} never returns {@link Verdict#RETRY}. {@code forget} is not supported: clearing a
@@ -170,7 +170,7 @@ public final class BloomFilter implements HashedSeenSet {
         return new ErrorEstimate.Bloom(fill, fppAtFill(fill), targetFpp);
     }
 
-    // ---- batches: hash every key, test every block, then write; the block tests overlap their cache misses ----
+    // ---- batches: hash every key, test every block, then write ----
 
     @Override
     public boolean[] checkAll(List<byte[]> keys) {
@@ -223,7 +223,7 @@ public final class BloomFilter implements HashedSeenSet {
         return hashes;
     }
 
-    /** {@link #checkHash} for each pair; the iterations are independent, so their cache misses overlap. */
+    /** {@link #checkHash} for each pair; the iterations are independent, so their cache misses may overlap. */
     private boolean[] present(long[] hashes) {
         boolean[] out = new boolean[hashes.length / 2];
         for (int i = 0; i < out.length; i++) {
