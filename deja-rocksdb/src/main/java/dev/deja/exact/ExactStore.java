@@ -80,6 +80,13 @@ public final class ExactStore implements SeenSet {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
     private static final byte[] META_ID_FORMAT = "id-format".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] META_TIME_UNIT = "time-unit-ms".getBytes(StandardCharsets.US_ASCII);
+    /** Values date keys to about 1/256 of a slice: one byte of information, precise enough to answer "when". */
+    private static final int UNITS_PER_SLICE = 256;
+    private static final long[] ROUND_UNITS_MILLIS = {1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000,
+        300_000, 600_000, 900_000, 1_800_000, 3_600_000};
+    /** The time unit of a store without a time bound, whose generations are cut by size alone. */
+    private static final long SIZE_ONLY_TIME_UNIT_MILLIS = 60_000;
     private static final int STRIPES = 1 << 14;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
@@ -95,6 +102,7 @@ public final class ExactStore implements SeenSet {
     private final boolean refreshOnDuplicate;
     private final boolean countDuplicates;
     private final FsyncPolicy fsync;
+    private final long timeUnitMillis;
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
@@ -113,8 +121,9 @@ public final class ExactStore implements SeenSet {
     private final AtomicLong windowWarnings = new AtomicLong();
     private final LongAdder insertions = new LongAdder();
 
-    private ExactStore(Builder b, Tuning tuning, RocksDB db, ColumnFamilyHandle defaultFamily,
+    private ExactStore(Builder b, long timeUnitMillis, Tuning tuning, RocksDB db, ColumnFamilyHandle defaultFamily,
             List<Generation> existing) {
+        this.timeUnitMillis = timeUnitMillis;
         this.clock = b.clock;
         this.windowMillis = b.window == null ? 0 : b.window.toMillis();
         this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / b.generations);
@@ -207,7 +216,7 @@ public final class ExactStore implements SeenSet {
         try {
             ensureOpen();
             held = stripes.lock(k);
-            long nowSecond = Math.floorDiv(clock.millis(), 1000);
+            long now = clock.millis();
             Generation newest = generations.getLast();
             Hit[] hits = newestHits(k);
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
@@ -219,7 +228,7 @@ public final class ExactStore implements SeenSet {
                 long owner = owners == null ? NO_OWNER : owners[i];
                 if (hit == null) {
                     out[i] = Verdict.NEW;
-                    hit = new Hit(newest, new StoredValue(owner, nowSecond, 0));
+                    hit = new Hit(newest, new StoredValue(owner, now, 0));
                     dirty.add(kb);
                     insertions.increment();
                 } else {
@@ -243,7 +252,7 @@ public final class ExactStore implements SeenSet {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {
                         Hit hit = state.get(kb);
-                        batch.put(hit.generation.handle, kb.array(), hit.value.encode(hit.generation.baseSecond()));
+                        batch.put(hit.generation.handle, kb.array(), hit.value.encode(hit.generation.createdMillis, timeUnitMillis));
                     }
                     db.write(tuning.writeOptions, batch);
                 }
@@ -288,7 +297,7 @@ public final class ExactStore implements SeenSet {
                     for (int j = 0; j < g && newest == null; j++) {
                         byte[] v = values.get(j * k.length + i);
                         if (v != null) {
-                            newest = StoredValue.decode(v, generations.get(g - 1 - j).baseSecond());
+                            newest = StoredValue.decode(v, generations.get(g - 1 - j).createdMillis, timeUnitMillis);
                         }
                     }
                     long owner = owners == null ? NO_OWNER : owners[i];
@@ -333,7 +342,7 @@ public final class ExactStore implements SeenSet {
                 return Optional.empty();
             }
             StoredValue v = hit.value;
-            return Optional.of(new KeyInfo(v.owner(), Instant.ofEpochSecond(v.firstSeen()),
+            return Optional.of(new KeyInfo(v.owner(), Instant.ofEpochMilli(v.firstSeen()),
                     countDuplicates ? v.duplicates() : -1));
         } finally {
             generationLock.readLock().unlock();
@@ -360,11 +369,16 @@ public final class ExactStore implements SeenSet {
             long now = clock.millis();
             long window = effectiveWindowMillis(now);
             return new ExactMetrics(Duration.ofMillis(window), belowMinimum(window), windowWarnings.get(),
-                    generations.size(), sumProperty("rocksdb.live-sst-files-size"),
+                    generations.size(), sumProperty("rocksdb.estimate-num-keys"),
+                    sumProperty("rocksdb.live-sst-files-size"),
                     sumProperty("rocksdb.cur-size-all-mem-tables"),
                     tuning.statistics.getTickerCount(TickerType.WAL_FILE_BYTES),
                     tuning.statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
-                    tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
+                    tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
+                    sumProperty("rocksdb.estimate-pending-compaction-bytes"),
+                    db.getLongProperty("rocksdb.num-running-compactions"));
+        } catch (RocksDBException e) {
+            throw failure("read metrics", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -526,7 +540,7 @@ public final class ExactStore implements SeenSet {
                     if (v == null) {
                         pending[stillMissing++] = pending[j];
                     } else {
-                        hits[pending[j]] = new Hit(gen, StoredValue.decode(v, gen.baseSecond()));
+                        hits[pending[j]] = new Hit(gen, StoredValue.decode(v, gen.createdMillis, timeUnitMillis));
                     }
                 }
                 remaining = stillMissing;
@@ -790,19 +804,21 @@ public final class ExactStore implements SeenSet {
                     descriptors.add(new ColumnFamilyDescriptor(name, tuning.cfOptions));
                 }
                 db = RocksDB.open(tuning.dbOptions, directory.toString(), descriptors, handles);
-                ColumnFamilyHandle defaultFamily = null;
+                int defaultIndex = 0;
+                while (Generation.parse(names.get(defaultIndex)) != null) {
+                    defaultIndex++;
+                }
+                ColumnFamilyHandle defaultFamily = handles.get(defaultIndex);
+                long unit = checkMetadata(db, defaultFamily);
                 List<Generation> existing = new ArrayList<>();
                 for (int i = 0; i < names.size(); i++) {
                     long[] parsed = Generation.parse(names.get(i));
-                    if (parsed == null) {
-                        defaultFamily = handles.get(i);
-                    } else {
+                    if (parsed != null) {
                         existing.add(new Generation(parsed[0], parsed[1], handles.get(i)));
                     }
                 }
                 existing.sort(Comparator.comparingLong(g -> g.sequence));
-                checkIdFormat(db, defaultFamily);
-                store = new ExactStore(this, tuning, db, defaultFamily, existing);
+                store = new ExactStore(this, unit, tuning, db, defaultFamily, existing);
                 store.maintain();
                 return store;
             } catch (RocksDBException | RuntimeException e) {
@@ -822,6 +838,17 @@ public final class ExactStore implements SeenSet {
             }
         }
 
+        /** The first round duration at least this long, so that first-seen times read as whole minutes etc. */
+        private static long roundUnit(long millis) {
+            for (long unit : ROUND_UNITS_MILLIS) {
+                if (unit >= millis) {
+                    return unit;
+                }
+            }
+            long hour = ROUND_UNITS_MILLIS[ROUND_UNITS_MILLIS.length - 1];
+            return (millis + hour - 1) / hour * hour;
+        }
+
         private List<byte[]> existingFamilies() throws RocksDBException {
             if (!Files.exists(directory.resolve("CURRENT"))) {
                 return List.of(RocksDB.DEFAULT_COLUMN_FAMILY);
@@ -831,16 +858,30 @@ public final class ExactStore implements SeenSet {
             }
         }
 
-        /** Records the id format on creation and refuses to reopen with another, which would miss every key. */
-        private void checkIdFormat(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
-            byte[] stored = db.get(defaultFamily, META_ID_FORMAT);
-            byte[] wanted = idFormat.name().getBytes(StandardCharsets.US_ASCII);
-            if (stored == null) {
-                db.put(defaultFamily, META_ID_FORMAT, wanted);
-            } else if (!Arrays.equals(stored, wanted)) {
-                throw new IllegalArgumentException("idFormat must match the store's (" + directory + " was created"
-                        + " with " + new String(stored, StandardCharsets.US_ASCII) + ", got " + idFormat + ")");
+        /**
+         * Records the id format and time unit on creation and returns the unit; refuses to reopen with another id
+         * format, which would miss every key. The unit stays as created even if the window changes.
+         */
+        private long checkMetadata(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
+            byte[] storedFormat = db.get(defaultFamily, META_ID_FORMAT);
+            byte[] storedUnit = db.get(defaultFamily, META_TIME_UNIT);
+            if (storedFormat != null) {
+                if (!Arrays.equals(storedFormat, idFormat.name().getBytes(StandardCharsets.US_ASCII))) {
+                    throw new IllegalArgumentException("idFormat must match the store's (" + directory + " was"
+                            + " created with " + new String(storedFormat, StandardCharsets.US_ASCII) + ", got "
+                            + idFormat + ")");
+                }
+                return Long.parseLong(new String(storedUnit, StandardCharsets.US_ASCII));
             }
+            long unit = window == null ? SIZE_ONLY_TIME_UNIT_MILLIS
+                    : roundUnit(window.toMillis() / generations / UNITS_PER_SLICE);
+            db.put(defaultFamily, META_TIME_UNIT, Long.toString(unit).getBytes(StandardCharsets.US_ASCII));
+            db.put(defaultFamily, META_ID_FORMAT, idFormat.name().getBytes(StandardCharsets.US_ASCII));
+            // Nothing else is written here, and an unflushed memtable would pin every WAL file forever.
+            try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+                db.flush(flush, defaultFamily);
+            }
+            return unit;
         }
     }
 }

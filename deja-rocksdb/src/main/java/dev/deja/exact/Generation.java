@@ -36,9 +36,4 @@ final class Generation {
         Matcher m = NAME.matcher(new String(name, StandardCharsets.US_ASCII));
         return m.matches() ? new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))} : null;
     }
-
-    /** The epoch second its values' time field is relative to. */
-    long baseSecond() {
-        return Math.floorDiv(createdMillis, 1000);
-    }
 }

@@ -8,7 +8,7 @@ import java.util.HexFormat;
  * How a textual id is turned into the bytes the exact store keeps: as given, or in its binary form.
  *
  * <p>A UUID written as text takes 36 bytes; kept as its 16 binary bytes it costs less than half on disk (seed 004
- * makes the same point for Redis). The conversion is strict, so two spellings of one id never become two keys by
+ * makes the same point for Redis). The layout is in docs/FORMAT.md. The conversion is strict, so two spellings of one id never become two keys by
  * accident except for letter case, which both binary formats ignore.
  */
 public enum IdFormat {
@@ -19,23 +19,37 @@ public enum IdFormat {
             return Require.key(key);
         }
     },
-    /** Keys are UUIDs in canonical 8-4-4-4-12 hex text, stored as their 16 bytes (big-endian, as written). */
+    /**
+     * Keys are UUIDs in canonical 8-4-4-4-12 hex text, stored as their 16 bytes with bytes 6 and 8 (those holding
+     * the version and variant bits) moved to the front: {@code b6 b8 b0 b1 b2 b3 b4 b5 b7 b9 ... b15}.
+     *
+     * <p>Why: in a random (version 4) UUID those two bytes carry 10 bits of information instead of 16, and in a
+     * sorted table file each key is stored as the suffix it does not share with its predecessor. Leading with the
+     * low-information bytes makes neighbours share about 6 more bits, which saves about 0.75 bytes per key on
+     * disk; the order of keys does not matter to a seen-set.
+     */
     UUID {
+        private static final int[] ORDER = {6, 8, 0, 1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15};
+
         @Override
         byte[] encode(byte[] key) {
             Require.key(key);
             if (key.length != 36 || key[8] != '-' || key[13] != '-' || key[18] != '-' || key[23] != '-') {
                 throw invalid("a UUID in 8-4-4-4-12 hex form", key);
             }
-            byte[] out = new byte[16];
+            byte[] bytes = new byte[16];
             int o = 0;
             for (int i = 0; i < 36; ) {
                 if (key[i] == '-') {
                     i++;
                     continue;
                 }
-                out[o++] = (byte) (digit(key, i) << 4 | digit(key, i + 1));
+                bytes[o++] = (byte) (digit(key, i) << 4 | digit(key, i + 1));
                 i += 2;
+            }
+            byte[] out = new byte[16];
+            for (int j = 0; j < 16; j++) {
+                out[j] = bytes[ORDER[j]];
             }
             return out;
         }

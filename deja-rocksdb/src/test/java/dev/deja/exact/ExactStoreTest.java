@@ -93,7 +93,11 @@ class ExactStoreTest {
             store.checkThenAdd(key("k"), 12);
             store.checkThenAdd(key("k"), 11); // a retry is the same message again, not a duplicate
             store.checkThenAddAll(List.of(key("k"), key("k")), new long[] {13, 14});
-            assertThat(store.info(key("k"))).hasValue(new KeyInfo(11, T0.plusSeconds(90), 3));
+            KeyInfo info = store.info(key("k")).orElseThrow();
+            assertThat(info.owner()).isEqualTo(11);
+            assertThat(info.duplicates()).isEqualTo(3);
+            // A 24-hour window in 8 slices dates keys to the minute (the first round unit >= 3 h / 256).
+            assertThat(info.firstSeen()).isEqualTo(T0.plusSeconds(60));
             assertThat(store.info(key("absent"))).isEmpty();
         }
         try (ExactStore store = builder().open()) {

@@ -15,10 +15,14 @@ class IdFormatTest {
     }
 
     @Test
-    void uuidTextBecomesItsSixteenBytesInEitherCase() {
+    void uuidTextBecomesItsSixteenBytesVersionAndVariantBytesFirstInEitherCase() {
         UUID uuid = UUID.fromString("ce059644-18a0-4f27-bc2b-c2a2d4d4e7bf");
-        byte[] expected = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
+        byte[] big = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
                 .putLong(uuid.getLeastSignificantBits()).array();
+        byte[] expected = {big[6], big[8], big[0], big[1], big[2], big[3], big[4], big[5], big[7], big[9], big[10],
+                big[11], big[12], big[13], big[14], big[15]};
+        assertThat(expected[0]).isEqualTo((byte) 0x4f);
+        assertThat(expected[1]).isEqualTo((byte) 0xbc);
         assertThat(IdFormat.UUID.encode(utf8("ce059644-18a0-4f27-bc2b-c2a2d4d4e7bf"))).isEqualTo(expected);
         assertThat(IdFormat.UUID.encode(utf8("CE059644-18A0-4F27-BC2B-C2A2D4D4E7BF"))).isEqualTo(expected);
     }
