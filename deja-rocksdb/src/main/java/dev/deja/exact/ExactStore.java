@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * store is a list of <em>generations</em>, one RocksDB column family per time slice ({@code window / generations}
  * long), and a key is written once, into the newest. Age-out drops the oldest column family as a whole: its files
  * are deleted, nothing is rewritten, no index or tombstone exists. The price is granularity: a key is held for at
- * least the window and at most one slice longer, and the size bound removes a slice at a time.
+ * least the window and, while keys keep arriving, at most one slice longer (after an idle spell, until a key
+ * written after it is a window old); the size bound removes a slice at a time.
  *
  * <ul>
  *   <li>Time bound: the generation after which no key was written more than {@code window} ago is dropped. The
@@ -72,7 +73,8 @@ import org.slf4j.LoggerFactory;
  *       sees a closed column family.</li>
  * </ul>
  *
- * <p>Values are a few bytes ({@link StoredValue}); the RocksDB settings and why are in {@link Tuning}. Durability
+ * <p>Values are a few bytes ({@link StoredValue}); the RocksDB settings and why are in {@link Tuning}; a generation
+ * that stops growing is compacted once into the last level ({@link Sealer}). Durability
  * is RocksDB's write-ahead log, synced per {@link FsyncPolicy}; {@link #checkpoint(Path)} writes a consistent copy
  * that {@link #restore(Path, Path)} turns into a new data directory.
  */
@@ -109,6 +111,7 @@ public final class ExactStore implements SeenSet {
     private final StripedLocks stripes = new StripedLocks(STRIPES);
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
     private final ScheduledExecutorService walSyncer;
+    private final Sealer sealer;
 
     /** Oldest first. Modified under the write side of {@link #generationLock}, read under its read side. */
     private final List<Generation> generations = new ArrayList<>();
@@ -139,6 +142,7 @@ public final class ExactStore implements SeenSet {
         this.defaultFamily = defaultFamily;
         this.generations.addAll(existing);
         this.nextSequence = existing.isEmpty() ? 0 : existing.getLast().sequence + 1;
+        this.sealer = new Sealer(db);
         if (fsync == FsyncPolicy.EVERYSEC) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "deja-exact-wal-sync");
@@ -438,15 +442,16 @@ public final class ExactStore implements SeenSet {
             if (!timeUp && !full) {
                 return;
             }
-            // Its memtable will not grow again: flush it now so its memory is freed and the WAL can be recycled.
-            try (FlushOptions flush = new FlushOptions().setWaitForFlush(false)) {
-                db.flush(flush, newest.handle);
-            }
         }
         long sequence = nextSequence++;
         ColumnFamilyHandle handle = db.createColumnFamily(
                 new ColumnFamilyDescriptor(Generation.name(sequence, now), tuning.cfOptions));
         generations.add(new Generation(sequence, now, handle));
+        if (generations.size() > 1) {
+            // The previous generation will not grow again: flush it (freeing its memtable and letting the WAL be
+            // recycled) and compact it into the last level.
+            sealer.seal(generations.get(generations.size() - 2));
+        }
     }
 
     /** Drops, oldest first, every generation whose youngest key (written before its successor existed) is older
@@ -469,7 +474,7 @@ public final class ExactStore implements SeenSet {
     private void dropOldest() throws RocksDBException {
         Generation oldest = generations.removeFirst();
         db.dropColumnFamily(oldest.handle);
-        oldest.handle.close();
+        sealer.release(oldest);
     }
 
     /** When the newest generation's time slice ends (slices are aligned to multiples of their length). */
@@ -651,6 +656,7 @@ public final class ExactStore implements SeenSet {
                 return;
             }
             closed = true;
+            sealer.close();
             RocksDBException syncError = null;
             if (fsync != FsyncPolicy.NO) {
                 try {

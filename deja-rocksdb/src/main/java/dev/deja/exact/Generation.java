@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.CompactRangeOptions;
 
 /**
  * One time slice of the exact store: a RocksDB column family holding the keys first recorded while it was newest.
@@ -19,6 +20,10 @@ final class Generation {
     final long sequence;
     final long createdMillis;
     final ColumnFamilyHandle handle;
+    /** Set once dropped; with {@link #sealing}, guarded by this generation's monitor ({@link Sealer}). */
+    boolean dropped;
+    /** The options of the compaction sealing it, while one runs, so that a drop can cancel it. */
+    CompactRangeOptions sealing;
 
     Generation(long sequence, long createdMillis, ColumnFamilyHandle handle) {
         this.sequence = sequence;
