@@ -20,6 +20,8 @@ class ExactWindowTest {
     /** Aligned to the hour, so one-hour slices start exactly here. */
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
     private static final Duration MS = Duration.ofMillis(1);
+    /** Batches of 100 keys, one a second, for the size-bound test. */
+    private static final int BATCHES = 1_000;
 
     @TempDir
     Path dir;
@@ -135,13 +137,13 @@ class ExactWindowTest {
 
     @Test
     void theSizeBoundDropsWholeOldGenerationsAndWarnsWhenTheWindowFallsBelowTheMinimum() {
-        long maxBytes = 2L << 20;
+        long maxBytes = 1L << 20;
         try (ExactStore store = ExactStore.builder(dir).window(Duration.ofHours(24)).maxBytes(maxBytes)
                 .generations(4).minWindow(Duration.ofHours(1)).clock(clock)
-                .memtableBytes(256 << 10).blockCacheBytes(1 << 20).open()) {
+                .memtableBytes(128 << 10).blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open()) {
             SplittableRandom random = new SplittableRandom(7);
             List<byte[]> all = new ArrayList<>();
-            for (int b = 0; b < 2_000; b++) {
+            for (int b = 0; b < BATCHES; b++) {
                 List<byte[]> batch = new ArrayList<>(100);
                 for (int i = 0; i < 100; i++) {
                     byte[] k = ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array();
@@ -157,7 +159,7 @@ class ExactWindowTest {
             assertThat(m.generations()).isGreaterThan(1);
             assertThat(m.windowBelowMinimum()).isTrue();
             assertThat(m.windowWarnings()).isEqualTo(1);
-            assertThat(m.effectiveWindow()).isLessThan(Duration.ofSeconds(2_000));
+            assertThat(m.effectiveWindow()).isLessThan(Duration.ofSeconds(BATCHES));
 
             // Whole generations go, oldest first: what is held is exactly a suffix of the insertion order.
             boolean[] held = store.checkAll(all);
@@ -170,7 +172,7 @@ class ExactWindowTest {
                 assertThat(held[i]).as("key %d of %d", i, held.length).isTrue();
             }
             // The effective window is the age of the oldest key held (its generation's creation, to a batch).
-            long oldestAgeSeconds = 2_000 - firstHeld / 100;
+            long oldestAgeSeconds = BATCHES - firstHeld / 100;
             assertThat(m.effectiveWindow().toSeconds()).isBetween(oldestAgeSeconds - 1, oldestAgeSeconds + 1);
 
             // Time passes without new keys: the window grows back above the minimum and the alarm clears.
