@@ -26,7 +26,7 @@ class ExactStoreTest {
 
     private final ManualClock clock = new ManualClock(T0);
 
-    private ExactStore.Builder builder() {
+    private ExactStoreBuilder builder() {
         return ExactStore.builder(dir).window(Duration.ofHours(24)).clock(clock).memtableBytes(1 << 20)
                 .blockCacheBytes(1 << 20);
     }
