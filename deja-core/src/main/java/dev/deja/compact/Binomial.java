@@ -8,10 +8,8 @@ import java.math.BigInteger;
  * <p>Ranking and unranking a subset ({@link SubsetRank}) visit C(c, i) for consecutive sorted fingerprints c:
  * consecutive visits differ by one in k and by a gap of about range/size in n. Moving the previous value there
  * costs one factor per unit of the gap, computing it afresh costs min(k, n - k) factors; {@link #moveTo} takes
- * the cheaper path, so a whole set of 100 costs a few thousand word-sized factors rather than 100 independent
- * products. Factors are gathered in a {@code long} until it would overflow and only then applied to the
- * {@link BigInteger}; every value the cursor passes through is itself a binomial coefficient, so each division
- * is exact.
+ * the cheaper path. Either way the value is multiplied by one product of consecutive integers and divided
+ * by another, each built by binary splitting; the quotient is the binomial sought, so the division is exact.
  */
 final class Binomial {
 
@@ -42,90 +40,68 @@ final class Binomial {
 
     /** Moves to C(target, k), the same k, along the cheaper of stepping over the gap or computing afresh. */
     void moveTo(long target) {
-        long distance = Math.abs(target - n);
         if (target < k) {
             value = BigInteger.ZERO;
-        } else if (n < k || distance > Math.min(k, target - k)) {
+        } else if (n < k || Math.abs(target - n) > Math.min(k, target - k)) {
             value = compute(target, k);
+        } else if (target > n) {
+            // C(target, k) = C(n, k) * (n+1)...(target) / (n+1-k)...(target-k)
+            value = scale(value, n + 1, target, n + 1 - k, target - k);
         } else {
-            Ratio ratio = new Ratio(value);
-            if (target > n) {
-                // C(j, k) = C(j - 1, k) * j / (j - k)
-                for (long j = n + 1; j <= target; j++) {
-                    ratio.times(j, j - k);
-                }
-            } else {
-                // C(j - 1, k) = C(j, k) * (j - k) / j
-                for (long j = n; j > target; j--) {
-                    ratio.times(j - k, j);
-                }
-            }
-            value = ratio.result();
+            // C(target, k) = C(n, k) * (target+1-k)...(n-k) / (target+1)...(n)
+            value = scale(value, target + 1 - k, n - k, target + 1, n);
         }
         n = target;
     }
 
     /** Moves from C(n, k) to C(n, k + 1). */
     void incrementK() {
-        value = n <= k ? BigInteger.ZERO : new Ratio(value).times(n - k, k + 1).result();
+        value = n <= k ? BigInteger.ZERO : scale(value, n - k, n - k, k + 1, k + 1);
         k++;
     }
 
     /** Moves from C(n, k) to C(n, k - 1); k must be positive. */
     void decrementK() {
-        value = n < k ? compute(n, k - 1) : new Ratio(value).times(k, n - k + 1).result();
+        value = n < k ? compute(n, k - 1) : scale(value, k, k, n - k + 1, n - k + 1);
         k--;
     }
 
-    /** C(n, k) as the product of min(k, n - k) ratios (n - m + j) / j, each partial product a binomial. */
+    /** C(n, k) = (n-m+1)...(n) / m! with m = min(k, n - k). */
     private static BigInteger compute(long n, int k) {
         if (n < k) {
             return BigInteger.ZERO;
         }
         long m = Math.min(k, n - k);
-        Ratio ratio = new Ratio(BigInteger.ONE);
-        for (long j = 1; j <= m; j++) {
-            ratio.times(n - m + j, j);
-        }
-        return ratio.result();
+        return scale(BigInteger.ONE, n - m + 1, n, 1, m);
     }
 
     /**
-     * A BigInteger multiplied by a run of fractions mul/div whose running product is an integer after each whole
-     * fraction. Numerators and denominators are multiplied into longs until one would overflow, those into two
-     * products, and the value is multiplied and divided once at the end: one long division per run instead of
-     * one per batch, which dominated the cost.
+     * value * (from..to) / (divFrom..divTo), products of consecutive integers (empty when from > to); the caller
+     * guarantees the quotient is an integer.
      */
-    private static final class Ratio {
-        private final BigInteger value;
-        private BigInteger numerator = BigInteger.ONE;
-        private BigInteger denominator = BigInteger.ONE;
-        private long num = 1;
-        private long den = 1;
+    private static BigInteger scale(BigInteger value, long from, long to, long divFrom, long divTo) {
+        return value.multiply(product(from, to)).divide(product(divFrom, divTo));
+    }
 
-        Ratio(BigInteger value) {
-            this.value = value;
-        }
-
-        /** Multiplies by mul / div; both positive. */
-        Ratio times(long mul, long div) {
-            if (num > Long.MAX_VALUE / mul) {
-                numerator = numerator.multiply(BigInteger.valueOf(num));
-                num = 1;
+    /**
+     * The product of the integers in [from, to], all positive, by binary splitting: the big multiplications are
+     * between halves of equal size, so a product of k factors costs about one multiplication of its result
+     * rather than k multiplications of a growing one.
+     */
+    private static BigInteger product(long from, long to) {
+        if (to - from < 16) {
+            BigInteger result = BigInteger.ONE;
+            long run = 1;
+            for (long j = from; j <= to; j++) {
+                if (run > Long.MAX_VALUE / j) {
+                    result = result.multiply(BigInteger.valueOf(run));
+                    run = 1;
+                }
+                run *= j;
             }
-            if (den > Long.MAX_VALUE / div) {
-                denominator = denominator.multiply(BigInteger.valueOf(den));
-                den = 1;
-            }
-            num *= mul;
-            den *= div;
-            return this;
+            return result.multiply(BigInteger.valueOf(run));
         }
-
-        BigInteger result() {
-            BigInteger n = numerator.multiply(BigInteger.valueOf(num));
-            BigInteger d = denominator.multiply(BigInteger.valueOf(den));
-            return value.multiply(n).divide(d);
-        }
+        long middle = (from + to) >>> 1;
+        return product(from, middle).multiply(product(middle + 1, to));
     }
 }

@@ -105,7 +105,7 @@ class CompactSeenSetDecodeTest {
     void rejectsSizesBeyondTheRangeOrTheMaximumAndMalformedSizes() {
         assertRejected(withChecksum(1, 0, 9), "holds 9 fingerprints; a range of 8 holds at most 8");
         assertRejected(withChecksum(1, (byte) 0xFF, 0x81, 0x40), "holds 8193 fingerprints; a range of "
-                + (15L << 31) + " holds at most 4096");
+                + (15L << 31) + " holds at most 1024");
         assertRejected(withChecksum(1, 0, 0x83, 0x00), "malformed size field");
         assertRejected(withChecksum(1, 0, 0x83), "malformed size field");
         assertRejected(withChecksum(1, 0, 0x80, 0x80, 0x80, 0x01), "malformed size field");
