@@ -134,6 +134,12 @@ class CompactSeenSetDecodeTest {
         }
     }
 
+    @Test
+    void checksumOracleHasTheStandardCheckValue() {
+        byte[] check = "123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(crc8(check, check.length)).isEqualTo(0xF4);
+    }
+
     private static void assertRejected(String input, String message) {
         assertThatThrownBy(() -> CompactSeenSet.decode(input)).as("decode(%s)", input)
                 .isInstanceOf(IllegalArgumentException.class)

@@ -204,6 +204,15 @@ class CompactSeenSetTest {
         assertThat(guavaBase64Length(100, 0.01)).isEqualTo(168);
     }
 
+    @Test
+    void aCookieSizedForOneHundredGrowsFromSixCharacters() {
+        int[] expected = {6, 8, 11, 12, 15, 16, 18, 20, 22, 23, 24};
+        SplittableRandom random = new SplittableRandom(10);
+        for (int n = 0; n <= 10; n++) {
+            assertThat(fill(CompactSeenSet.create(100, 0.01), n, random).set().encode()).hasSize(expected[n]);
+        }
+    }
+
     /** Guava 33.8 BloomFilter.create(byteArrayFunnel(), n, 0.01).writeTo: 14 bytes up to n = 6, then 22. */
     private static final int[] GUAVA_SMALL = {19, 19, 19, 19, 19, 19, 30, 30, 30, 30};
 
