@@ -44,14 +44,14 @@ final class CompactFormat {
 
     /** The encoded length in characters of a set of {@code size} fingerprints drawn from {@code range}. */
     static int encodedLength(long range, int size) {
-        int bytes = FIXED_BYTES + varintLength(size) + rankBytes(Binomial.of(range, size).value());
+        int bytes = FIXED_BYTES + varintLength(size) + rankBytes(Binomial.coefficient(range, size));
         return (bytes * 4 + 2) / 3;
     }
 
     /** Encodes sorted distinct fingerprints drawn from a range {@link #rangeAtLeast} returned. */
     static String encode(long range, long[] fingerprints) {
         int size = fingerprints.length;
-        BigInteger total = Binomial.of(range, size).value();
+        BigInteger total = Binomial.coefficient(range, size);
         int rankBytes = rankBytes(total);
         byte[] out = new byte[FIXED_BYTES + varintLength(size) + rankBytes];
         int at = 0;
@@ -125,19 +125,19 @@ final class CompactFormat {
             throw new IllegalArgumentException("encoded holds " + size + " fingerprints; a range of " + range
                     + " holds at most " + maxSize);
         }
-        Binomial total = Binomial.of(range, (int) size);
-        int rankBytes = rankBytes(total.value());
+        BigInteger total = Binomial.coefficient(range, (int) size);
+        int rankBytes = rankBytes(total);
         if (end - at != rankBytes) {
             throw new IllegalArgumentException("encoded is truncated or extended: " + size
                     + " fingerprints in a range of " + range + " take " + (at + rankBytes + 1) + " bytes, got "
                     + in.length);
         }
         BigInteger rank = new BigInteger(1, in, at, rankBytes);
-        if (rank.compareTo(total.value()) >= 0) {
+        if (rank.compareTo(total) >= 0) {
             throw new IllegalArgumentException("encoded is corrupted: its rank is not below C(" + range + ", "
                     + size + ")");
         }
-        return new CompactSeenSet(range, SubsetRank.unrank(rank, (int) size, total));
+        return new CompactSeenSet(range, SubsetRank.unrank(rank, (int) size, range));
     }
 
     /** The range a code stands for: (8 + low 3 bits) shifted left by the high 5 bits. */

@@ -11,9 +11,11 @@ import java.math.BigInteger;
  * the rank in ceil(log2 C(range, k)) bits is the shortest possible code for a k-subset, and its length depends
  * on k and range only, never on which subset it is.
  *
- * <p>Unranking is greedy from the largest element: c_{k-1} is the largest c with C(c, k) <= rank, and so on down.
- * A floating-point estimate finds each c (the k factors of C(c, k) spread around their mean, corrected to
- * second order), then exact binomials move it the last step, if any, so the cost stays near that of ranking.
+ * <p>Both directions work on falling factorials c^(i) = C(c, i) * i!, so each element costs one product of i
+ * consecutive integers and no division by i!: ranking sums them in Horner form scaled by k!, and unranking keeps
+ * the rest scaled by i!. Unranking is greedy from the largest element: c_{i-1} is the largest c with
+ * c^(i) <= rest * i!. A floating-point estimate finds that c (the i factors of c^(i) spread around their mean,
+ * corrected to second order), then exact single steps correct it, rarely needed.
  */
 final class SubsetRank {
 
@@ -24,62 +26,53 @@ final class SubsetRank {
 
     /** The rank of sorted, distinct, non-negative values. */
     static BigInteger rank(long[] sorted) {
-        BigInteger rank = BigInteger.ZERO;
-        Binomial binomial = null;
-        for (int i = 0; i < sorted.length; i++) {
-            if (binomial == null) {
-                binomial = Binomial.of(sorted[0], 1);
-            } else {
-                binomial.incrementK();
-                binomial.moveTo(sorted[i]);
-            }
-            rank = rank.add(binomial.value());
+        // S_i = S_{i-1} * i + c_{i-1}^(i), so S_k = k! * sum over i of C(c_{i-1}, i)
+        BigInteger scaled = BigInteger.ZERO;
+        for (int i = 1; i <= sorted.length; i++) {
+            scaled = scaled.multiply(BigInteger.valueOf(i)).add(Binomial.falling(sorted[i - 1], i));
         }
-        return rank;
+        return scaled.divide(Binomial.factorial(sorted.length));
     }
 
-    /**
-     * The sorted k-subset of [0, range) with the given rank.
-     *
-     * @param total a cursor at C(range, k), which the caller already needed to check that rank is below it;
-     *              consumed
-     */
-    static long[] unrank(BigInteger rank, int k, Binomial total) {
+    /** The sorted k-subset of [0, range) with the given rank, which must be below C(range, k). */
+    static long[] unrank(BigInteger rank, int k, long range) {
         long[] subset = new long[k];
-        BigInteger rest = rank;
-        Binomial binomial = total;
-        double lnFactorial = lnFactorial(k);
+        BigInteger rest = rank.multiply(Binomial.factorial(k)); // the rest times i!
+        long bound = range;
         for (int i = k; i >= 1; i--) {
-            // binomial is C(bound, i) where every remaining element is below bound
-            long bound = binomial.n();
-            long c = Math.clamp((long) Math.floor(estimate(rest, i, lnFactorial)), i - 1, bound - 1);
-            binomial.moveTo(c);
-            while (binomial.value().compareTo(rest) > 0) {
-                binomial.moveTo(--c);
+            long c = Math.clamp((long) Math.floor(estimate(rest, i)), i - 1, bound - 1);
+            BigInteger falling = Binomial.falling(c, i);
+            while (falling.compareTo(rest) > 0) {
+                // (c - 1)^(i) = c^(i) * (c - i) / c
+                falling = falling.multiply(BigInteger.valueOf(c - i)).divide(BigInteger.valueOf(c));
+                c--;
             }
-            rest = rest.subtract(binomial.value());
-            // C(c + 1, i) = C(c, i) + C(c, i - 1), so c is the largest while the rest is below C(c, i - 1): the very
-            // binomial the next element starts from, so the check costs nothing when the estimate was right
-            binomial.decrementK();
-            while (c + 1 < bound && rest.compareTo(binomial.value()) >= 0) {
-                rest = rest.subtract(binomial.value());
-                binomial.moveTo(++c);
+            while (c + 1 < bound) {
+                BigInteger next = falling.signum() == 0 ? Binomial.falling(c + 1, i)
+                        : falling.multiply(BigInteger.valueOf(c + 1)).divide(BigInteger.valueOf(c + 1 - i));
+                if (next.compareTo(rest) > 0) {
+                    break;
+                }
+                falling = next;
+                c++;
             }
             subset[i - 1] = c;
-            lnFactorial -= Math.log(i);
+            bound = c;
+            // (rest - C(c, i)) * (i - 1)! = (rest * i! - c^(i)) / i, exactly
+            rest = rest.subtract(falling).divide(BigInteger.valueOf(i));
         }
         return subset;
     }
 
     /**
-     * An estimate of the real c solving C(c, k) = rest: the k factors c, c-1, ..., c-k+1 have mean m = c - (k-1)/2
-     * and their product is m^k * exp(-k(k^2-1) / (24 m^2)) to second order, so m^k * exp(...) = rest * k!.
+     * An estimate of the real c solving c^(k) = scaledRest: the k factors c, c-1, ..., c-k+1 have mean
+     * m = c - (k-1)/2 and their product is m^k * exp(-k(k^2-1) / (24 m^2)) to second order.
      */
-    private static double estimate(BigInteger rest, int k, double lnFactorial) {
-        if (rest.signum() == 0) {
+    private static double estimate(BigInteger scaledRest, int k) {
+        if (scaledRest.signum() == 0) {
             return k - 1;
         }
-        double target = ln(rest) + lnFactorial;
+        double target = ln(scaledRest);
         double spread = k * ((double) k * k - 1) / 24;
         double mean = Math.exp(target / k);
         for (int iteration = 0; iteration < 2; iteration++) {
@@ -91,13 +84,5 @@ final class SubsetRank {
     private static double ln(BigInteger x) {
         int shift = Math.max(0, x.bitLength() - 62);
         return Math.log(x.shiftRight(shift).doubleValue()) + shift * LN_2;
-    }
-
-    private static double lnFactorial(int k) {
-        double sum = 0;
-        for (int j = 2; j <= k; j++) {
-            sum += Math.log(j);
-        }
-        return sum;
     }
 }
