@@ -1,5 +1,6 @@
 package dev.deja.compact;
 
+import dev.deja.seen.Require;
 import java.math.BigInteger;
 import java.util.Base64;
 
@@ -42,12 +43,6 @@ final class CompactFormat {
         }
     }
 
-    /** The encoded length in characters of a set of {@code size} fingerprints drawn from {@code range}. */
-    static int encodedLength(long range, int size) {
-        int bytes = FIXED_BYTES + varintLength(size) + rankBytes(Binomial.coefficient(range, size));
-        return (bytes * 4 + 2) / 3;
-    }
-
     /** Encodes sorted distinct fingerprints drawn from a range {@link #rangeAtLeast} returned. */
     static String encode(long range, long[] fingerprints) {
         int size = fingerprints.length;
@@ -75,10 +70,7 @@ final class CompactFormat {
 
     /** Decodes an encoding into its range and sorted fingerprints, or says precisely why it cannot. */
     static CompactSeenSet decode(String encoded) {
-        if (encoded == null) {
-            throw new IllegalArgumentException("encoded must not be null");
-        }
-        if (encoded.isEmpty()) {
+        if (Require.nonNull("encoded", encoded).isEmpty()) {
             throw new IllegalArgumentException("encoded must not be empty");
         }
         byte[] in;
