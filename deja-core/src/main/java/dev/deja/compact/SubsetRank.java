@@ -47,13 +47,13 @@ final class SubsetRank {
                 falling = falling.multiply(BigInteger.valueOf(c - i)).divide(BigInteger.valueOf(c));
                 c--;
             }
-            while (c + 1 < bound) {
-                BigInteger next = falling.signum() == 0 ? Binomial.falling(c + 1, i)
+            // (c + 1)^(i) = c^(i) * (c + 1) / (c + 1 - i) exceeds the rest: checked without dividing
+            while (c + 1 < bound && (falling.signum() == 0
+                    ? Binomial.falling(c + 1, i).compareTo(rest) <= 0
+                    : falling.multiply(BigInteger.valueOf(c + 1))
+                            .compareTo(rest.multiply(BigInteger.valueOf(c + 1 - i))) <= 0)) {
+                falling = falling.signum() == 0 ? Binomial.falling(c + 1, i)
                         : falling.multiply(BigInteger.valueOf(c + 1)).divide(BigInteger.valueOf(c + 1 - i));
-                if (next.compareTo(rest) > 0) {
-                    break;
-                }
-                falling = next;
                 c++;
             }
             subset[i - 1] = c;
