@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.Require;

@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Require;
 import java.io.IOException;
 import java.io.UncheckedIOException;

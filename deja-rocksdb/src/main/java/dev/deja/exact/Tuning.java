@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.journal.FsyncPolicy;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyOptions;

@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.journal.FsyncPolicy;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
