@@ -1,0 +1,25 @@
+package dev.deja.resp;
+
+import io.netty.handler.codec.redis.RedisMessage;
+
+/**
+ * One RESP command: its name, arity (Redis's convention: exact argument count including the name, or at least
+ * {@code -arity} when negative) and what it does.
+ *
+ * @param name       upper-case name
+ * @param arity      Redis-style arity
+ * @param beforeAuth whether it runs on a connection that has not authenticated yet
+ * @param write      whether it may change data (reported by {@code COMMAND})
+ * @param action     what it does
+ */
+record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action) {
+
+    /** A command's body: the reply to one call. */
+    interface Action {
+        RedisMessage run(RespSession session, RespArgs args);
+    }
+
+    boolean arityMatches(int argumentCount) {
+        return arity >= 0 ? argumentCount == arity : argumentCount >= -arity;
+    }
+}
