@@ -22,6 +22,7 @@ public final class Namespace {
     private final Path dir;
     private final Object snapshotLock = new Object();
     private volatile HashedSeenSet store;
+    private boolean deleted;
 
     Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, HashedSeenSet store) {
         this.name = name;
@@ -81,11 +82,21 @@ public final class Namespace {
         store = loaded;
     }
 
-    /** Writes a snapshot now; concurrent calls run one after the other. */
+    /** Writes a snapshot now; concurrent calls run one after the other. Does nothing once deleted. */
     void snapshot() throws IOException {
         synchronized (snapshotLock) {
+            if (deleted) {
+                return;
+            }
             HashedSeenSet current = store;
             SnapshotFiles.write(dir, out -> kind.writeSnapshot(current, out));
+        }
+    }
+
+    /** Marks the namespace deleted, after any snapshot being written, so no later one recreates its files. */
+    void markDeleted() {
+        synchronized (snapshotLock) {
+            deleted = true;
         }
     }
 

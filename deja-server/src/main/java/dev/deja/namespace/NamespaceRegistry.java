@@ -147,6 +147,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void delete(String name) {
         Namespace namespace = get(name);
         namespaces.remove(name);
+        namespace.markDeleted();
         try (Stream<Path> files = Files.walk(namespace.dir())) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(file);
@@ -163,9 +164,12 @@ public final class NamespaceRegistry implements AutoCloseable {
         get(name).clear();
     }
 
-    /** Writes a snapshot of one namespace now. */
+    /** Writes a snapshot of one namespace now; nothing when it has been deleted meanwhile. */
     public void snapshot(String name) throws IOException {
-        get(name).snapshot();
+        Namespace namespace = namespaces.get(name);
+        if (namespace != null) {
+            namespace.snapshot();
+        }
     }
 
     /** Writes a snapshot of every namespace now; a failure on one is logged and does not stop the others. */

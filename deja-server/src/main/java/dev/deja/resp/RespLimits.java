@@ -39,6 +39,7 @@ final class RespLimits extends ChannelInboundHandlerAdapter {
         }
         ReferenceCountUtil.release(message);
         ctx.channel().config().setAutoRead(false);
-        ctx.writeAndFlush(new ErrorRedisMessage(refusal)).addListener(ChannelFutureListener.CLOSE);
+        // written from the tail so that the encoder, which sits after this handler, encodes it
+        ctx.channel().writeAndFlush(new ErrorRedisMessage(refusal)).addListener(ChannelFutureListener.CLOSE);
     }
 }
