@@ -1,0 +1,65 @@
+package dev.deja.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class BloomSizingTest {
+
+    @Test
+    void blockedFormulaIsWorseThanClassicAtTheSameShape() {
+        long bits = 1L << 20;
+        long keys = 100_000;
+        assertThat(BloomSizing.fpp(bits, 7, keys)).isGreaterThan(BloomSizing.classicFpp(bits, 7, keys));
+    }
+
+    @Test
+    void blockedFormulaMatchesDirectPoissonSumForSmallFilter() {
+        // 8 keys per block on average, k = 3: sum the series term by term from i = 0.
+        double lambda = 8;
+        double expected = 0;
+        double pmf = Math.exp(-lambda);
+        for (int i = 0; i < 200; i++) {
+            if (i > 0) {
+                pmf *= lambda / i;
+            }
+            expected += pmf * Math.pow(1 - Math.pow(1 - 1.0 / 512, 3.0 * i), 3);
+        }
+        assertThat(BloomSizing.fpp(512 * 1000, 3, 8000)).isCloseTo(expected, within(1e-12));
+    }
+
+    @Test
+    void sizedFilterMeetsItsTargetAndIsMinimal() {
+        BloomSize s = BloomSizing.forCapacity(1_000_000, 0.01);
+        assertThat(s.expectedFpp()).isLessThanOrEqualTo(0.01);
+        assertThat(BloomSizing.fpp(s.bits() - BloomSizing.BLOCK_BITS, s.hashes(), 1_000_000)).isGreaterThan(0.01);
+        assertThat(s.bits() % BloomSizing.BLOCK_BITS).isZero();
+        // A blocked filter needs a little more than the classic 9.59 bits per key at 1%.
+        assertThat(s.bitsPerKey()).isBetween(9.6, 11.5);
+    }
+
+    @Test
+    void seed001DefaultShapeMeetsPointOnePercent() {
+        // 1 GiB, k = 10, 5e8 keys: the seed's default must keep fpp <= 0.1% under the blocked formula too.
+        assertThat(BloomSizing.fpp(8L << 30, 10, 500_000_000L)).isLessThan(0.001);
+    }
+
+    @Test
+    void forMemoryPicksTheBestK() {
+        BloomSize s = BloomSizing.forMemory(1 << 20, 1_000_000);
+        for (int k = 1; k <= BloomSizing.MAX_HASHES; k++) {
+            assertThat(BloomSizing.fpp(s.bits(), k, 1_000_000)).isGreaterThanOrEqualTo(s.expectedFpp());
+        }
+    }
+
+    @Test
+    void rejectsBadArgumentsNamingThem() {
+        assertThatThrownBy(() -> BloomSizing.forCapacity(0, 0.01)).hasMessageContaining("capacity");
+        assertThatThrownBy(() -> BloomSizing.forCapacity(10, 1.0)).hasMessageContaining("fpp").hasMessageContaining("(0, 1)");
+        assertThatThrownBy(() -> BloomSizing.fpp(1000, 3, 10)).hasMessageContaining("multiple of 512");
+        assertThatThrownBy(() -> BloomSizing.fpp(512, 0, 10)).hasMessageContaining("hashes");
+        assertThatThrownBy(() -> BloomSizing.forCapacity(Long.MAX_VALUE / 2, 1e-9)).hasMessageContaining("largest filter");
+    }
+}
