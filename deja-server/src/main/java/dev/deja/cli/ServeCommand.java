@@ -3,6 +3,7 @@ package dev.deja.cli;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
+import dev.deja.server.ServerContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -82,7 +83,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--default-params", paramLabel = "NAME=VALUE,...", defaultValue = "bits=8589934592,k=10",
             description = "Parameters of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}"
-                    + " (1 GiB, 10 hashes: 5e8 keys at 0.1%, allocated as it fills).")
+                    + " (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as it fills).")
     String defaultParams;
 
     @Option(names = "--snapshot-interval", paramLabel = "SECONDS", defaultValue = "300",
@@ -118,16 +119,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        applyEnvironmentAndFile();
-        ServerConfig serverConfig = ServerConfig.builder()
-                .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
-                .password(password).autoCreate(autoCreate)
-                .defaultSpec(NamespaceSpec.parse(defaultKind, defaultParams))
-                .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
-                .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
-                .ioThreads(ioThreads)
-                .build();
-        DejaServer server = DejaServer.start(serverConfig);
+        DejaServer server = DejaServer.start(serverConfig());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -135,7 +127,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "deja-shutdown"));
         Signals.onUsr1(() -> server.context().snapshotInBackground(null));
         PrintWriter out = spec.commandLine().getOut();
-        out.println("deja " + dev.deja.server.ServerContext.VERSION + " serving data in "
+        out.println("deja " + ServerContext.VERSION + " serving data in "
                 + dataDir.toAbsolutePath().normalize());
         if (server.httpPort() > 0) {
             out.println("  HTTP on http://" + bind + ":" + server.httpPort() + "  (try: curl '" + "http://" + bind
@@ -149,6 +141,23 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The server configuration: command line, then environment, then config file, then defaults. */
+    ServerConfig serverConfig() throws IOException {
+        applyEnvironmentAndFile();
+        try {
+            return ServerConfig.builder()
+                    .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
+                    .password(password).autoCreate(autoCreate)
+                    .defaultSpec(NamespaceSpec.parse(defaultKind, defaultParams))
+                    .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
+                    .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
+                    .ioThreads(ioThreads)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
     }
 
     /**

@@ -248,11 +248,13 @@ public final class NamespaceRegistry implements AutoCloseable {
         StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
         Map<String, String> parameters = kind.parameters(parameters(metadata));
         HashedSeenSet store = null;
+        boolean found = false;
         for (String file : List.of(SnapshotFiles.CURRENT, SnapshotFiles.PREVIOUS)) {
             Path snapshot = dir.resolve(file);
             if (!Files.exists(snapshot)) {
                 continue;
             }
+            found = true;
             try {
                 store = SnapshotFiles.read(snapshot, in -> kind.readSnapshot(parameters, in));
                 log.info("loaded namespace '{}' from {}", name, snapshot);
@@ -263,7 +265,9 @@ public final class NamespaceRegistry implements AutoCloseable {
             }
         }
         if (store == null) {
-            log.warn("namespace '{}' has no usable snapshot; it starts empty", name);
+            if (found) {
+                log.warn("namespace '{}' has no usable snapshot; it starts empty", name);
+            }
             store = kind.create(parameters);
         }
         return new Namespace(name, kind, parameters, dir, store);
