@@ -1,7 +1,6 @@
 package dev.deja.http;
 
 import dev.deja.server.PipelinedHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -12,7 +11,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,17 +35,21 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     }
 
     @Override
-    protected void execute(ChannelHandlerContext ctx, List<HttpCall> calls) {
-        for (HttpCall call : calls) {
-            if (call.failure() != null) {
-                HttpResponseStatus status = call.failure() instanceof TooLongFrameException
-                        ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
-                HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
-                ctx.write(response(HttpVersion.HTTP_1_1, reply, false)).addListener(ChannelFutureListener.CLOSE);
-                return;
-            }
-            ctx.write(response(call.version(), api.handle(call), call.keepAlive()));
+    protected Object execute(ChannelHandlerContext ctx, HttpCall call) {
+        if (call.failure() != null) {
+            HttpResponseStatus status = call.failure() instanceof TooLongFrameException
+                    ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
+            HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
+            return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
         }
+        return response(call.version(), api.handle(call), call.keepAlive());
+    }
+
+    @Override
+    protected Object failure(Throwable cause) {
+        log.error("HTTP request failed", cause);
+        return response(HttpVersion.HTTP_1_1, HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "internal error: " + cause), false);
     }
 
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {

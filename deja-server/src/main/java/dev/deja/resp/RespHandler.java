@@ -67,22 +67,22 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
     }
 
     @Override
-    protected void execute(ChannelHandlerContext ctx, List<RespArgs> batch) {
-        for (RespArgs args : batch) {
-            if (args == null || args.values().contains(null)) {
-                ctx.write(new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings"))
-                        .addListener(ChannelFutureListener.CLOSE);
-                return;
-            }
-            if (args.size() == 0) {
-                continue; // an empty inline line, which Redis ignores too
-            }
-            ctx.write(commands.execute(session, args));
-            if (session.closing) {
-                ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-                return;
-            }
+    protected Object execute(ChannelHandlerContext ctx, RespArgs args) {
+        if (args == null || args.values().contains(null)) {
+            return new Closing(new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings"));
         }
+        if (args.size() == 0) {
+            // an empty inline line, which Redis ignores too
+            return io.netty.buffer.Unpooled.EMPTY_BUFFER;
+        }
+        RedisMessage reply = commands.execute(session, args);
+        return session.closing ? new Closing(reply) : reply;
+    }
+
+    @Override
+    protected Object failure(Throwable cause) {
+        log.error("RESP command failed", cause);
+        return new ErrorRedisMessage("ERR internal error: " + cause);
     }
 
     @Override
