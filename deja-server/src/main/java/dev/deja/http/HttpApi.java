@@ -9,7 +9,6 @@ import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.SeenSet;
-import dev.deja.seen.Verdict;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
@@ -24,6 +23,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,8 +69,8 @@ final class HttpApi {
         this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The reply to one request; never throws. */
-    HttpReply handle(HttpCall call) {
+    /** The reply to one request, or a future of it for writes waiting for the journal; never fails. */
+    Object handle(HttpCall call) {
         try {
             if (password != null && !call.path().equals("/health") && !authorized(call.authorization())) {
                 context.metrics().error(FRONT_END, "unauthorized");
@@ -77,20 +78,37 @@ final class HttpApi {
                                 "this server needs the header 'Authorization: Bearer <password>'")
                         .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"");
             }
-            return route(call);
-        } catch (HttpProblem e) {
-            HttpReply reply = failure(e.status(), e.getMessage(), e.status().reasonPhrase());
-            return e.allow() == null ? reply : reply.withHeader("Allow", e.allow());
-        } catch (NamespaceException e) {
-            HttpResponseStatus status = e.problem() == NamespaceException.Problem.UNKNOWN
-                    ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT;
-            return failure(status, e.getMessage(), e.problem().name());
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            return failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
+            Object reply = route(call);
+            if (reply instanceof CompletableFuture<?> future) {
+                return future.handle((value, error) -> error == null ? value : failure(call, unwrap(error)));
+            }
+            return reply;
         } catch (RuntimeException e) {
-            log.error("{} {} failed", call.method(), call.path(), e);
-            return failure(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e, "internal");
+            return failure(call, e);
         }
+    }
+
+    private HttpReply failure(HttpCall call, Throwable error) {
+        return switch (error) {
+            case HttpProblem e -> {
+                HttpReply reply = failure(e.status(), e.getMessage(), e.status().reasonPhrase());
+                yield e.allow() == null ? reply : reply.withHeader("Allow", e.allow());
+            }
+            case NamespaceException e -> failure(e.problem() == NamespaceException.Problem.UNKNOWN
+                    ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, e.getMessage(), e.problem().name());
+            case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
+            case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
+                    "Bad Request");
+            default -> {
+                log.error("{} {} failed", call.method(), call.path(), error);
+                yield failure(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,
+                        "unavailable");
+            }
+        };
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private HttpReply failure(HttpResponseStatus status, String message, String reason) {
@@ -98,7 +116,7 @@ final class HttpApi {
         return HttpReply.error(status, message);
     }
 
-    private HttpReply route(HttpCall call) {
+    private Object route(HttpCall call) {
         String path = call.path();
         switch (path) {
             case "/check", "/add", "/checkthenadd", "/forget" -> {
@@ -142,7 +160,7 @@ final class HttpApi {
         }
     }
 
-    private HttpReply namespaceRoute(HttpCall call, String[] parts) {
+    private Object namespaceRoute(HttpCall call, String[] parts) {
         String name = Namespace.checkName(parts[0]);
         if (parts.length == 1) {
             allow(call, HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
@@ -175,7 +193,7 @@ final class HttpApi {
                 case "merge" -> {
                     allow(call, HttpMethod.POST);
                     String from = required(call, "from");
-                    merge(namespaces.get(name), namespaces.get(Namespace.checkName(from)));
+                    namespaces.get(name).mergeFrom(namespaces.get(Namespace.checkName(from)));
                     return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
                 }
                 default -> {
@@ -210,47 +228,19 @@ final class HttpApi {
         return namespaceInfo(HttpResponseStatus.CREATED, namespaces.create(name, kind, parameters));
     }
 
-    private static void merge(Namespace target, Namespace source) {
-        if (target == source) {
-            throw HttpProblem.badRequest("a namespace cannot be merged into itself");
-        }
-        if (target.kind() != source.kind() || !target.parameters().equals(source.parameters())) {
-            throw HttpProblem.badRequest("merge needs two namespaces of the same kind and parameters ('"
-                    + target.name() + "' is " + target.kind().name() + " " + target.parameters() + ", '"
-                    + source.name() + "' is " + source.kind().name() + " " + source.parameters() + ")");
-        }
-        target.kind().merge(target.store(), source.store());
-    }
-
     // ---- the seed's single-key endpoints ----
 
-    private HttpReply single(HttpCall call, KeyOp op) {
+    private Object single(HttpCall call, KeyOp op) {
         byte[] key = key(required(call, "e"));
         String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
         long owner = owner(call.parameter("owner"));
         context.metrics().operations(FRONT_END, op.label(), 1);
-        switch (op) {
-            case CHECK -> {
-                HashedSeenSet store = storeForReading(name);
-                return HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n");
-            }
-            case ADD -> {
-                namespaces.getOrCreate(name).store().add(key, owner);
-                return HttpReply.text("ADDED\n");
-            }
-            case CHECKTHENADD -> {
-                return HttpReply.text(switch (namespaces.getOrCreate(name).store().checkThenAdd(key, owner)) {
-                    case NEW -> "MISSING\n";
-                    case DUPLICATE -> "PRESENT\n";
-                    case RETRY -> "RETRY\n";
-                });
-            }
-            case FORGET -> {
-                return HttpReply.text(namespaces.getOrCreate(name).store().forget(key, owner)
-                        ? "FORGOTTEN\n" : "MISSING\n");
-            }
+        if (op == KeyOp.CHECK) {
+            HashedSeenSet store = storeForReading(name);
+            return HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n");
         }
-        throw new AssertionError(op);
+        long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
+        return execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.text(results[0] + "\n"));
     }
 
     /** The store to check keys in, or null when the namespace does not exist yet and would be created empty. */
@@ -264,7 +254,7 @@ final class HttpApi {
 
     // ---- batches ----
 
-    private HttpReply batch(HttpCall call) {
+    private Object batch(HttpCall call) {
         boolean json = call.contentType() != null
                 && call.contentType().toLowerCase(Locale.ROOT).startsWith("application/json");
         String opName = call.parameter("op");
@@ -290,15 +280,20 @@ final class HttpApi {
         }
         name = name == null ? NamespaceRegistry.DEFAULT : name;
         context.metrics().operations(FRONT_END, "batch_" + op.label(), keys.size());
-        String[] results = execute(op, name, keys, owners);
-        if (json) {
-            ObjectNode body = HttpReply.JSON.createObjectNode();
-            ArrayNode list = body.putArray("results");
-            for (String result : results) {
-                list.add(result);
-            }
-            return HttpReply.json(HttpResponseStatus.OK, body);
+        return execute(op, name, keys, owners).thenApply(results -> json ? jsonResults(results)
+                : letterResults(results));
+    }
+
+    private static HttpReply jsonResults(String[] results) {
+        ObjectNode body = HttpReply.JSON.createObjectNode();
+        ArrayNode list = body.putArray("results");
+        for (String result : results) {
+            list.add(result);
         }
+        return HttpReply.json(HttpResponseStatus.OK, body);
+    }
+
+    private static HttpReply letterResults(String[] results) {
         StringBuilder letters = new StringBuilder(results.length + 1);
         for (String result : results) {
             letters.append(result.charAt(0));
@@ -306,25 +301,25 @@ final class HttpApi {
         return HttpReply.text(letters.append('\n').toString());
     }
 
-    private String[] execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
-        String[] results = new String[keys.size()];
-        switch (op) {
+    /** Runs a key operation; writes complete when the journal has them. Results use the seed's words. */
+    private CompletableFuture<String[]> execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
+        return switch (op) {
             case CHECK -> {
                 HashedSeenSet store = storeForReading(name);
                 boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
+                String[] results = new String[held.length];
                 for (int i = 0; i < held.length; i++) {
                     results[i] = held[i] ? "PRESENT" : "MISSING";
                 }
+                yield CompletableFuture.completedFuture(results);
             }
-            case ADD -> {
-                HashedSeenSet store = namespaces.getOrCreate(name).store();
-                for (int i = 0; i < results.length; i++) {
-                    store.add(keys.get(i), owners == null ? SeenSet.NO_OWNER : owners[i]);
-                    results[i] = "ADDED";
-                }
-            }
-            case CHECKTHENADD -> {
-                Verdict[] verdicts = namespaces.getOrCreate(name).store().checkThenAddAll(keys, owners);
+            case ADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                String[] results = new String[verdicts.length];
+                Arrays.fill(results, "ADDED");
+                return results;
+            });
+            case CHECKTHENADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                String[] results = new String[verdicts.length];
                 for (int i = 0; i < verdicts.length; i++) {
                     results[i] = switch (verdicts[i]) {
                         case NEW -> "MISSING";
@@ -332,15 +327,16 @@ final class HttpApi {
                         case RETRY -> "RETRY";
                     };
                 }
-            }
-            case FORGET -> {
-                boolean[] forgotten = namespaces.getOrCreate(name).store().forgetAll(keys, owners);
+                return results;
+            });
+            case FORGET -> namespaces.getOrCreate(name).forget(keys, owners).thenApply(forgotten -> {
+                String[] results = new String[forgotten.length];
                 for (int i = 0; i < forgotten.length; i++) {
                     results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
                 }
-            }
-        }
-        return results;
+                return results;
+            });
+        };
     }
 
     private List<byte[]> lineKeys(byte[] body) {

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,11 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
             HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
             return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
         }
-        return response(call.version(), api.handle(call), call.keepAlive());
+        Object reply = api.handle(call);
+        if (reply instanceof CompletableFuture<?> future) {
+            return future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive()));
+        }
+        return response(call.version(), (HttpReply) reply, call.keepAlive());
     }
 
     @Override

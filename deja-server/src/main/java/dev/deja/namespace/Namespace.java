@@ -2,8 +2,11 @@ package dev.deja.namespace;
 
 import dev.deja.seen.HashedSeenSet;
 import java.io.IOException;
+import dev.deja.seen.Verdict;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
@@ -63,6 +66,36 @@ public final class Namespace {
     /** The store; replaced by {@link #clear()}, so callers fetch it for each operation or batch. */
     public HashedSeenSet store() {
         return store;
+    }
+
+    /**
+     * Atomically records each key under the owner at the same index (none when {@code owners} is null) and says what
+     * it was; completes once the changes are as durable as the server's fsync policy says.
+     */
+    public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
+        return CompletableFuture.completedFuture(store.checkThenAddAll(keys, owners));
+    }
+
+    /** Erases each key held under the owner at the same index; completes once the erasures are durable. */
+    public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
+        return CompletableFuture.completedFuture(store.forgetAll(keys, owners));
+    }
+
+    /**
+     * Adds every key of {@code source} to this namespace (a union).
+     *
+     * @throws IllegalArgumentException when the two differ in kind or parameters, or are the same namespace
+     */
+    public void mergeFrom(Namespace source) {
+        if (source == this) {
+            throw new IllegalArgumentException("a namespace cannot be merged into itself");
+        }
+        if (kind != source.kind || !parameters.equals(source.parameters)) {
+            throw new IllegalArgumentException("merge needs two namespaces of the same kind and parameters ('"
+                    + name + "' is " + kind.name() + " " + parameters + ", '" + source.name + "' is "
+                    + source.kind.name() + " " + source.parameters + ")");
+        }
+        kind.merge(store, source.store);
     }
 
     /** What the namespace is and holds right now. */

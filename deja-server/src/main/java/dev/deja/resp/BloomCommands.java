@@ -71,14 +71,15 @@ final class BloomCommands {
         return Replies.OK;
     }
 
-    private RedisMessage add(RespSession session, RespArgs args) {
-        HashedSeenSet store = writable(args.string(1));
-        return Replies.integer(store.checkThenAdd(access.key(args.bytes(2))) == Verdict.NEW ? 1 : 0);
+    private Object add(RespSession session, RespArgs args) {
+        byte[] key = access.key(args.bytes(2));
+        return writable(args.string(1)).checkThenAdd(List.of(key), null)
+                .thenApply(verdicts -> Replies.integer(verdicts[0] == Verdict.NEW ? 1 : 0));
     }
 
-    private RedisMessage madd(RespSession session, RespArgs args) {
+    private Object madd(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        return added(writable(args.string(1)).checkThenAddAll(keys));
+        return writable(args.string(1)).checkThenAdd(keys, null).thenApply(BloomCommands::added);
     }
 
     private RedisMessage exists(RespSession session, RespArgs args) {
@@ -98,7 +99,7 @@ final class BloomCommands {
         return Replies.array(replies);
     }
 
-    private RedisMessage insert(RespSession session, RespArgs args) {
+    private Object insert(RespSession session, RespArgs args) {
         String name = Namespace.checkName(args.string(1));
         Long capacity = null;
         Double error = null;
@@ -134,7 +135,7 @@ final class BloomCommands {
                 create(name, capacity == null ? DEFAULT_CAPACITY : capacity, error == null ? DEFAULT_ERROR : error);
             }
         }
-        return added(writable(name).checkThenAddAll(keys));
+        return writable(name).checkThenAdd(keys, null).thenApply(BloomCommands::added);
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {
@@ -176,7 +177,7 @@ final class BloomCommands {
         }
     }
 
-    private HashedSeenSet writable(String name) {
+    private Namespace writable(String name) {
         try {
             return access.forWriting(Namespace.checkName(name));
         } catch (NamespaceException e) {

@@ -3,7 +3,6 @@ package dev.deja.resp;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * deja's own {@code DJ.*} commands, for every kind of namespace: create, drop, clear, list, info, snapshot and
@@ -53,18 +53,13 @@ final class DejaCommands {
             HashedSeenSet store = readable(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
-        commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> {
-            long owner = optionalOwner(a, 3);
-            access.forWriting(a.string(1)).add(access.key(a.bytes(2)), owner);
-            return Replies.OK;
-        }));
-        commands.add(new RespCommand("DJ.CHECKTHENADD", -3, false, true, (s, a) -> {
-            long owner = optionalOwner(a, 3);
-            return verdict(access.forWriting(a.string(1)).checkThenAdd(access.key(a.bytes(2)), owner));
-        }));
+        commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> single(a).thenApply(v -> Replies.OK)));
+        commands.add(new RespCommand("DJ.CHECKTHENADD", -3, false, true,
+                (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
         commands.add(new RespCommand("DJ.FORGET", -3, false, true, (s, a) -> {
-            long owner = optionalOwner(a, 3);
-            return Replies.integer(access.forWriting(a.string(1)).forget(access.key(a.bytes(2)), owner) ? 1 : 0);
+            long[] owners = owners(a);
+            return access.forWriting(a.string(1)).forget(List.of(access.key(a.bytes(2))), owners)
+                    .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
         }));
         commands.add(new RespCommand("DJ.MCHECK", -3, false, false, this::mcheck));
         commands.add(new RespCommand("DJ.MADD", -3, false, true, this::madd));
@@ -94,17 +89,7 @@ final class DejaCommands {
     }
 
     private RedisMessage merge(RespSession session, RespArgs args) {
-        Namespace target = namespaces.get(args.string(1));
-        Namespace source = namespaces.get(args.string(2));
-        if (target == source) {
-            throw new RespError("ERR a namespace cannot be merged into itself");
-        }
-        if (target.kind() != source.kind() || !target.parameters().equals(source.parameters())) {
-            throw new RespError("ERR merge needs two namespaces of the same kind and parameters ('"
-                    + target.name() + "' is " + target.kind().name() + " " + target.parameters() + ", '"
-                    + source.name() + "' is " + source.kind().name() + " " + source.parameters() + ")");
-        }
-        target.kind().merge(target.store(), source.store());
+        namespaces.get(args.string(1)).mergeFrom(namespaces.get(args.string(2)));
         return Replies.OK;
     }
 
@@ -115,28 +100,33 @@ final class DejaCommands {
         return integers(held);
     }
 
-    private RedisMessage madd(RespSession session, RespArgs args) {
+    private Object madd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        HashedSeenSet store = access.forWriting(args.string(1));
-        for (int i = 0; i < batch.keys().size(); i++) {
-            store.add(batch.keys().get(i), batch.owners() == null ? SeenSet.NO_OWNER : batch.owners()[i]);
-        }
-        return Replies.integer(batch.keys().size());
+        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners())
+                .thenApply(verdicts -> Replies.integer(verdicts.length));
     }
 
-    private RedisMessage mcheckThenAdd(RespSession session, RespArgs args) {
+    private Object mcheckThenAdd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        Verdict[] verdicts = access.forWriting(args.string(1)).checkThenAddAll(batch.keys(), batch.owners());
-        List<RedisMessage> replies = new ArrayList<>(verdicts.length);
-        for (Verdict verdict : verdicts) {
-            replies.add(verdict(verdict));
-        }
-        return Replies.array(replies);
+        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners()).thenApply(verdicts -> {
+            List<RedisMessage> replies = new ArrayList<>(verdicts.length);
+            for (Verdict verdict : verdicts) {
+                replies.add(verdict(verdict));
+            }
+            return Replies.array(replies);
+        });
     }
 
-    private RedisMessage mforget(RespSession session, RespArgs args) {
+    private Object mforget(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return integers(access.forWriting(args.string(1)).forgetAll(batch.keys(), batch.owners()));
+        return access.forWriting(args.string(1)).forget(batch.keys(), batch.owners())
+                .thenApply(DejaCommands::integers);
+    }
+
+    /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */
+    private CompletableFuture<Verdict[]> single(RespArgs args) {
+        long[] owners = owners(args);
+        return access.forWriting(args.string(1)).checkThenAdd(List.of(access.key(args.bytes(2))), owners);
     }
 
     private HashedSeenSet readable(String name) {
@@ -168,14 +158,15 @@ final class DejaCommands {
     private record Batch(List<byte[]> keys, long[] owners) {
     }
 
-    private static long optionalOwner(RespArgs args, int index) {
-        if (args.size() == index) {
-            return SeenSet.NO_OWNER;
+    /** The optional owner after {@code ns key}, as a one-element owners array, or null for none. */
+    private static long[] owners(RespArgs args) {
+        if (args.size() == 3) {
+            return null;
         }
-        if (args.size() != index + 1) {
+        if (args.size() != 4) {
             throw RespError.arity(args.string(0));
         }
-        return args.integer(index);
+        return new long[] {args.integer(3)};
     }
 
     private static RedisMessage verdict(Verdict verdict) {

@@ -22,8 +22,8 @@ final class KeyAccess {
     }
 
     /** The namespace to write to, created on first use when auto-create is on. */
-    HashedSeenSet forWriting(String name) {
-        return namespaces.getOrCreate(name).store();
+    Namespace forWriting(String name) {
+        return namespaces.getOrCreate(name);
     }
 
     /** The namespace's store, or null when it does not exist (it would be created empty). */

@@ -1,7 +1,5 @@
 package dev.deja.resp;
 
-import io.netty.handler.codec.redis.RedisMessage;
-
 /**
  * One RESP command: its name, arity (Redis's convention: exact argument count including the name, or at least
  * {@code -arity} when negative) and what it does.
@@ -14,9 +12,9 @@ import io.netty.handler.codec.redis.RedisMessage;
  */
 record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action) {
 
-    /** A command's body: the reply to one call. */
+    /** A command's body: the reply to one call, or a future of it for a write waiting for the journal. */
     interface Action {
-        RedisMessage run(RespSession session, RespArgs args);
+        Object run(RespSession session, RespArgs args);
     }
 
     boolean arityMatches(int argumentCount) {

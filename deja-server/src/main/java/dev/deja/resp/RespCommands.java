@@ -8,7 +8,10 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +50,8 @@ final class RespCommands {
         return commands.get(name);
     }
 
-    /** Runs one command and returns its reply; never throws. */
-    RedisMessage execute(RespSession session, RespArgs args) {
+    /** Runs one command: its reply, or a future of it for a write waiting for the journal; never fails. */
+    Object execute(RespSession session, RespArgs args) {
         if (args.size() == 0) {
             return failure("ERR empty command", "empty");
         }
@@ -64,18 +67,32 @@ final class RespCommands {
             return failure(RespError.arity(args.string(0)).getMessage(), "arity");
         }
         try {
-            context.metrics().operations(FRONT_END, name.toLowerCase(java.util.Locale.ROOT), 1);
-            return command.action().run(session, args);
-        } catch (RespError e) {
-            return failure(e.getMessage(), "refused");
-        } catch (NamespaceException e) {
-            return failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            return failure("ERR " + e.getMessage(), "bad_argument");
+            context.metrics().operations(FRONT_END, name.toLowerCase(Locale.ROOT), 1);
+            Object reply = command.action().run(session, args);
+            if (reply instanceof CompletableFuture<?> future) {
+                return future.handle((value, error) -> error == null ? value : failure(name, unwrap(error)));
+            }
+            return reply;
         } catch (RuntimeException e) {
-            log.error("RESP command {} failed", name, e);
-            return failure("ERR internal error: " + e, "internal");
+            return failure(name, e);
         }
+    }
+
+    private RedisMessage failure(String name, Throwable error) {
+        return switch (error) {
+            case RespError e -> failure(e.getMessage(), "refused");
+            case NamespaceException e -> failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
+            case IllegalArgumentException e -> failure("ERR " + e.getMessage(), "bad_argument");
+            case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
+            default -> {
+                log.error("RESP command {} failed", name, error);
+                yield failure("ERR cannot serve this command now: " + error, "unavailable");
+            }
+        };
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private RedisMessage failure(String message, String reason) {

@@ -75,7 +75,7 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
             // an empty inline line, which Redis ignores too
             return io.netty.buffer.Unpooled.EMPTY_BUFFER;
         }
-        RedisMessage reply = commands.execute(session, args);
+        Object reply = commands.execute(session, args);
         return session.closing ? new Closing(reply) : reply;
     }
 

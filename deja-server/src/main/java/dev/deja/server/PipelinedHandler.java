@@ -60,7 +60,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         for (R request : batch) {
             Object reply = execute(ctx, request);
             replies.add(reply);
-            if (reply instanceof CompletableFuture<?> future) {
+            if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
                 futures.add(future);
             } else if (reply instanceof Closing) {
                 break;
