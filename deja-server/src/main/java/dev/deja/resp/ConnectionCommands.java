@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The connection commands real clients send when they connect: PING, ECHO, QUIT, AUTH, HELLO, SELECT, CLIENT,
- * COMMAND and INFO.
+ * The connection commands real clients and tools send: PING, ECHO, QUIT, AUTH, HELLO, SELECT, CLIENT, COMMAND,
+ * INFO and CONFIG GET.
  */
 final class ConnectionCommands {
 
@@ -43,6 +43,7 @@ final class ConnectionCommands {
         commands.add(new RespCommand("CLIENT", -2, false, false, this::client));
         commands.add(new RespCommand("COMMAND", -1, false, false, this::command));
         commands.add(new RespCommand("INFO", -1, false, false, this::info));
+        commands.add(new RespCommand("CONFIG", -2, false, false, this::config));
     }
 
     private RedisMessage ping(RespSession session, RespArgs args) {
@@ -190,6 +191,18 @@ final class ConnectionCommands {
                 Replies.integer(hasKey ? 1 : 0),
                 Replies.integer(hasKey ? 1 : 0),
                 Replies.integer(hasKey ? 1 : 0)));
+    }
+
+    /**
+     * {@code CONFIG GET} answers an empty map: deja has no Redis settings, and tools such as redis-benchmark only
+     * read a few to report them. Other subcommands are refused.
+     */
+    private RedisMessage config(RespSession session, RespArgs args) {
+        if (!args.upper(1).equals("GET")) {
+            throw new RespError("ERR CONFIG " + args.string(1) + " is not supported: deja is configured by its"
+                    + " command line, environment or config file");
+        }
+        return Replies.map(session, List.of());
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {

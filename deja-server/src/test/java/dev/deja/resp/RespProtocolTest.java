@@ -76,6 +76,7 @@ class RespProtocolTest {
         assertThatThrownBy(() -> redis.select(1)).hasMessageContaining("DB index is out of range");
         assertThat(redis.info()).contains("deja_version:").contains("redis_version:");
         assertThat(redis.commandCount()).isGreaterThan(20L);
+        assertThat(redis.configGet("save")).isEmpty();
         assertThatThrownBy(() -> redis.get("x")).isInstanceOf(RedisCommandExecutionException.class)
                 .hasMessage("ERR unknown command 'GET', with args beginning with: 'x' ");
     }

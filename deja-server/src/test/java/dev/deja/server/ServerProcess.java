@@ -1,0 +1,97 @@
+package dev.deja.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** {@code deja serve} run as a separate JVM on the test class path, for tests that kill or signal it. */
+final class ServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int httpPort;
+    private final StringBuffer output = new StringBuffer();
+
+    private ServerProcess(Process process, int httpPort) {
+        this.process = process;
+        this.httpPort = httpPort;
+    }
+
+    /** Starts the server on a free HTTP port (RESP off) and waits until it says where it listens. */
+    static ServerProcess start(Path dataDir, String... extraArgs) throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve",
+                "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
+        command.addAll(List.of(extraArgs));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ServerProcess server = new ServerProcess(process, port);
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    server.output.append(line).append('\n');
+                    if (line.contains("HTTP on http://")) {
+                        ready.complete(null);
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed
+            }
+            ready.completeExceptionally(new IllegalStateException("server exited before listening:\n" + server.output));
+        });
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            ready.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("server did not start:\n" + server.output, e);
+        }
+        return server;
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** Everything the server printed so far. */
+    String output() {
+        return output.toString();
+    }
+
+    /** {@code kill -9}: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM, then waits for the exit; returns the exit code. */
+    int terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("server did not stop on SIGTERM:\n" + output);
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
