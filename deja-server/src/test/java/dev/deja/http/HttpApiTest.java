@@ -94,6 +94,7 @@ class HttpApiTest {
         assertError(get("/check"), 400, "parameter e is required");
         assertError(get("/check?e=k&owner=seven"), 400, "owner must be a 64-bit signed integer");
         assertError(get("/check?e=" + "k".repeat(101)), 413, "key must be at most 100 bytes");
+        assertError(get("/check?e=" + "k".repeat(5000)), 413, "malformed HTTP request");
         assertError(post("/check?e=k", "text/plain", "x"), 405, "POST is not allowed on /check");
         assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET");
         assertError(get("/nowhere"), 404, "no endpoint at /nowhere");
