@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -70,16 +71,18 @@ class CrashTest {
 
     @Test
     void sigtermStopsCleanlyAndKeepsEverything() throws Exception {
-        String[] relaxed = {"--fsync", "no", "--default-kind", "recent", "--default-params", "keys=100000",
-                "--snapshot-interval", "0"};
-        try (ServerProcess server = ServerProcess.start(dataDir, relaxed)) {
+        // settings from the environment this time, as a container would pass them
+        Map<String, String> environment = Map.of("DEJA_FSYNC", "no", "DEJA_DEFAULT_KIND", "recent",
+                "DEJA_DEFAULT_PARAMS", "keys=100000", "DEJA_SNAPSHOT_INTERVAL", "0");
+        try (ServerProcess server = ServerProcess.start(dataDir, environment)) {
+            assertThat(get(server, "/info").body()).contains("\"fsync\":\"no\"", "\"defaultKind\":\"recent\"");
             for (int i = 0; i < 100; i++) {
                 assertThat(get(server, "/add?e=term-" + i).body()).isEqualTo("ADDED\n");
             }
             assertThat(server.terminate()).isZero();
             assertThat(server.output()).contains("deja stopped");
         }
-        try (ServerProcess server = ServerProcess.start(dataDir, relaxed)) {
+        try (ServerProcess server = ServerProcess.start(dataDir, environment)) {
             for (int i = 0; i < 100; i++) {
                 assertThat(get(server, "/check?e=term-" + i).body()).isEqualTo("PRESENT\n");
             }

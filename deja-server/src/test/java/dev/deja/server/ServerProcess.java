@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +26,12 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts the server on a free HTTP port (RESP off) and waits until it says where it listens. */
     static ServerProcess start(Path dataDir, String... extraArgs) throws IOException, InterruptedException {
+        return start(dataDir, Map.of(), extraArgs);
+    }
+
+    /** As {@link #start(Path, String...)}, with extra environment variables. */
+    static ServerProcess start(Path dataDir, Map<String, String> environment, String... extraArgs)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
@@ -34,7 +41,9 @@ final class ServerProcess implements AutoCloseable {
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve",
                 "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
         command.addAll(List.of(extraArgs));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         ServerProcess server = new ServerProcess(process, port);
         CompletableFuture<Void> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
