@@ -119,7 +119,16 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DejaServer server = DejaServer.start(serverConfig());
+        ServerConfig serverConfig = serverConfig();
+        DejaServer server;
+        try {
+            server = DejaServer.start(serverConfig);
+        } catch (IOException | RuntimeException e) {
+            spec.commandLine().getErr().println("deja: cannot start the server on " + serverConfig.bind() + " (HTTP "
+                    + serverConfig.httpPort() + ", RESP " + serverConfig.respPort() + ", data in "
+                    + serverConfig.dataDir() + "): " + e);
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

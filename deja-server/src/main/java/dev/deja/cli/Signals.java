@@ -15,7 +15,6 @@ final class Signals {
     private Signals() {
     }
 
-    @SuppressWarnings("sunapi")
     static void onUsr1(Runnable action) {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("USR1"), signal -> action.run());

@@ -19,7 +19,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -219,8 +218,7 @@ final class HttpApi {
                     throw HttpProblem.badRequest("params must be a JSON object of name: value");
                 }
                 parameters = new HashMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> it = given.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> field = it.next();
+                for (Map.Entry<String, JsonNode> field : given.properties()) {
                     parameters.put(field.getKey(), field.getValue().asText());
                 }
             }

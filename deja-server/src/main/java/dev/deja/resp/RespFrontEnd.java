@@ -42,12 +42,13 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         if (context.config().idleTimeoutSeconds() > 0) {
             pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
         }
-        pipeline.addLast(new RedisDecoder(true));
         // a batch of n keys with owners takes 2n arguments
-        pipeline.addLast(new RespLimits(2L * context.config().maxBatch() + EXTRA_ARGUMENTS,
-                context.config().maxBodyBytes()));
+        int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;
+        pipeline.addLast(new RedisDecoder(true));
+        pipeline.addLast(new RespLimits(maxArguments, context.config().maxBodyBytes()));
         pipeline.addLast(new RedisBulkStringAggregator());
-        pipeline.addLast(new RedisArrayAggregator());
+        // commands are flat arrays; Netty's default depth and length limits are those of any Redis reply
+        pipeline.addLast(new RedisArrayAggregator(maxArguments, 2));
         pipeline.addLast(new RedisEncoder());
         pipeline.addLast(new Resp3Encoder());
         pipeline.addLast(new RespHandler(commands, context.config().password() != null));

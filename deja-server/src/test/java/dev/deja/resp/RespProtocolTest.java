@@ -243,19 +243,19 @@ class RespProtocolTest {
 
     // ---- helpers ----
 
-    private record Command(String name) implements ProtocolKeyword {
-        static Command of(String name) {
-            return new Command(name);
+    private record Command(String word) implements ProtocolKeyword {
+        static Command of(String word) {
+            return new Command(word);
         }
 
         @Override
         public byte[] getBytes() {
-            return name.getBytes(StandardCharsets.US_ASCII);
+            return word.getBytes(StandardCharsets.US_ASCII);
         }
 
         @Override
         public String toString() {
-            return name;
+            return word;
         }
     }
 

@@ -92,7 +92,7 @@ class CrashTest {
 
     /** What a test does to the server while it is under load. */
     private interface Blow {
-        void strike() throws InterruptedException;
+        void strike();
     }
 
     /**

@@ -42,7 +42,8 @@ class PipelinedHandlerTest {
         Echo echo = new Echo();
         EmbeddedChannel channel = new EmbeddedChannel(echo);
         channel.writeInbound("a", "slow-1", "b");
-        assertThat((Object) channel.readOutbound()).as("nothing before the slow reply is ready").isNull();
+        Object early = channel.readOutbound();
+        assertThat(early).as("nothing before the slow reply is ready").isNull();
         assertThat(channel.config().isAutoRead()).as("reading pauses while a reply is pending").isFalse();
 
         echo.slow.get(0).complete("slow reply");
@@ -60,8 +61,9 @@ class PipelinedHandlerTest {
         channel.writeInbound("slow-2", "quit", "never");
         echo.slow.get(0).completeExceptionally(new IllegalStateException("disk full"));
         channel.runPendingTasks();
-        assertThat((Object) channel.readOutbound()).isEqualTo("failed: disk full");
-        assertThat((Object) channel.readOutbound()).isEqualTo("bye");
+        Object first = channel.readOutbound();
+        Object second = channel.readOutbound();
+        assertThat(List.of(first, second)).containsExactly("failed: disk full", "bye");
         channel.runPendingTasks();
         assertThat(channel.isOpen()).isFalse();
         channel.finishAndReleaseAll();

@@ -82,9 +82,13 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** {@code kill -9}: no shutdown hook runs. */
-    void kill() throws InterruptedException {
+    void kill() {
         process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** SIGTERM, then waits for the exit; returns the exit code. */
@@ -98,7 +102,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             kill();
         }
