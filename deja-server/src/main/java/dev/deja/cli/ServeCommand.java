@@ -129,13 +129,17 @@ final class ServeCommand implements Callable<Integer> {
                     + serverConfig.dataDir() + "): " + e);
             return 1;
         }
+        PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("deja stopping: no new connections, finishing requests, writing every namespace out");
+            out.flush();
             server.close();
+            out.println("deja stopped");
+            out.flush();
             stopped.countDown();
         }, "deja-shutdown"));
         Signals.onUsr1(() -> server.context().snapshotInBackground(null));
-        PrintWriter out = spec.commandLine().getOut();
         out.println("deja " + ServerContext.VERSION + " serving data in "
                 + dataDir.toAbsolutePath().normalize());
         if (server.httpPort() > 0) {
@@ -204,7 +208,12 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         if (!layered.isEmpty()) {
-            layered.addAll(given.originalArgs());
+            // the command line's own options come last, so they win
+            for (OptionSpec option : given.matchedOptions()) {
+                for (String value : option.originalStringValues()) {
+                    layered.add(option.longestName() + "=" + value);
+                }
+            }
             new CommandLine(this).parseArgs(layered.toArray(String[]::new));
         }
     }

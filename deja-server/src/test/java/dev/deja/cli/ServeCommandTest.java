@@ -70,9 +70,12 @@ class ServeCommandTest {
     }
 
     private static ServerConfig parse(String... args) throws Exception {
-        ServeCommand serve = new ServeCommand();
-        CommandLine cli = new CommandLine(serve);
-        cli.parseArgs(args);
-        return serve.serverConfig();
+        // through the top-level command, as "deja serve ..." parses it
+        CommandLine cli = Main.commandLine();
+        String[] full = new String[args.length + 1];
+        full[0] = "serve";
+        System.arraycopy(args, 0, full, 1, args.length);
+        CommandLine.ParseResult result = cli.parseArgs(full);
+        return ((ServeCommand) result.subcommand().commandSpec().userObject()).serverConfig();
     }
 }

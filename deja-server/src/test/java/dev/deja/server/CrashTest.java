@@ -45,7 +45,7 @@ class CrashTest {
         try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
             loadThen(server, acknowledged, "a", server::kill);
         }
-        assertThat(acknowledged).hasSizeGreaterThan(1000);
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(5_000);
         try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
             assertAllPresent(server, acknowledged);
         }
@@ -96,8 +96,8 @@ class CrashTest {
     }
 
     /**
-     * Four writers send batches of adds (the keys of a 200 reply are acknowledged); after a second and a half, while
-     * they are still writing, {@code blow} strikes the server.
+     * Four writers send batches of adds (the keys of a 200 reply are acknowledged); once 5,000 keys are acknowledged,
+     * while they are still writing, {@code blow} strikes the server.
      */
     private static void loadThen(ServerProcess server, List<String> acknowledged, String prefix, Blow blow)
             throws Exception {
@@ -122,7 +122,10 @@ class CrashTest {
                 }
             });
         }
-        Thread.sleep(1500);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (acknowledged.size() < 5_000 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         blow.strike();
         stop.set(true);
         writers.shutdown();

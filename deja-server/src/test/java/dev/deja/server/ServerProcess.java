@@ -17,6 +17,7 @@ final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final int httpPort;
+    private Thread reader;
     private final StringBuffer output = new StringBuffer();
 
     private ServerProcess(Process process, int httpPort) {
@@ -63,6 +64,7 @@ final class ServerProcess implements AutoCloseable {
         });
         reader.setDaemon(true);
         reader.start();
+        server.reader = reader;
         try {
             ready.get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -93,11 +95,13 @@ final class ServerProcess implements AutoCloseable {
 
     /** SIGTERM, then waits for the exit; returns the exit code. */
     int terminate() throws InterruptedException {
-        process.destroy();
+        // through the handle: Process.destroy() would also close our end of its output, losing the last lines
+        process.toHandle().destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException("server did not stop on SIGTERM:\n" + output);
         }
+        reader.join(10_000); // everything it printed while stopping
         return process.exitValue();
     }
 
