@@ -15,7 +15,7 @@ public enum Guarantee {
     /**
      * {@code recent}: may answer "new" for a key it has seen (an old key was overwritten, so a duplicate slips
      * through); never answers "seen" for a new key, except on a 64-bit fingerprint collision (probability at most
-     * {@code ways / 2^64} per call), so no message is dropped.
+     * {@code (ways + 1) / 2^64} per call, see docs/FORMAT.md), so no message is dropped.
      */
     NEVER_FALSE_DUPLICATE(
             "\"new\" for a key it saw long ago (a duplicate slips through)",

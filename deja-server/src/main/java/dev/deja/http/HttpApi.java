@@ -483,7 +483,7 @@ final class HttpApi {
         body.put("namespaces", namespaces.list().size());
         ArrayNode kinds = body.putArray("kinds");
         namespaces.kinds().names().forEach(kinds::add);
-        body.put("fsync", config.fsync());
+        body.put("fsync", config.fsync().name().toLowerCase(Locale.ROOT));
         body.put("autoCreate", config.autoCreate());
         body.put("defaultKind", config.defaultSpec().kind());
         body.set("defaultParameters", HttpReply.JSON.valueToTree(config.defaultSpec().parameters()));

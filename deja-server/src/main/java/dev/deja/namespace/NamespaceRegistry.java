@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -37,7 +38,6 @@ public final class NamespaceRegistry implements AutoCloseable {
     public static final String DEFAULT = "default";
 
     private static final Logger log = LoggerFactory.getLogger(NamespaceRegistry.class);
-    private static final String METADATA = "namespace.properties";
     private static final String KIND_KEY = "kind";
     private static final String PARAMETER_PREFIX = "param.";
 
@@ -45,6 +45,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final StoreKinds kinds;
     private final NamespaceSpec defaultSpec;
     private final boolean autoCreate;
+    private final Durability durability;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
     /**
@@ -52,12 +53,15 @@ public final class NamespaceRegistry implements AutoCloseable {
      *
      * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
      * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
+     * @param durability  the journal's fsync policy and the snapshot interval of every namespace
      */
-    public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate) {
+    public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate,
+                             Durability durability) {
         this.dataDir = dataDir;
         this.kinds = kinds;
         this.defaultSpec = defaultSpec;
         this.autoCreate = autoCreate;
+        this.durability = durability;
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
     }
 
@@ -65,7 +69,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void open() throws IOException {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(METADATA))).sorted().toList()) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA))).sorted().toList()) {
                 Namespace namespace = load(dir);
                 namespaces.put(namespace.name(), namespace);
             }
@@ -94,13 +98,14 @@ public final class NamespaceRegistry implements AutoCloseable {
             throw NamespaceException.exists(name);
         }
         Path dir = dataDir.resolve(name);
+        Namespace namespace;
         try {
             Files.createDirectories(dir);
             writeMetadata(dir, name, storeKind, parameters);
+            namespace = Namespace.open(name, storeKind, parameters, dir, durability);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the directory of namespace '" + name + "' in " + dataDir, e);
+            throw new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir, e);
         }
-        Namespace namespace = new Namespace(name, storeKind, parameters, dir, storeKind.create(parameters));
         namespaces.put(name, namespace);
         log.info("created namespace '{}' ({} {})", name, kind, parameters);
         return namespace;
@@ -147,40 +152,33 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void delete(String name) {
         Namespace namespace = get(name);
         namespaces.remove(name);
-        namespace.markDeleted();
-        try (Stream<Path> files = Files.walk(namespace.dir())) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
+        try {
+            namespace.delete();
         } catch (IOException e) {
-            throw new UncheckedIOException("namespace '" + name + "' is deleted but some of its files in "
-                    + namespace.dir() + " could not be removed", e);
+            throw new UncheckedIOException("namespace '" + name + "' is deleted but some of its files could not be"
+                    + " removed", e);
         }
         log.info("deleted namespace '{}'", name);
     }
 
-    /** Forgets every key of the namespace; the caller snapshots it so a restart does not bring keys back. */
+    /** Forgets every key of the namespace: its journal and snapshots are deleted. */
     public void clear(String name) {
-        get(name).clear();
+        try {
+            get(name).clear();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear namespace '" + name + "'", e);
+        }
     }
 
-    /** Writes a snapshot of one namespace now; nothing when it has been deleted meanwhile. */
-    public void snapshot(String name) throws IOException {
+    /** Snapshots one namespace in the background; completes at once when it has been deleted meanwhile. */
+    public CompletableFuture<?> snapshot(String name) {
         Namespace namespace = namespaces.get(name);
-        if (namespace != null) {
-            namespace.snapshot();
-        }
+        return namespace == null ? CompletableFuture.completedFuture(null) : namespace.snapshot();
     }
 
-    /** Writes a snapshot of every namespace now; a failure on one is logged and does not stop the others. */
-    public void snapshotAll() {
-        for (Namespace namespace : list()) {
-            try {
-                namespace.snapshot();
-            } catch (IOException | RuntimeException e) {
-                log.error("snapshot of namespace '{}' failed", namespace.name(), e);
-            }
-        }
+    /** Snapshots every namespace in the background; completes when all are written. */
+    public CompletableFuture<?> snapshotAll() {
+        return CompletableFuture.allOf(list().stream().map(Namespace::snapshot).toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -195,13 +193,13 @@ public final class NamespaceRegistry implements AutoCloseable {
         DataOutputStream data = new DataOutputStream(out);
         data.writeInt(header.size());
         header.writeTo(data);
-        namespace.kind().writeSnapshot(namespace.store(), data);
+        namespace.writeContent(data);
         data.flush();
     }
 
     /**
      * Replaces the namespace's content with a dump written by {@link #writeDump}, creating the namespace with
-     * the dump's kind and parameters when it does not exist. The caller snapshots it.
+     * the dump's kind and parameters when it does not exist, and snapshots it.
      *
      * @throws IllegalArgumentException when the dump is malformed or its kind or parameters differ from an
      *                                  existing namespace's
@@ -229,48 +227,24 @@ public final class NamespaceRegistry implements AutoCloseable {
         return namespace;
     }
 
-    /** Snapshots every namespace; the registry must not be used afterwards. */
+    /** Writes out every namespace's journal and a final snapshot; the registry must not be used afterwards. */
     @Override
     public synchronized void close() {
-        snapshotAll();
         for (Namespace namespace : namespaces.values()) {
-            namespace.store().close();
+            namespace.close();
         }
         namespaces.clear();
     }
 
     private Namespace load(Path dir) throws IOException {
         Properties metadata = new Properties();
-        try (InputStream in = Files.newInputStream(dir.resolve(METADATA))) {
+        try (InputStream in = Files.newInputStream(dir.resolve(Namespace.METADATA))) {
             metadata.load(in);
         }
         String name = dir.getFileName().toString();
         StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
         Map<String, String> parameters = kind.parameters(parameters(metadata));
-        HashedSeenSet store = null;
-        boolean found = false;
-        for (String file : List.of(SnapshotFiles.CURRENT, SnapshotFiles.PREVIOUS)) {
-            Path snapshot = dir.resolve(file);
-            if (!Files.exists(snapshot)) {
-                continue;
-            }
-            found = true;
-            try {
-                store = SnapshotFiles.read(snapshot, in -> kind.readSnapshot(parameters, in));
-                log.info("loaded namespace '{}' from {}", name, snapshot);
-                break;
-            } catch (IOException | RuntimeException e) {
-                log.error("snapshot {} of namespace '{}' is unusable ({}); trying an older one", snapshot, name,
-                        e.getMessage());
-            }
-        }
-        if (store == null) {
-            if (found) {
-                log.warn("namespace '{}' has no usable snapshot; it starts empty", name);
-            }
-            store = kind.create(parameters);
-        }
-        return new Namespace(name, kind, parameters, dir, store);
+        return Namespace.open(name, kind, parameters, dir, durability);
     }
 
     private static Map<String, String> parameters(Properties metadata) {
@@ -294,10 +268,10 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     private static void writeMetadata(Path dir, String name, StoreKind kind, Map<String, String> parameters)
             throws IOException {
-        Path tmp = dir.resolve(METADATA + ".tmp");
+        Path tmp = dir.resolve(Namespace.METADATA + ".tmp");
         try (OutputStream out = Files.newOutputStream(tmp)) {
             metadata(name, kind, parameters).store(out, "deja namespace");
         }
-        Files.move(tmp, dir.resolve(METADATA), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, dir.resolve(Namespace.METADATA), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -17,6 +17,11 @@ public final class StoreKinds {
         }
     }
 
+    /** The kinds {@code deja serve} offers. */
+    public static StoreKinds standard() {
+        return of(new RecentKind());
+    }
+
     /** The given kinds; their names must differ. */
     public static StoreKinds of(StoreKind... kinds) {
         return new StoreKinds(List.of(kinds));

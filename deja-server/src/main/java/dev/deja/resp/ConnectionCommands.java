@@ -214,7 +214,7 @@ final class ConnectionCommands {
                 + "process_id:" + ProcessHandle.current().pid() + "\r\n"
                 + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n"
                 + "\r\n# Persistence\r\n"
-                + "fsync:" + context.config().fsync() + "\r\n"
+                + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n"
                 + "\r\n# Keyspace\r\n"
                 + "namespaces:" + context.namespaces().list().size() + "\r\n";
         return Replies.bulk(text);

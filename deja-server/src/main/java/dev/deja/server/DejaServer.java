@@ -16,54 +16,44 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running deja server: the namespaces, the HTTP and RESP front ends, and the snapshot timer.
+ * A running deja server: the namespaces and the HTTP and RESP front ends.
  *
  * <p>{@link #close()} stops it the way SIGTERM should: stop accepting connections, let in-flight requests finish,
- * then snapshot every namespace.
+ * then write out every namespace's journal and snapshot it.
  */
 public final class DejaServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DejaServer.class);
 
     private final ServerContext context;
-    private final ScheduledExecutorService background;
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final Channel http;
     private final Channel resp;
     private boolean closed;
 
-    private DejaServer(ServerContext context, ScheduledExecutorService background, EventLoopGroup acceptors,
-                       EventLoopGroup workers, Channel http, Channel resp) {
+    private DejaServer(ServerContext context, EventLoopGroup acceptors, EventLoopGroup workers, Channel http,
+                       Channel resp) {
         this.context = context;
-        this.background = background;
         this.acceptors = acceptors;
         this.workers = workers;
         this.http = http;
         this.resp = resp;
     }
 
-    /** Loads the namespaces, binds the enabled front ends and starts the snapshot timer. */
+    /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
         NamespaceRegistry namespaces = new NamespaceRegistry(config.dataDir(), config.kinds(), config.defaultSpec(),
-                config.autoCreate());
+                config.autoCreate(), config.durability());
         namespaces.open();
         AtomicInteger connections = new AtomicInteger();
-        ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "deja-snapshots");
-            thread.setDaemon(true);
-            return thread;
-        });
-        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections),
-                background);
+        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections));
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
         Channel http = null;
@@ -80,15 +70,10 @@ public final class DejaServer implements AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            background.shutdownNow();
             namespaces.close();
             throw e;
         }
-        if (config.snapshotIntervalSeconds() > 0) {
-            background.scheduleWithFixedDelay(namespaces::snapshotAll, config.snapshotIntervalSeconds(),
-                    config.snapshotIntervalSeconds(), TimeUnit.SECONDS);
-        }
-        return new DejaServer(context, background, acceptors, workers, http, resp);
+        return new DejaServer(context, acceptors, workers, http, resp);
     }
 
     private static boolean enabled(ServerConfig config, int port) {
@@ -123,7 +108,7 @@ public final class DejaServer implements AutoCloseable {
         return context;
     }
 
-    /** Stops accepting, finishes in-flight requests, then snapshots every namespace. Idempotent. */
+    /** Stops accepting, finishes in-flight requests, then closes every namespace (journal and snapshot). */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -139,15 +124,7 @@ public final class DejaServer implements AutoCloseable {
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         // the quiet period lets requests already read finish and their replies be flushed
         workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
-        background.shutdown();
-        try {
-            if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
-                log.warn("a background snapshot is still running; snapshotting anyway");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         context.namespaces().close();
-        log.info("deja stopped; every namespace was snapshotted");
+        log.info("deja stopped; every namespace's journal is written out and snapshotted");
     }
 }

@@ -1,8 +1,11 @@
 package dev.deja.server;
 
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.namespace.Durability;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.namespace.StoreKinds;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -14,12 +17,12 @@ import java.util.Objects;
  * @param httpPort                HTTP port; 0 disables HTTP when {@code ephemeralPorts} is off
  * @param respPort                RESP port; 0 disables RESP when {@code ephemeralPorts} is off
  * @param ephemeralPorts          whether port 0 means "any free port" (tests) rather than "disabled" (the CLI)
- * @param fsync                   journal fsync policy: {@code always}, {@code everysec} or {@code no}
+ * @param fsync                   when the journal is forced to disk
  * @param password                required by RESP AUTH and as an HTTP bearer token; {@code null} for none
  * @param autoCreate              whether an unknown namespace is created on first use
  * @param defaultSpec             what the {@code default} namespace and auto-created ones are made of
  * @param kinds                   the store kinds offered
- * @param snapshotIntervalSeconds seconds between timed snapshots; 0 disables the timer
+ * @param snapshotIntervalSeconds seconds between snapshots of a namespace that changed; 0 disables the timer
  * @param maxKeyBytes             largest key accepted
  * @param maxBodyBytes            largest HTTP body and RESP bulk string accepted
  * @param maxBatch                most keys in one batch request or command
@@ -28,7 +31,7 @@ import java.util.Objects;
  * @param ioThreads               Netty event loop threads; 0 lets Netty choose (twice the cores)
  */
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
-                           String fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
+                           FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
 
@@ -40,11 +43,9 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(defaultSpec, "defaultSpec");
         Objects.requireNonNull(kinds, "kinds");
+        Objects.requireNonNull(fsync, "fsync");
         checkPort("httpPort", httpPort);
         checkPort("respPort", respPort);
-        if (!fsync.equals("always") && !fsync.equals("everysec") && !fsync.equals("no")) {
-            throw new IllegalArgumentException("fsync must be one of always, everysec, no (got '" + fsync + "')");
-        }
         if (password != null && password.isEmpty()) {
             password = null;
         }
@@ -55,6 +56,11 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("maxConnections", maxConnections, 1);
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("ioThreads", ioThreads, 0);
+    }
+
+    /** The journal and snapshot settings every namespace is opened with. */
+    public Durability durability() {
+        return new Durability(fsync, Duration.ofSeconds(snapshotIntervalSeconds));
     }
 
     /** A builder holding the defaults of {@code deja serve}. */
@@ -81,7 +87,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int httpPort = 8889;
         private int respPort = 6389;
         private boolean ephemeralPorts;
-        private String fsync = "everysec";
+        private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
         private String password;
         private boolean autoCreate = true;
         private NamespaceSpec defaultSpec = SEED_DEFAULT;
@@ -123,9 +129,14 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
-        public Builder fsync(String fsync) {
+        public Builder fsync(FsyncPolicy fsync) {
             this.fsync = fsync;
             return this;
+        }
+
+        /** The fsync policy by name: {@code always}, {@code everysec} or {@code no}. */
+        public Builder fsync(String fsync) {
+            return fsync(FsyncPolicy.parse(fsync));
         }
 
         public Builder password(String password) {
@@ -185,7 +196,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
 
         public ServerConfig build() {
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
-                    defaultSpec, kinds == null ? StandardKinds.all() : kinds, snapshotIntervalSeconds, maxKeyBytes,
+                    defaultSpec, kinds == null ? StoreKinds.standard() : kinds, snapshotIntervalSeconds, maxKeyBytes,
                     maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads);
         }
     }

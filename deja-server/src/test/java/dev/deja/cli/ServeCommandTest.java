@@ -3,6 +3,7 @@ package dev.deja.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.server.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -41,7 +42,7 @@ class ServeCommandTest {
         assertThat(config.bind()).isEqualTo("127.0.0.1");
         assertThat(config.httpPort()).isEqualTo(8889);
         assertThat(config.respPort()).isEqualTo(6389);
-        assertThat(config.fsync()).isEqualTo("everysec");
+        assertThat(config.fsync()).isEqualTo(FsyncPolicy.EVERYSEC);
         assertThat(config.password()).isNull();
         assertThat(config.maxKeyBytes()).isEqualTo(65536);
         assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
@@ -54,7 +55,7 @@ class ServeCommandTest {
         ServerConfig config = parse("--config", file.toString(), "--resp-port", "0");
         assertThat(config.httpPort()).isEqualTo(1234);
         assertThat(config.respPort()).as("the command line wins").isZero();
-        assertThat(config.fsync()).isEqualTo("always");
+        assertThat(config.fsync()).isEqualTo(FsyncPolicy.ALWAYS);
         assertThat(config.dataDir()).isEqualTo(dir);
     }
 
@@ -65,7 +66,7 @@ class ServeCommandTest {
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("--http-port");
         Files.writeString(file, "colour=blue\n");
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
-        assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of");
+        assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
         assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("httpPort must be in [0, 65535]");
     }
 

@@ -62,6 +62,7 @@ class HttpApiTest {
 
     @Test
     void ownerTurnsARepeatIntoRetry() throws Exception {
+        put("/namespaces/owned", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
         assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=7").body()).isEqualTo("MISSING\n");
         assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=7").body()).isEqualTo("RETRY\n");
         assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=8").body()).isEqualTo("PRESENT\n");
@@ -82,6 +83,7 @@ class HttpApiTest {
 
     @Test
     void jsonBatchAnswersWordsWithOwners() throws Exception {
+        put("/namespaces/batch-json", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
         String body = "{\"op\":\"checkthenadd\",\"ns\":\"batch-json\",\"keys\":[\"x\",\"y\",\"x\",\"y\"],"
                 + "\"owners\":[1,2,1,3]}";
         JsonNode reply = json(post("/batch", "application/json", body));
@@ -114,14 +116,17 @@ class HttpApiTest {
         JsonNode info = json(created);
         assertThat(info.get("kind").asText()).isEqualTo("bloom");
         assertThat(info.get("capacity").asLong()).isEqualTo(5000);
-        assertThat(info.get("parameters").get("fpp").asText()).isEqualTo("0.02");
+        assertThat(info.get("parameters").get("capacity").asText()).isEqualTo("5000");
+        assertThat(info.get("errorEstimate").get("targetFpp").asDouble()).isBetween(0.0, 0.02);
+        assertThat(info.get("errorEstimate").get("fillRatio").asDouble()).isZero();
         assertThat(info.get("guarantee").get("name").asText()).isEqualTo("NEVER_FALSE_NEW");
         assertThat(info.has("errorEstimate")).isTrue();
 
         assertError(put("/namespaces/admin-a", "{\"kind\":\"bloom\"}"), 409, "already exists");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"bloom\",\"params\":{\"fpp\":\"2\"}}"), 400,
                 "fpp must be in the open interval (0, 1)");
-        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent]");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
 
         get("/add?e=k1&ns=admin-a");
         assertThat(json(get("/namespaces/admin-a")).get("count").asLong()).isEqualTo(1);

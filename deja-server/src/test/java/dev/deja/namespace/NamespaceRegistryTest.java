@@ -3,103 +3,127 @@ package dev.deja.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.testing.FixtureKind;
 import dev.deja.testing.TestServer;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Namespaces on disk: names, persistence of kind and parameters, and snapshots that survive damage. */
+/** Namespaces on disk: names, kinds and parameters, journaled content that survives reopening and damage. */
 class NamespaceRegistryTest {
+
+    private static final StoreKinds FIXTURE = StoreKinds.of(new FixtureKind("bloom"), new FixtureKind("recent"));
+    private static final Durability DURABILITY = new Durability(FsyncPolicy.NO, Duration.ZERO);
 
     @TempDir
     Path dataDir;
 
-    private NamespaceRegistry open(boolean autoCreate) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(dataDir, TestServer.KINDS,
-                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate);
+    private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate) throws IOException {
+        NamespaceRegistry registry = new NamespaceRegistry(dataDir, kinds,
+                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY);
         registry.open();
         return registry;
     }
 
     @Test
     void namesThatCouldLeaveTheDataDirAreRefused() throws IOException {
-        NamespaceRegistry registry = open(true);
-        for (String bad : new String[] {"", "..", "../x", "a/b", ".hidden", "a\\b", "x".repeat(129), "sp ace"}) {
-            assertThatThrownBy(() -> registry.create(bad, "bloom", Map.of()))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("namespace name must be");
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            for (String bad : new String[] {"", "..", "../x", "a/b", ".hidden", "a\\b", "x".repeat(129), "sp ace"}) {
+                assertThatThrownBy(() -> registry.create(bad, "bloom", Map.of()))
+                        .as(bad).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("namespace name must be");
+            }
+            assertThat(registry.create("bf:users-2026.v1_a", "bloom", Map.of()).name())
+                    .isEqualTo("bf:users-2026.v1_a");
         }
-        assertThat(registry.create("bf:users-2026.v1_a", "bloom", Map.of()).name()).isEqualTo("bf:users-2026.v1_a");
     }
 
     @Test
     void unknownNamespaceIsAClearErrorWhenAutoCreateIsOff() throws IOException {
-        NamespaceRegistry registry = open(false);
-        assertThatThrownBy(() -> registry.getOrCreate("nope"))
-                .isInstanceOf(NamespaceException.class)
-                .hasMessageContaining("namespace 'nope' does not exist");
-        assertThat(registry.find("nope")).isEmpty();
-        assertThat(registry.getOrCreate(NamespaceRegistry.DEFAULT).name()).isEqualTo("default");
+        try (NamespaceRegistry registry = open(FIXTURE, false)) {
+            assertThatThrownBy(() -> registry.getOrCreate("nope"))
+                    .isInstanceOf(NamespaceException.class)
+                    .hasMessageContaining("namespace 'nope' does not exist");
+            assertThat(registry.find("nope")).isEmpty();
+            assertThat(registry.getOrCreate(NamespaceRegistry.DEFAULT).name()).isEqualTo("default");
+        }
     }
 
     @Test
     void kindParametersAndContentSurviveAReopen() throws IOException {
-        NamespaceRegistry registry = open(true);
-        registry.create("kept", "recent", Map.of("capacity", "77"));
-        registry.get("kept").store().add("a".getBytes());
-        registry.close();
-
-        NamespaceRegistry reopened = open(true);
-        Namespace kept = reopened.get("kept");
-        assertThat(kept.kind().name()).isEqualTo("recent");
-        assertThat(kept.parameters()).containsEntry("capacity", "77");
-        assertThat(kept.store().check("a".getBytes())).isTrue();
-        assertThat(reopened.list()).extracting(Namespace::name).containsExactly("default", "kept");
+        try (NamespaceRegistry registry = open(TestServer.KINDS, true)) {
+            registry.create("kept", "recent", Map.of("keys", "1000"));
+            registry.get("kept").checkThenAdd(List.of("a".getBytes()), new long[] {7}).join();
+        }
+        try (NamespaceRegistry reopened = open(TestServer.KINDS, true)) {
+            Namespace kept = reopened.get("kept");
+            assertThat(kept.kind().name()).isEqualTo("recent");
+            assertThat(kept.store().check("a".getBytes())).isTrue();
+            assertThat(kept.checkThenAdd(List.of("a".getBytes()), new long[] {7}).join()[0].name())
+                    .as("the owner survived too").isEqualTo("RETRY");
+            assertThat(reopened.list()).extracting(Namespace::name).containsExactly("default", "kept");
+        }
     }
 
     @Test
-    void aDamagedSnapshotFallsBackToThePreviousOne() throws IOException {
-        NamespaceRegistry registry = open(true);
-        Namespace ns = registry.create("fragile", "bloom", Map.of());
-        ns.store().add("first".getBytes());
-        registry.snapshot("fragile");
-        ns.store().add("second".getBytes());
-        registry.snapshot("fragile");
-        Path current = dataDir.resolve("fragile").resolve(SnapshotFiles.CURRENT);
-        flipByte(current, 12);
-
-        Namespace reloaded = open(true).get("fragile");
-        assertThat(reloaded.store().check("first".getBytes())).isTrue();
-        assertThat(reloaded.store().check("second".getBytes())).as("only in the damaged snapshot").isFalse();
-
-        flipByte(dataDir.resolve("fragile").resolve(SnapshotFiles.PREVIOUS), 12);
-        Namespace empty = open(true).get("fragile");
-        assertThat(empty.store().check("first".getBytes())).as("no usable snapshot: starts empty").isFalse();
+    void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            registry.create("fragile", "bloom", Map.of()).checkThenAdd(List.of("first".getBytes()), null).join();
+        }
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            registry.get("fragile").checkThenAdd(List.of("second".getBytes()), null).join();
+        }
+        flipByte(newest(dataDir.resolve("fragile"), "snapshot-"), 40);
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            Namespace reloaded = registry.get("fragile");
+            assertThat(reloaded.store().check("first".getBytes())).isTrue();
+            assertThat(reloaded.store().check("second".getBytes())).as("replayed from the journal").isTrue();
+        }
     }
 
     @Test
-    void deleteRemovesTheFiles() throws IOException {
-        NamespaceRegistry registry = open(true);
-        registry.create("gone", "bloom", Map.of());
-        registry.snapshot("gone");
-        registry.delete("gone");
-        assertThat(dataDir.resolve("gone")).doesNotExist();
-        assertThatThrownBy(() -> registry.get("gone")).isInstanceOf(NamespaceException.class);
+    void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            registry.create("gone", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            registry.clear("gone");
+            assertThat(registry.get("gone").store().check("k".getBytes())).isFalse();
+            registry.get("gone").checkThenAdd(List.of("after".getBytes()), null).join();
+        }
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            assertThat(registry.get("gone").store().check("k".getBytes())).as("clear is durable").isFalse();
+            assertThat(registry.get("gone").store().check("after".getBytes())).isTrue();
+            registry.delete("gone");
+            assertThat(dataDir.resolve("gone")).doesNotExist();
+            assertThatThrownBy(() -> registry.get("gone")).isInstanceOf(NamespaceException.class);
+        }
+    }
+
+    private static Path newest(Path dir, String prefix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(prefix)
+                            && !f.getFileName().toString().endsWith(".tmp"))
+                    .max(Comparator.comparing(Path::toString)).orElseThrow();
+        }
     }
 
     private static void flipByte(Path file, long position) throws IOException {
+        assertThat(Files.size(file)).isGreaterThan(position);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer one = ByteBuffer.allocate(1);
             channel.read(one, position);
             one.put(0, (byte) (one.get(0) ^ 0x5A)).rewind();
             channel.write(one, position);
         }
-        assertThat(Files.size(file)).isGreaterThan(position);
     }
 }

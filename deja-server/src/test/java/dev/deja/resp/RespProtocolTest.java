@@ -158,10 +158,13 @@ class RespProtocolTest {
 
     @Test
     void dejaCommandsForEveryKind() {
-        assertThat(raw("DJ.CREATE", "dj-a", "recent", "capacity", "1000")).isEqualTo("OK");
-        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-a", "recent")).hasMessageContaining("already exists");
-        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "capacity", "-1"))
-                .hasMessageContaining("capacity must be in [1,");
+        assertThat(raw("DJ.CREATE", "dj-a", "recent", "keys", "1000")).isEqualTo("OK");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-a", "recent", "keys", "1000"))
+                .hasMessageContaining("already exists");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "keys", "-1"))
+                .hasMessageContaining("keys must be in [1,");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "colour", "blue"))
+                .hasMessageContaining("unknown parameter 'colour' for kind recent");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("NEW");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("RETRY");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1")).isEqualTo("DUPLICATE");

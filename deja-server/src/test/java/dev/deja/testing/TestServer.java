@@ -11,8 +11,9 @@ import java.util.function.UnaryOperator;
 /** Starts an in-process server on 127.0.0.1 with ephemeral ports, for tests; close it after the test. */
 public final class TestServer implements AutoCloseable {
 
-    /** The kinds tests use: the fixture stands in for bloom. */
-    public static final StoreKinds KINDS = StoreKinds.of(new FixtureKind("bloom"), new FixtureKind("recent"));
+    /** The kinds tests use: the real recent filter, and the fixture standing in for bloom. */
+    public static final StoreKinds KINDS = StoreKinds.of(new FixtureKind("bloom"),
+            StoreKinds.standard().get("recent"));
 
     private final DejaServer server;
 

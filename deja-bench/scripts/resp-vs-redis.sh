@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# redis-benchmark against deja's RESP port (BF.ADD) and against Redis 7 (SET key 1 NX) on the same key space,
+# in the same run, pipelining 1 and 64. Needs redis-server and redis-tools (Debian). Prints CSV lines.
+# Usage: deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+REQUESTS="${1:-2000000}"
+KEYSPACE="${2:-100000000}"
+CLIENTS="${3:-50}"
+command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
+command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install -y redis-server" >&2; exit 1; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+WORK="$(mktemp -d)"
+DEJA_PORT="$(free_port)"; REDIS_PORT="$(free_port)"
+cleanup() { kill "$DEJA_PID" "$REDIS_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+"$ROOT/deja" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" --fsync everysec >"$WORK/deja.log" 2>&1 &
+DEJA_PID=$!
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
+REDIS_PID=$!
+for _ in $(seq 1 600); do
+  redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && redis-cli -p "$REDIS_PORT" PING >/dev/null 2>&1 && break
+  sleep 0.1
+done
+redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS"
+for P in 1 64; do
+  # Same key space for both: key:__rand_int__ with -r KEYSPACE.
+  printf 'deja BF.ADD P=%s,' "$P"
+  redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv BF.ADD bench "key:__rand_int__" | tail -n 1
+  printf 'redis SET NX P=%s,' "$P"
+  redis-benchmark -p "$REDIS_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "key:__rand_int__" 1 NX | tail -n 1
+done
+echo "# deja RSS: $(ps -o rss= -p "$DEJA_PID") KiB; redis RSS: $(ps -o rss= -p "$REDIS_PID") KiB"

@@ -1,0 +1,368 @@
+package dev.deja.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log of one store: appends hashed operations to segment files with group commit.
+ *
+ * <p>Appenders put records into a bounded queue; one writer thread drains whatever has accumulated (up to one
+ * group), encodes it into one buffer, writes it with one call and, under {@link FsyncPolicy#ALWAYS}, forces it
+ * with one fsync, then completes the futures of the calls it covered. The more writers wait, the larger the
+ * groups, so the fsync cost is shared. When the disk falls behind the queue fills and {@link #append} blocks:
+ * memory stays bounded by the queue and the writers slow down to the disk's pace.
+ *
+ * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
+ * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
+ * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
+ * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them.
+ *
+ * <p>{@link #append} must be called by one thread at a time, under the owner's lock, in the order the operations
+ * were applied to the store.
+ */
+final class Journal implements AutoCloseable {
+
+    /** Opens a segment file for writing; tests substitute slow or failing channels. */
+    @FunctionalInterface
+    interface ChannelOpener {
+        FileChannel open(Path file) throws IOException;
+    }
+
+    static final ChannelOpener FILES = file -> FileChannel.open(file, StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+
+    private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
+    private static final long EVERYSEC_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * One appended operation, or a marker (op 0, not written) whose future completes when every record before it
+     * has; {@code done} is set on the last entry of a call.
+     */
+    private record Entry(byte op, long seq, long high, long low, long owner, CompletableFuture<Void> done) {
+        boolean isMarker() {
+            return op == 0;
+        }
+    }
+
+    private static final byte MARKER = 0;
+    private static final Entry CLOSE = new Entry(MARKER, -1, 0, 0, 0, null);
+
+    private final Path dir;
+    private final FsyncPolicy policy;
+    private final long segmentBytes;
+    private final int groupRecords;
+    private final long retryDelayNanos;
+    private final ChannelOpener opener;
+    private final BlockingQueue<Entry> queue;
+    private final ByteBuffer groupBuffer;
+    private final Thread writer;
+
+    /** The sequence number the next appended record gets; guarded by the owner's lock. */
+    private long nextSeq;
+
+    /** Every record before this sequence number has been written (and fsynced under ALWAYS). */
+    private volatile long writtenSeq;
+
+    /** The last write failure, until a write succeeds again. */
+    private volatile IOException failure;
+
+    // Writer-thread state.
+    private FileChannel channel;
+    private long segmentSize;
+    private boolean dirty;
+    private long lastForceNanos = System.nanoTime();
+
+    Journal(Path dir, long nextSeq, FsyncPolicy policy, long segmentBytes, int bufferRecords, int groupRecords,
+            Duration retryDelay, ChannelOpener opener) throws IOException {
+        this.dir = dir;
+        this.nextSeq = nextSeq;
+        this.writtenSeq = nextSeq;
+        this.policy = policy;
+        this.segmentBytes = segmentBytes;
+        this.groupRecords = groupRecords;
+        this.retryDelayNanos = retryDelay.toNanos();
+        this.opener = opener;
+        this.queue = new ArrayBlockingQueue<>(bufferRecords);
+        this.groupBuffer = Segment.buffer(groupRecords * Segment.RECORD_BYTES);
+        openSegment(nextSeq);
+        this.writer = Thread.ofPlatform().name("deja-journal-" + dir.getFileName()).daemon().unstarted(this::run);
+        writer.start();
+    }
+
+    /** The sequence number the next record will get: every record before it has been appended. */
+    long nextSeq() {
+        return nextSeq;
+    }
+
+    /** The failure that makes writes fail now, or null when the journal is writing. */
+    IOException failure() {
+        return failure;
+    }
+
+    /**
+     * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes once this
+     * record and all before it are written (and fsynced under {@link FsyncPolicy#ALWAYS}), or fails if they were
+     * not.
+     */
+    void append(byte op, long high, long low, long owner, CompletableFuture<Void> done) {
+        enqueue(new Entry(op, nextSeq, high, low, owner, done));
+        nextSeq++;
+    }
+
+    /**
+     * Completes {@code done} once every record appended so far is written as {@link #append} promises, so that a
+     * call that changed nothing (a duplicate) does not return before the change it observed is durable.
+     */
+    void sync(CompletableFuture<Void> done) {
+        if (writtenSeq == nextSeq) {
+            done.complete(null);
+        } else {
+            enqueue(new Entry(MARKER, nextSeq, 0, 0, 0, done));
+        }
+    }
+
+    private void enqueue(Entry e) {
+        // Uninterruptible: the store already holds the change, so giving up here would leave it out of the log.
+        boolean interrupted = false;
+        while (true) {
+            try {
+                queue.put(e);
+                break;
+            } catch (InterruptedException ex) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes everything appended, fsyncs it and stops the writer; the owner appends nothing afterwards. */
+    @Override
+    public void close() {
+        enqueue(CLOSE);
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        ArrayDeque<Entry> pending = new ArrayDeque<>();
+        boolean closing = false;
+        while (!(closing && pending.isEmpty())) {
+            try {
+                closing |= collect(pending);
+            } catch (InterruptedException e) {
+                continue; // nobody interrupts this thread; keep serving until CLOSE arrives
+            }
+            if (pending.isEmpty()) {
+                forceIfDue();
+                continue;
+            }
+            try {
+                writeAll(pending);
+                if (failure != null) {
+                    LOG.info("journal {}: writing again after: {}", dir, failure.toString());
+                    failure = null;
+                }
+            } catch (IOException e) {
+                if (failure == null) {
+                    LOG.error("journal {}: cannot write, refusing writes until the disk accepts them", dir, e);
+                }
+                failure = e;
+                fail(pending, e);
+                if (closing) {
+                    LOG.error("journal {}: closed with {} records not written", dir, pending.size());
+                    break;
+                }
+                pause();
+            }
+        }
+        closeSegment();
+    }
+
+    /**
+     * Moves queued records into {@code pending} (one group, or everything while writes fail), waiting for some when
+     * there are none; true once CLOSE is seen. Memory stays within the queue's capacity plus one group.
+     */
+    private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
+        if (pending.isEmpty()) {
+            Entry first;
+            if (dirty && policy == FsyncPolicy.EVERYSEC) {
+                long wait = lastForceNanos + EVERYSEC_NANOS - System.nanoTime();
+                first = queue.poll(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+            } else {
+                first = queue.take();
+            }
+            if (first == null) {
+                return false;
+            }
+            pending.add(first);
+        }
+        if (failure == null) {
+            queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
+        } else {
+            queue.drainTo(pending); // to fail their writers now rather than when the disk recovers
+        }
+        if (pending.peekLast() == CLOSE) {
+            pending.pollLast();
+            return true;
+        }
+        return false;
+    }
+
+    /** Writes the pending records group by group; on failure the unwritten ones stay pending. */
+    private void writeAll(ArrayDeque<Entry> pending) throws IOException {
+        while (!pending.isEmpty()) {
+            int n = Math.min(groupRecords, pending.size());
+            long firstSeq = pending.peekFirst().seq();
+            if (channel == null || (segmentSize > Segment.HEADER_BYTES
+                    && segmentSize + (long) n * Segment.RECORD_BYTES > segmentBytes)) {
+                openSegment(firstSeq);
+            }
+            groupBuffer.clear();
+            var it = pending.iterator();
+            for (int i = 0; i < n; i++) {
+                Entry e = it.next();
+                if (!e.isMarker()) {
+                    Segment.putRecord(groupBuffer, e.op(), e.seq(), e.high(), e.low(), e.owner());
+                }
+            }
+            groupBuffer.flip();
+            long goodEnd = segmentSize;
+            try {
+                if (groupBuffer.hasRemaining()) {
+                    writeAt(groupBuffer);
+                    if (policy == FsyncPolicy.ALWAYS || (policy == FsyncPolicy.EVERYSEC
+                            && System.nanoTime() - lastForceNanos >= EVERYSEC_NANOS)) {
+                        force();
+                    }
+                }
+            } catch (IOException e) {
+                // Cut the group off: after a failed fsync the kernel may have dropped its pages anyway.
+                segmentSize = goodEnd;
+                try {
+                    channel.truncate(goodEnd);
+                } catch (IOException again) {
+                    e.addSuppressed(again); // retried before the next write
+                }
+                throw e;
+            }
+            for (int i = 0; i < n; i++) {
+                Entry e = pending.pollFirst();
+                if (!e.isMarker()) {
+                    writtenSeq = e.seq() + 1;
+                }
+                if (e.done() != null) {
+                    e.done().complete(null);
+                }
+            }
+        }
+    }
+
+    /** Writes the buffer at the segment's good end, first cutting off what a failed write may have left. */
+    private void writeAt(ByteBuffer buffer) throws IOException {
+        if (channel.size() != segmentSize) {
+            channel.truncate(segmentSize); // a previous failed write left a partial group
+        }
+        long at = segmentSize;
+        while (buffer.hasRemaining()) {
+            at += channel.write(buffer, at);
+        }
+        segmentSize = at;
+        dirty = true;
+    }
+
+    private void force() throws IOException {
+        channel.force(false);
+        dirty = false;
+        lastForceNanos = System.nanoTime();
+    }
+
+    private void forceIfDue() {
+        if (dirty && policy == FsyncPolicy.EVERYSEC) {
+            try {
+                force();
+            } catch (IOException e) {
+                // still dirty: retried within a second, and the next group's own write reports a lasting failure
+                LOG.warn("journal {}: fsync failed: {}", dir, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Closes the current segment (forced, whatever the policy, so a later segment never outlives an earlier one)
+     * and starts a new one whose first record is {@code firstSeq}.
+     */
+    private void openSegment(long firstSeq) throws IOException {
+        if (channel != null) {
+            channel.force(false);
+            channel.close();
+            channel = null;
+        }
+        Path file = dir.resolve(Segment.fileName(firstSeq));
+        FileChannel ch = opener.open(file);
+        try {
+            ByteBuffer header = Segment.header(firstSeq);
+            long at = 0;
+            while (header.hasRemaining()) {
+                at += ch.write(header, at);
+            }
+            ch.force(false);
+            Snapshots.forceDirectory(dir);
+        } catch (IOException e) {
+            ch.close();
+            Files.deleteIfExists(file);
+            throw e;
+        }
+        channel = ch;
+        segmentSize = Segment.HEADER_BYTES;
+        dirty = false;
+    }
+
+    private void closeSegment() {
+        if (channel == null) {
+            return;
+        }
+        try {
+            if (failure == null) {
+                channel.force(false);
+            }
+            channel.close();
+        } catch (IOException e) {
+            LOG.error("journal {}: closing the segment failed", dir, e);
+        }
+    }
+
+    private static void fail(ArrayDeque<Entry> pending, IOException cause) {
+        JournalWriteException error = new JournalWriteException("journal write failed (" + cause.getMessage()
+                + "); the change is not durable and writes are refused until the disk accepts them", cause);
+        for (Entry e : pending) {
+            if (e.done() != null) {
+                e.done().completeExceptionally(error);
+            }
+        }
+    }
+
+    private void pause() {
+        try {
+            TimeUnit.NANOSECONDS.sleep(retryDelayNanos);
+        } catch (InterruptedException e) {
+            // nobody interrupts this thread; retry at once
+        }
+    }
+}

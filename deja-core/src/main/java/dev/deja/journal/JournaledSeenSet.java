@@ -1,0 +1,514 @@
+package dev.deja.journal;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An in-memory {@link HashedSeenSet} made durable by a write-ahead journal and periodic snapshots in one directory.
+ *
+ * <p>Design (DESIGN.md section 5, seed 001 and its readers' request for an operation log). Every change is
+ * applied to the store and appended to the {@link Journal} under one per-store lock, so the journal's order is the
+ * order in which changes were applied; the caller then waits, outside the lock, until its record is written (and
+ * fsynced under {@link FsyncPolicy#ALWAYS}). Only changes are journaled: an add or check-then-add that found the
+ * key new becomes {@code ADD}, a forget that erased it becomes {@code FORGET}; a duplicate or retry changes
+ * nothing and is not journaled, though it still waits for the records before it so that it never acknowledges a
+ * change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while
+ * the disk is full or slow (they may see a change whose writer is still waiting for it to become durable).
+ *
+ * <p>Snapshots are fuzzy, so they never stop writers: the snapshot reads the journal position P under the lock (every
+ * record before P is already in the store) and then streams the live store through the {@link SnapshotCodec}
+ * while changes continue, so the file holds everything before P plus some of the changes after it. Recovery loads
+ * it and replays every record from P on, in order. This converges to the state the live store had:
+ * <ul>
+ *   <li>bloom: an {@code ADD} only sets bits; setting a bit twice, or in another order, gives the same bits, so
+ *       the snapshot's bits united with the replayed ones are exactly the live bits;
+ *   <li>stores with one slot per key (a key is held with an owner, or not): the journaled changes of a key
+ *       alternate, each {@code ADD} found it absent and each {@code FORGET} found it held by that owner. The
+ *       snapshot shows the key as it was after some prefix of them. Replaying from the start, an {@code ADD} of a
+ *       key already held and a {@code FORGET} naming another owner change nothing, so the replayed key keeps the
+ *       snapshot's state until the replay reaches a change that set or erased it in the same way the live store
+ *       did, and from there it follows the live store exactly.
+ * </ul>
+ * A store that evicts one key to make room for another (recent) must show that replaying a suffix onto its
+ * snapshot errs only in its declared direction, or write a consistent snapshot itself. Snapshots are written to a
+ * temporary file, fsynced, renamed into place and the directory fsynced; the two newest are kept so that a
+ * corrupt newest one falls back to the previous, and journal segments are deleted only once wholly before the
+ * older of the two.
+ *
+ * <p>Snapshots are taken every {@link Builder#snapshotInterval} when the store changed, at {@link #close()}, and
+ * on {@link #snapshotNow()} (which the server calls on SIGUSR1 and on command).
+ *
+ * @param <S> the store kept in memory
+ */
+public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSeenSet {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JournaledSeenSet.class);
+
+    private final Path dir;
+    private final S store;
+    private final SnapshotCodec<S> codec;
+    private final Journal journal;
+    private final RecoveryReport recovery;
+    private final FileChannel lockFile;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ScheduledExecutorService snapshotter;
+    private final ScheduledFuture<?> periodic;
+
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+
+    /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
+    private long snapshotPosition;
+
+    private JournaledSeenSet(Builder<S> b, FileChannel lockFile, Recovery.Result<S> recovered) throws IOException {
+        this.dir = b.dir;
+        this.store = recovered.store();
+        this.codec = b.codec;
+        this.recovery = recovered.report();
+        this.lockFile = lockFile;
+        this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
+        this.journal = new Journal(dir, recovered.nextSeq(), b.fsync, b.segmentBytes, b.bufferRecords,
+                b.groupRecords, b.retryDelay, b.opener);
+        this.snapshotter = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("deja-snapshot-" + dir.getFileName()).daemon().factory());
+        long every = b.snapshotInterval.toMillis();
+        this.periodic = every == 0 ? null
+                : snapshotter.scheduleWithFixedDelay(this::periodicSnapshot, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A builder for the store kept in {@code dir}.
+     *
+     * @param codec writes and reads the store's snapshots
+     * @param empty creates the store when the directory holds no usable snapshot
+     */
+    public static <S extends HashedSeenSet> Builder<S> builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
+        return new Builder<>(Require.nonNull("dir", dir), Require.nonNull("codec", codec),
+                Require.nonNull("empty", empty));
+    }
+
+    /** What recovery loaded, cut and set aside when this store was opened. */
+    public RecoveryReport recovery() {
+        return recovery;
+    }
+
+    /** The directory holding the journal and snapshots. */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
+     * Writes a snapshot now, without blocking readers or writers, and completes with its file; completes at once
+     * with the current snapshot when nothing changed since. Fails if the store is closed or the disk refuses it.
+     */
+    public CompletableFuture<Path> snapshotNow() {
+        try {
+            return CompletableFuture.supplyAsync(this::snapshot, snapshotter);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new IllegalStateException("store " + dir + " is closed"));
+        }
+    }
+
+    // ---- reads: no lock, no disk ----
+
+    @Override
+    public boolean checkHash(long high, long low) {
+        return store.checkHash(high, low);
+    }
+
+    @Override
+    public boolean[] checkAll(List<byte[]> keys) {
+        return store.checkAll(keys);
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return store.guarantee();
+    }
+
+    @Override
+    public SeenStats stats() {
+        return store.stats();
+    }
+
+    // ---- writes: apply and append under the lock, wait for the disk outside it ----
+
+    @Override
+    public void addHash(long high, long low, long owner) {
+        checkThenAddHash(high, low, owner);
+    }
+
+    @Override
+    public Verdict checkThenAddHash(long high, long low, long owner) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Verdict verdict;
+        lockOrThrow();
+        try {
+            verdict = store.checkThenAddHash(high, low, owner);
+            if (verdict == Verdict.NEW) {
+                journal.append(Segment.ADD, high, low, owner, done);
+            } else {
+                journal.sync(done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        await(done);
+        return verdict;
+    }
+
+    @Override
+    public boolean forgetHash(long high, long low, long owner) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        boolean erased;
+        lockOrThrow();
+        try {
+            erased = store.forgetHash(high, low, owner);
+            if (erased) {
+                journal.append(Segment.FORGET, high, low, owner, done);
+            } else {
+                journal.sync(done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        await(done);
+        return erased;
+    }
+
+    @Override
+    public void addAll(List<byte[]> keys) {
+        checkThenAddAll(keys, null);
+    }
+
+    /** Locks once and waits for the disk once for the whole batch. */
+    @Override
+    public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        return await(checkThenAddAllAsync(keys, owners));
+    }
+
+    /** Locks once and waits for the disk once for the whole batch. */
+    @Override
+    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+        return await(forgetAllAsync(keys, owners));
+    }
+
+    /**
+     * {@link #checkThenAddAll} without waiting for the disk: the verdicts are final when this returns (later calls
+     * see the changes), and the future completes with them once the changes are durable as the fsync policy says,
+     * or fails with {@link JournalWriteException}. Lets a server answer when durable without parking a thread; the
+     * call itself still blocks while the journal's buffer is full, which is how a slow disk slows writers down.
+     *
+     * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
+     */
+    public CompletableFuture<Verdict[]> checkThenAddAllAsync(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        Hash128[] hashes = hashAll(keys);
+        Verdict[] out = new Verdict[hashes.length];
+        boolean[] changed = new boolean[hashes.length];
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        try {
+            for (int i = 0; i < hashes.length; i++) {
+                out[i] = store.checkThenAddHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
+                changed[i] = out[i] == Verdict.NEW;
+            }
+            journalChanges(Segment.ADD, hashes, owners, changed, done);
+        } finally {
+            lock.unlock();
+        }
+        return done.thenApply(durable -> out);
+    }
+
+    /**
+     * {@link #forgetAll} without waiting for the disk, as {@link #checkThenAddAllAsync}.
+     *
+     * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
+     */
+    public CompletableFuture<boolean[]> forgetAllAsync(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        Hash128[] hashes = hashAll(keys);
+        boolean[] erased = new boolean[hashes.length];
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        try {
+            for (int i = 0; i < hashes.length; i++) {
+                erased[i] = store.forgetHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
+            }
+            journalChanges(Segment.FORGET, hashes, owners, erased, done);
+        } finally {
+            lock.unlock();
+        }
+        return done.thenApply(durable -> erased);
+    }
+
+    /** Appends the changed entries of a batch, in order, with {@code done} on the last (under the lock). */
+    private void journalChanges(byte op, Hash128[] hashes, long[] owners, boolean[] changed,
+            CompletableFuture<Void> done) {
+        int last = -1;
+        for (int i = 0; i < changed.length; i++) {
+            last = changed[i] ? i : last;
+        }
+        if (last < 0) {
+            journal.sync(done);
+            return;
+        }
+        for (int i = 0; i <= last; i++) {
+            if (changed[i]) {
+                journal.append(op, hashes[i].high(), hashes[i].low(), owner(owners, i), i == last ? done : null);
+            }
+        }
+    }
+
+    /**
+     * Stops taking writes, writes and fsyncs the journal, writes a final snapshot and closes the store. Failures
+     * are logged: the journal already holds every acknowledged change.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+        if (periodic != null) {
+            periodic.cancel(false);
+        }
+        journal.close();
+        try {
+            snapshotter.submit(this::snapshot).get();
+        } catch (ExecutionException e) {
+            LOG.error("{}: final snapshot failed; the journal holds every change", dir, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            snapshotter.shutdownNow();
+            store.close();
+            try {
+                lockFile.close();
+            } catch (IOException e) {
+                LOG.warn("{}: releasing the directory lock failed", dir, e);
+            }
+        }
+    }
+
+    private void lockOrThrow() {
+        RuntimeException refused = lockForWrite();
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** Takes the lock for a change, or returns why the change is refused (without the lock). */
+    private RuntimeException lockForWrite() {
+        IOException failure = journal.failure();
+        if (failure != null) {
+            return new JournalWriteException("journal in " + dir + " cannot write (" + failure.getMessage()
+                    + "); writes are refused until the disk accepts them, reads continue", failure);
+        }
+        lock.lock();
+        if (closed) {
+            lock.unlock();
+            return new IllegalStateException("store " + dir + " is closed");
+        }
+        return null;
+    }
+
+    private static <T> T await(CompletableFuture<T> done) {
+        try {
+            return done.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof JournalWriteException failed) {
+                throw new JournalWriteException(failed.getMessage(), failed.getCause()); // this thread's stack trace
+            }
+            throw (RuntimeException) e.getCause(); // a refused call: closed store
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JournalWriteException("interrupted while waiting for the journal; the change is applied but "
+                    + "may not be durable", new InterruptedIOException());
+        }
+    }
+
+    private void periodicSnapshot() {
+        try {
+            snapshot();
+        } catch (RuntimeException e) {
+            LOG.error("{}: periodic snapshot failed; the journal still holds every change", dir, e);
+        }
+    }
+
+    /** Runs on the snapshot thread only. */
+    private Path snapshot() {
+        long position;
+        lock.lock();
+        try {
+            position = journal.nextSeq();
+        } finally {
+            lock.unlock();
+        }
+        Path file = dir.resolve(Snapshots.fileName(position));
+        if (position == snapshotPosition) {
+            return file;
+        }
+        try {
+            long start = System.nanoTime();
+            Snapshots.write(dir, position, codec, store);
+            snapshotPosition = position;
+            OptionalLong keepFrom = Snapshots.prune(dir);
+            if (keepFrom.isPresent()) {
+                Segment.deleteBefore(dir, keepFrom.getAsLong());
+            }
+            LOG.info("{}: wrote {} ({} bytes) in {} ms", dir, file.getFileName(), Files.size(file),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("snapshot of " + dir + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Hash128[] hashAll(List<byte[]> keys) {
+        Hash128[] out = new Hash128[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Hash128.of(keys.get(i));
+        }
+        return out;
+    }
+
+    private static long owner(long[] owners, int i) {
+        return owners == null ? NO_OWNER : owners[i];
+    }
+
+    /** Configures and opens a {@link JournaledSeenSet}; every setting has a default. */
+    public static final class Builder<S extends HashedSeenSet> {
+
+        private final Path dir;
+        private final SnapshotCodec<S> codec;
+        private final Supplier<S> empty;
+        private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
+        private Duration snapshotInterval = Duration.ofMinutes(5);
+        private long segmentBytes = 64L << 20;
+        private int bufferRecords = 1 << 16;
+        private int groupRecords = 1 << 12;
+        private Duration retryDelay = Duration.ofSeconds(1);
+        private Journal.ChannelOpener opener = Journal.FILES;
+
+        private Builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
+            this.dir = dir;
+            this.codec = codec;
+            this.empty = empty;
+        }
+
+        /** When the journal is fsynced; default {@link FsyncPolicy#EVERYSEC}. */
+        public Builder<S> fsync(FsyncPolicy policy) {
+            this.fsync = Require.nonNull("fsync", policy);
+            return this;
+        }
+
+        /** How often a snapshot is written when the store changed; {@link Duration#ZERO} for never; default 5 min. */
+        public Builder<S> snapshotInterval(Duration interval) {
+            Require.nonNull("snapshotInterval", interval);
+            Require.inRange("snapshotInterval (ms)", interval.toMillis(), 0, Long.MAX_VALUE);
+            this.snapshotInterval = interval;
+            return this;
+        }
+
+        /**
+         * The size past which a journal segment is closed and a new one started (a segment may exceed it by one
+         * group); recovery reads a segment whole, hence the 1 GiB limit; default 64 MiB.
+         */
+        public Builder<S> segmentBytes(long bytes) {
+            this.segmentBytes = Require.inRange("segmentBytes", bytes, 4096, 1L << 30);
+            return this;
+        }
+
+        /**
+         * How many records may wait for the disk before writers block; bounds the journal's memory (about 100 bytes
+         * a record); default 65,536.
+         */
+        public Builder<S> bufferRecords(int records) {
+            this.bufferRecords = (int) Require.inRange("bufferRecords", records, 1, 1 << 24);
+            return this;
+        }
+
+        /** The most records written with one write and one fsync; default 4,096. */
+        Builder<S> groupRecords(int records) {
+            this.groupRecords = (int) Require.inRange("groupRecords", records, 1, 1 << 20);
+            return this;
+        }
+
+        /** How long the journal waits before retrying a failed write; default 1 s. */
+        Builder<S> retryDelay(Duration delay) {
+            this.retryDelay = Require.nonNull("retryDelay", delay);
+            return this;
+        }
+
+        /** How segment files are opened; tests pass slow or failing channels. */
+        Builder<S> channelOpener(Journal.ChannelOpener opener) {
+            this.opener = Require.nonNull("opener", opener);
+            return this;
+        }
+
+        /**
+         * Takes the directory (creating it if needed), recovers the store from it and starts the journal.
+         *
+         * @throws IOException if the directory cannot be read or written, or another process holds it
+         */
+        public JournaledSeenSet<S> open() throws IOException {
+            Files.createDirectories(dir);
+            FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            try {
+                FileLock held;
+                try {
+                    held = lockFile.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    held = null;
+                }
+                if (held == null) {
+                    throw new IOException(dir + " is already open (its lock file is held)");
+                }
+                return new JournaledSeenSet<>(this, lockFile, Recovery.run(dir, codec, empty));
+            } catch (IOException | RuntimeException e) {
+                lockFile.close();
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.deja.journal;
+
+import dev.deja.seen.HashedSeenSet;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds a store from its directory: the newest snapshot that verifies, then the journal records after it.
+ *
+ * <p>Damage is handled by where it is. A bad record with nothing valid after it in the last segment is a write
+ * torn by a crash: the segment is truncated at the last valid record. A bad record followed by valid ones, a bad
+ * record in an older segment, or a gap between segments is real corruption: replay stops there, and the bytes
+ * after it and every later segment are kept aside as {@code *.corrupt} files instead of being deleted, because
+ * they may hold acknowledged writes someone will want to inspect. Every case is logged and reported.
+ *
+ * @param <S> the store type
+ */
+final class Recovery<S extends HashedSeenSet> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+    /** The rebuilt store, where the journal continues, and what happened. */
+    record Result<S>(S store, long nextSeq, RecoveryReport report) {
+    }
+
+    private final Path dir;
+    private final List<String> rejected = new ArrayList<>();
+    private final List<Path> setAside = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private long bytesCut;
+    private long replayed;
+
+    private Recovery(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Recovers the store kept in {@code dir}, starting from {@code empty} when no snapshot verifies. */
+    static <S extends HashedSeenSet> Result<S> run(Path dir, SnapshotCodec<S> codec, Supplier<S> empty)
+            throws IOException {
+        return new Recovery<S>(dir).recover(codec, empty);
+    }
+
+    private Result<S> recover(SnapshotCodec<S> codec, Supplier<S> empty) throws IOException {
+        Snapshots.deleteTemporaryFiles(dir);
+        S store = null;
+        Snapshots.Snapshot loaded = null;
+        for (Snapshots.Snapshot candidate : Snapshots.list(dir)) {
+            String problem = Snapshots.verify(candidate);
+            if (problem == null) {
+                try {
+                    store = Snapshots.read(candidate, codec);
+                    loaded = candidate;
+                    break;
+                } catch (IOException | RuntimeException e) {
+                    problem = "payload verifies but cannot be decoded: " + e;
+                }
+            }
+            LOG.warn("{}: snapshot {} rejected: {}", dir, candidate.file().getFileName(), problem);
+            rejected.add(candidate.file().getFileName() + ": " + problem);
+            // out of the way, so it is neither retried nor counted among the two snapshots kept
+            setAside.add(moveAside(candidate.file()));
+        }
+        long position = loaded == null ? 0 : loaded.position();
+        if (store == null) {
+            store = empty.get();
+        }
+        long next = replay(store, position);
+        RecoveryReport report = new RecoveryReport(Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
+                position, rejected, replayed, next, bytesCut, setAside, problems);
+        (report.clean() ? LOG.atInfo() : LOG.atWarn()).log("{}: {}", dir, report.summary());
+        return new Result<>(store, next, report);
+    }
+
+    /** Replays every segment's records from {@code position} on; returns the next sequence number. */
+    private long replay(S store, long position) throws IOException {
+        List<Segment.File> segments = Segment.list(dir);
+        long expected = position;
+        for (int i = 0; i < segments.size(); i++) {
+            Segment.File segment = segments.get(i);
+            boolean last = i == segments.size() - 1;
+            if (segment.firstSeq() > expected) {
+                problem("journal records " + expected + " to " + (segment.firstSeq() - 1) + " are missing before "
+                        + segment.path().getFileName());
+                setAsideFrom(segments, i);
+                break;
+            }
+            ByteBuffer bytes = readAll(segment.path());
+            if (!Segment.validHeader(bytes, segment.firstSeq())) {
+                if (last && bytes.limit() < Segment.HEADER_BYTES) {
+                    // A crash right after the file was created: it never held a record.
+                    Files.delete(segment.path());
+                    cut(segment.path(), bytes.limit(), "incomplete segment header, file removed");
+                    break;
+                }
+                problem(segment.path().getFileName() + " has a damaged header");
+                setAsideFrom(segments, i);
+                break;
+            }
+            int offset = Segment.HEADER_BYTES;
+            long seq = segment.firstSeq();
+            while (Segment.validRecord(bytes, offset, seq)) {
+                if (seq >= expected) {
+                    apply(store, bytes, offset);
+                    replayed++;
+                    expected = seq + 1;
+                }
+                offset += Segment.RECORD_BYTES;
+                seq++;
+            }
+            if (offset == bytes.limit()) {
+                continue;
+            }
+            if (last && !anyValidAfter(bytes, offset, seq)) {
+                truncate(segment.path(), offset);
+                cut(segment.path(), bytes.limit() - offset, "torn tail after record " + (seq - 1));
+                break;
+            }
+            problem(segment.path().getFileName() + ": record " + seq + " at byte " + offset
+                    + " is damaged and valid data follows; replay stops there");
+            Path aside = dir.resolve(segment.path().getFileName() + "." + offset + ".corrupt");
+            writeDurably(aside, bytes.duplicate().position(offset));
+            setAside.add(aside);
+            truncate(segment.path(), offset);
+            setAsideFrom(segments, i + 1);
+            break;
+        }
+        return expected;
+    }
+
+    private static void apply(HashedSeenSet store, ByteBuffer b, int offset) {
+        long high = Segment.high(b, offset);
+        long low = Segment.low(b, offset);
+        long owner = Segment.owner(b, offset);
+        if (Segment.op(b, offset) == Segment.ADD) {
+            store.addHash(high, low, owner);
+        } else {
+            store.forgetHash(high, low, owner);
+        }
+    }
+
+    /** Whether any whole record slot after {@code offset} holds a valid record with the sequence it should have. */
+    private static boolean anyValidAfter(ByteBuffer bytes, int offset, long seq) {
+        for (int at = offset + Segment.RECORD_BYTES; at + Segment.RECORD_BYTES <= bytes.limit();
+                at += Segment.RECORD_BYTES) {
+            seq++;
+            if (Segment.validRecord(bytes, at, seq)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void setAsideFrom(List<Segment.File> segments, int from) throws IOException {
+        for (Segment.File later : segments.subList(from, segments.size())) {
+            Path aside = moveAside(later.path());
+            setAside.add(aside);
+            problem(later.path().getFileName() + " set aside as " + aside.getFileName());
+        }
+    }
+
+    private Path moveAside(Path file) throws IOException {
+        Path aside = file.resolveSibling(file.getFileName() + ".corrupt");
+        Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+        Snapshots.forceDirectory(dir);
+        return aside;
+    }
+
+    private void cut(Path file, long bytes, String why) {
+        bytesCut += bytes;
+        problem(file.getFileName() + ": cut " + bytes + " bytes (" + why + ")");
+    }
+
+    private void problem(String line) {
+        LOG.warn("{}: {}", dir, line);
+        problems.add(line);
+    }
+
+    private static ByteBuffer readAll(Path file) throws IOException {
+        return ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static void writeDurably(Path file, ByteBuffer bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            while (bytes.hasRemaining()) {
+                ch.write(bytes);
+            }
+            ch.force(true);
+        }
+    }
+
+    private static void truncate(Path file, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(size);
+            ch.force(true);
+        }
+    }
+}

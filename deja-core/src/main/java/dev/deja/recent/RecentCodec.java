@@ -1,0 +1,191 @@
+package dev.deja.recent;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.SeenSet;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and writes a {@link RecentFilter} in the streamed, checksummed format of {@code docs/FORMAT.md} section 3.
+ *
+ * <p>The header carries everything needed to rebuild the filter and its own CRC32C, so a corrupt header is
+ * rejected before the (possibly huge) arrays are allocated; the body is streamed set by set through a small
+ * buffer and closed by a CRC32C of its own.
+ */
+final class RecentCodec {
+
+    static final byte[] MAGIC = "DEJA".getBytes(StandardCharsets.US_ASCII);
+    static final byte KIND_RECENT = 'R';
+    static final byte FORMAT_VERSION = 1;
+    static final int FLAG_OWNERS = 1;
+    static final int HEADER_BYTES = 36;
+    /** Body buffer: 64 KiB, a whole number of sets for every associativity. */
+    private static final int BUFFER_BYTES = 1 << 16;
+
+    private RecentCodec() {
+    }
+
+    static void write(RecentFilter filter, OutputStream out) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(MAGIC).put(KIND_RECENT).put(FORMAT_VERSION).putShort((short) Hash128.HASH_ID_XXH3_128)
+                .put((byte) filter.ways()).put((byte) (filter.hasOwners() ? FLAG_OWNERS : 0))
+                .put(new byte[6]).putLong(filter.buckets()).putLong(filter.insertions());
+        CRC32C crc = new CRC32C();
+        crc.update(header.array(), 0, HEADER_BYTES - 4);
+        header.putInt((int) crc.getValue());
+        out.write(header.array());
+
+        int ways = filter.ways();
+        LongChunks fps = filter.fingerprints();
+        LongChunks owners = filter.owners();
+        ByteBuffer body = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        CRC32C bodyCrc = new CRC32C();
+        for (long set = 0; set < filter.sets(); set++) {
+            long base = set * ways;
+            synchronized (filter.lockFor(set)) {
+                putSet(body, fps, base, ways);
+                if (owners != null) {
+                    putSet(body, owners, base, ways);
+                }
+            }
+            if (body.remaining() < 2 * ways * Long.BYTES) {
+                flush(body, bodyCrc, out);
+            }
+        }
+        flush(body, bodyCrc, out);
+        ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) bodyCrc.getValue());
+        out.write(trailer.array());
+    }
+
+    static RecentFilter read(InputStream in, int chunkShift) throws IOException {
+        byte[] header = readFully(in, HEADER_BYTES, "header");
+        ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] magic = new byte[4];
+        h.get(magic);
+        byte kind = h.get();
+        if (!Arrays.equals(magic, MAGIC) || kind != KIND_RECENT) {
+            throw new IOException("not a deja recent filter: the stream does not start with \"DEJA\" 'R'");
+        }
+        int version = h.get();
+        if (version != FORMAT_VERSION) {
+            throw new IOException("unsupported recent filter format version " + version + " (this build reads "
+                    + FORMAT_VERSION + ")");
+        }
+        int hashId = Short.toUnsignedInt(h.getShort());
+        int ways = Byte.toUnsignedInt(h.get());
+        int flags = Byte.toUnsignedInt(h.get());
+        h.position(h.position() + 6);
+        long buckets = h.getLong();
+        long insertions = h.getLong();
+        int storedCrc = h.getInt();
+        CRC32C crc = new CRC32C();
+        crc.update(header, 0, HEADER_BYTES - 4);
+        if ((int) crc.getValue() != storedCrc) {
+            throw new IOException("corrupt recent filter: header checksum mismatch");
+        }
+        if (hashId != Hash128.HASH_ID_XXH3_128) {
+            throw new IOException("recent filter uses unknown hash id " + hashId + " (this build knows "
+                    + Hash128.HASH_ID_XXH3_128 + ", XXH3-128)");
+        }
+        if ((flags & ~FLAG_OWNERS) != 0 || insertions < 0) {
+            throw new IOException("corrupt recent filter: unknown flags " + flags + " or negative insertions");
+        }
+        RecentFilter filter;
+        try {
+            filter = new RecentFilter(buckets, ways, (flags & FLAG_OWNERS) != 0, chunkShift);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("corrupt recent filter: " + e.getMessage(), e);
+        }
+        filter.restoreInsertions(insertions);
+        readBody(in, filter);
+        return filter;
+    }
+
+    private static void readBody(InputStream in, RecentFilter filter) throws IOException {
+        int ways = filter.ways();
+        LongChunks fps = filter.fingerprints();
+        LongChunks owners = filter.owners();
+        int setBytes = ways * Long.BYTES * (owners == null ? 1 : 2);
+        int setsPerBuffer = BUFFER_BYTES / setBytes;
+        long totalBytes = filter.sets() * setBytes;
+        CRC32C crc = new CRC32C();
+        long done = 0;
+        for (long set = 0; set < filter.sets(); ) {
+            int n = (int) Math.min(setsPerBuffer, filter.sets() - set);
+            byte[] bytes = in.readNBytes(n * setBytes);
+            if (bytes.length < n * setBytes) {
+                throw new EOFException("truncated recent filter: body ends after " + (done + bytes.length)
+                        + " of " + totalBytes + " bytes");
+            }
+            crc.update(bytes);
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n; i++, set++) {
+                long base = set * ways;
+                getSet(b, fps, base, ways);
+                if (owners != null) {
+                    getSet(b, owners, base, ways);
+                }
+                checkSet(fps, owners, base, ways, set);
+            }
+            done += bytes.length;
+        }
+        byte[] trailer = readFully(in, 4, "body checksum");
+        if (ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN).getInt() != (int) crc.getValue()) {
+            throw new IOException("corrupt recent filter: body checksum mismatch");
+        }
+    }
+
+    /** Rejects a set whose empty slots are not all at the end, or an empty slot with an owner. */
+    private static void checkSet(LongChunks fps, LongChunks owners, long base, int ways, long set)
+            throws IOException {
+        long[] chunk = fps.chunk(base);
+        int off = fps.offset(base);
+        boolean emptySeen = false;
+        for (int i = 0; i < ways; i++) {
+            boolean empty = chunk[off + i] == RecentFilter.EMPTY;
+            if (!empty && emptySeen
+                    || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
+                throw new IOException("corrupt recent filter: set " + set + " is malformed");
+            }
+            emptySeen |= empty;
+        }
+    }
+
+    private static void putSet(ByteBuffer buffer, LongChunks array, long base, int ways) {
+        long[] chunk = array.chunk(base);
+        int off = array.offset(base);
+        for (int i = 0; i < ways; i++) {
+            buffer.putLong(chunk[off + i]);
+        }
+    }
+
+    private static void getSet(ByteBuffer buffer, LongChunks array, long base, int ways) {
+        long[] chunk = array.chunk(base);
+        int off = array.offset(base);
+        for (int i = 0; i < ways; i++) {
+            chunk[off + i] = buffer.getLong();
+        }
+    }
+
+    private static void flush(ByteBuffer buffer, CRC32C crc, OutputStream out) throws IOException {
+        crc.update(buffer.array(), 0, buffer.position());
+        out.write(buffer.array(), 0, buffer.position());
+        buffer.clear();
+    }
+
+    private static byte[] readFully(InputStream in, int length, String what) throws IOException {
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length) {
+            throw new EOFException("truncated recent filter: " + what + " ends after " + bytes.length + " of "
+                    + length + " bytes");
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,338 @@
+package dev.deja.recent;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import dev.deja.sizing.RecentSizing;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A fixed-memory seen-set that may forget old keys but never reports a new key as seen: seed 000's "opposite of
+ * a Bloom filter", made set-associative.
+ *
+ * <p>Design. Seed 000 (after J. Hodges' "opposite of a Bloom filter") keeps a fixed array of buckets; a key's hash
+ * picks a bucket, the bucket stores the key's fingerprint, and a later key that lands in the same bucket simply
+ * overwrites it. A lookup answers "seen" only if the bucket holds exactly this fingerprint, so the only error is
+ * forgetting (a duplicate slips through), never inventing (a new message dropped). Here the buckets are grouped
+ * into {@code S} sets of {@code W} ways ({@code N = S * W}): a key goes to set {@code reduce(high, S)} and is
+ * compared with the set's {@code W} fingerprints; a new key enters at the front of its set and the oldest entry
+ * falls off the end (FIFO: a lookup does not refresh a key, so a key's survival depends only on how many new keys
+ * arrived after it). With {@code W = 1} this is exactly the seed's direct-mapped design. At equal memory, more
+ * ways keep a key much longer, because a key is lost only after {@code W} later keys hit its set rather than one
+ * (the retention formula is in {@link RecentSizing}; the measurement is in {@code docs/BENCHMARKS.md}); 8 ways
+ * (one 64-byte cache line of fingerprints) is the default.
+ *
+ * <p>Layout. The {@code W} fingerprints of a set are contiguous, newest first, so a lookup reads one cache line
+ * (for {@code W <= 8}) and stops at the first empty slot; fingerprints are the 64-bit {@code low} half of the key
+ * hash, with 0 reserved for "empty" (a hash whose {@code low} is 0 uses {@link #ZERO_FINGERPRINT} instead). The
+ * arrays are chunked ({@link LongChunks}) so a filter may exceed 2^31 buckets. Owners (seed 004), when enabled,
+ * live in a parallel array with the same layout.
+ *
+ * <p>Error. A fresh key is reported {@code DUPLICATE} only if its fingerprint equals one of the at most {@code W}
+ * fingerprints stored in its set; the set index and the fingerprint come from independent halves of the hash,
+ * so this happens with probability at most {@code (W + 1) / 2^64} per call (the +1 for the remapped zero).
+ *
+ * <p>Concurrency. Every operation on a set runs under that set's lock stripe, so {@code checkThenAdd} and
+ * {@code forget} are atomic and linearizable per key: of many threads racing on one new key, exactly one is told
+ * {@link Verdict#NEW}. {@code forget} erases only if the set still holds our fingerprint (and our owner, when one
+ * is given): seed 000's failed-message case, where blindly clearing the bucket would erase a newer key.
+ */
+public final class RecentFilter implements HashedSeenSet {
+
+    /** The associativity used unless the builder says otherwise: one 64-byte cache line of fingerprints. */
+    public static final int DEFAULT_WAYS = 8;
+    /** The fingerprint stored for a key whose hash has {@code low == 0}, since 0 marks an empty slot. */
+    public static final long ZERO_FINGERPRINT = 0x9E3779B97F4A7C15L;
+    /** Retention probability reported by {@link #stats()}. */
+    private static final double ESTIMATE_PROBABILITY = 0.9;
+    /** Enough lock stripes that two threads rarely share one, few enough to cost nothing (64 KiB). */
+    private static final int MAX_STRIPES = 4096;
+    static final long EMPTY = 0L;
+
+    private final long buckets;
+    private final int ways;
+    private final long sets;
+    private final LongChunks fingerprints;
+    private final LongChunks owners; // null when owners are disabled
+    private final Object[] locks;
+    private final int lockMask;
+    private final LongAdder insertions = new LongAdder();
+    private final long keysHeldAt90Percent;
+
+    RecentFilter(long buckets, int ways, boolean withOwners, int chunkShift) {
+        RecentSizing.checkShape(buckets, ways);
+        this.buckets = buckets;
+        this.ways = ways;
+        this.sets = buckets / ways;
+        this.fingerprints = new LongChunks(buckets, chunkShift);
+        this.owners = withOwners ? new LongChunks(buckets, chunkShift) : null;
+        int stripes = (int) Math.min(MAX_STRIPES, Long.highestOneBit(sets));
+        this.locks = new Object[stripes];
+        for (int i = 0; i < stripes; i++) {
+            locks[i] = new Object();
+        }
+        this.lockMask = stripes - 1;
+        this.keysHeldAt90Percent = RecentSizing.keysHeld(buckets, ways, ESTIMATE_PROBABILITY);
+    }
+
+    /** A builder; one of {@link Builder#buckets} or {@link Builder#forRetention} must be called. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Total buckets (fingerprint slots). */
+    public long buckets() {
+        return buckets;
+    }
+
+    /** Buckets per set. */
+    public int ways() {
+        return ways;
+    }
+
+    /** Whether each key's owner is kept (and {@link Verdict#RETRY} can be answered). */
+    public boolean hasOwners() {
+        return owners != null;
+    }
+
+    @Override
+    public boolean checkHash(long high, long low) {
+        long set = setOf(high);
+        long fp = fingerprint(low);
+        synchronized (lockFor(set)) {
+            return find(set * ways, fp) >= 0;
+        }
+    }
+
+    @Override
+    public void addHash(long high, long low, long owner) {
+        checkThenAddHash(high, low, owner);
+    }
+
+    @Override
+    public Verdict checkThenAddHash(long high, long low, long owner) {
+        checkOwner(owner);
+        long set = setOf(high);
+        long fp = fingerprint(low);
+        long base = set * ways;
+        synchronized (lockFor(set)) {
+            int way = find(base, fp);
+            if (way >= 0) {
+                boolean sameOwner = owners != null && owner != NO_OWNER && ownerAt(base + way) == owner;
+                return sameOwner ? Verdict.RETRY : Verdict.DUPLICATE;
+            }
+            insert(base, fp, owner);
+        }
+        insertions.increment();
+        return Verdict.NEW;
+    }
+
+    @Override
+    public boolean forgetHash(long high, long low, long owner) {
+        checkOwner(owner);
+        long set = setOf(high);
+        long fp = fingerprint(low);
+        long base = set * ways;
+        synchronized (lockFor(set)) {
+            int way = find(base, fp);
+            if (way < 0 || owner != NO_OWNER && ownerAt(base + way) != owner) {
+                return false;
+            }
+            remove(base, way);
+            return true;
+        }
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.NEVER_FALSE_DUPLICATE;
+    }
+
+    /** Statistics; the estimate is how many later keys a key survives with probability 0.9. */
+    @Override
+    public SeenStats stats() {
+        return new SeenStats("recent", guarantee(), insertions.sum(),
+                buckets * RecentSizing.bytesPerBucket(owners != null),
+                new ErrorEstimate.Recent(keysHeldAt90Percent, ways));
+    }
+
+    /**
+     * Writes the filter to the stream in the format of {@code docs/FORMAT.md} section 3. Each set is copied under
+     * its lock, so concurrent writers may proceed; the image is then consistent per set, not as a whole.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        RecentCodec.write(this, Require.nonNull("out", out));
+    }
+
+    /**
+     * Reads a filter written by {@link #writeTo}.
+     *
+     * @throws java.io.EOFException when the stream ends early
+     * @throws IOException          when the bytes are not a valid recent filter (bad magic, version, checksum...)
+     */
+    public static RecentFilter readFrom(InputStream in) throws IOException {
+        return RecentCodec.read(Require.nonNull("in", in), LongChunks.DEFAULT_SHIFT);
+    }
+
+    // ---- internals shared with RecentCodec ----
+
+    long sets() {
+        return sets;
+    }
+
+    long insertions() {
+        return insertions.sum();
+    }
+
+    void restoreInsertions(long count) {
+        insertions.add(count);
+    }
+
+    LongChunks fingerprints() {
+        return fingerprints;
+    }
+
+    LongChunks owners() {
+        return owners;
+    }
+
+    Object lockFor(long set) {
+        return locks[(int) (set & lockMask)];
+    }
+
+    /** The fingerprint stored for a hash's low half: never {@link #EMPTY}. */
+    static long fingerprint(long low) {
+        return low == EMPTY ? ZERO_FINGERPRINT : low;
+    }
+
+    private long setOf(long high) {
+        return Hash128.reduce(high, sets);
+    }
+
+    private void checkOwner(long owner) {
+        if (owners == null && owner != NO_OWNER) {
+            throw new IllegalArgumentException("owner must be NO_OWNER (0) on a recent filter built without owners"
+                    + " (got " + owner + "); build it with owners(true) to keep owners");
+        }
+    }
+
+    /** The way holding {@code fp} in the set starting at {@code base}, or -1. */
+    private int find(long base, long fp) {
+        long[] chunk = fingerprints.chunk(base);
+        int off = fingerprints.offset(base);
+        for (int i = 0; i < ways; i++) {
+            long v = chunk[off + i];
+            if (v == fp) {
+                return i;
+            }
+            if (v == EMPTY) { // empty slots are always at the end of a set
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    private long ownerAt(long index) {
+        return owners == null ? NO_OWNER : owners.chunk(index)[owners.offset(index)];
+    }
+
+    /** Puts a key at the front of its set; the oldest entry falls off the end. */
+    private void insert(long base, long fp, long owner) {
+        pushFront(fingerprints, base, fp);
+        if (owners != null) {
+            pushFront(owners, base, owner);
+        }
+    }
+
+    private void pushFront(LongChunks array, long base, long value) {
+        long[] chunk = array.chunk(base);
+        int off = array.offset(base);
+        System.arraycopy(chunk, off, chunk, off + 1, ways - 1);
+        chunk[off] = value;
+    }
+
+    /** Erases one way, keeping the others in order and the empty slots at the end. */
+    private void remove(long base, int way) {
+        pullOut(fingerprints, base, way);
+        if (owners != null) {
+            pullOut(owners, base, way);
+        }
+    }
+
+    private void pullOut(LongChunks array, long base, int way) {
+        long[] chunk = array.chunk(base);
+        int off = array.offset(base);
+        System.arraycopy(chunk, off + way + 1, chunk, off + way, ways - 1 - way);
+        chunk[off + ways - 1] = EMPTY;
+    }
+
+    /** Builds a {@link RecentFilter} from validated parameters. */
+    public static final class Builder {
+
+        private long buckets = -1;
+        private long retentionKeys = -1;
+        private double retentionProbability;
+        private int ways = DEFAULT_WAYS;
+        private boolean owners;
+        private int chunkShift = LongChunks.DEFAULT_SHIFT;
+
+        private Builder() {
+        }
+
+        /** Total buckets: a multiple of the ways, at most {@link RecentSizing#MAX_BUCKETS}. */
+        public Builder buckets(long buckets) {
+            this.buckets = Require.inRange("buckets", buckets, 1, RecentSizing.MAX_BUCKETS);
+            return this;
+        }
+
+        /** Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 (default) or 16. */
+        public Builder ways(int ways) {
+            RecentSizing.checkWays(ways);
+            this.ways = ways;
+            return this;
+        }
+
+        /** Whether to keep each key's 64-bit owner, doubling memory; needed for {@link Verdict#RETRY}. */
+        public Builder owners(boolean owners) {
+            this.owners = owners;
+            return this;
+        }
+
+        /**
+         * Sizes the filter so that a key is still held, with probability at least {@code probabilityHeld}, after
+         * {@code keysPerWindow} further new keys (e.g. rate times window), at the configured ways.
+         */
+        public Builder forRetention(long keysPerWindow, double probabilityHeld) {
+            this.retentionKeys = Require.positive("keysPerWindow", keysPerWindow);
+            this.retentionProbability = Require.probability("probabilityHeld", probabilityHeld);
+            return this;
+        }
+
+        /** Chunk size of the bucket arrays, as a power of two; smaller in tests to exercise chunk boundaries. */
+        Builder chunkShift(int shift) {
+            this.chunkShift = (int) Require.inRange("chunkShift", shift, 4, LongChunks.DEFAULT_SHIFT);
+            return this;
+        }
+
+        /**
+         * The filter.
+         *
+         * @throws IllegalArgumentException if neither or both of buckets and forRetention were given, or buckets
+         *                                  is not a multiple of ways
+         */
+        public RecentFilter build() {
+            if ((buckets > 0) == (retentionKeys > 0)) {
+                throw new IllegalArgumentException("give exactly one of buckets(n) or forRetention(keys, probability)");
+            }
+            long n = buckets > 0 ? buckets : RecentSizing.bucketsFor(retentionKeys, retentionProbability, ways);
+            return new RecentFilter(n, ways, owners, chunkShift);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.deja.journal;
+
+import static dev.deja.journal.JournaledSeenSetTest.key;
+import static dev.deja.journal.JournaledSeenSetTest.keys;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.seen.Verdict;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120) // a regression that blocks reads or writers would otherwise hang the build
+class JournalFaultTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSlowDiskMakesWritersWaitInsteadOfBufferingWithoutBound() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        MapSeenSet memory = new MapSeenSet();
+        int buffer = 8;
+        int group = 4;
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> memory)
+                .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.NO).bufferRecords(buffer).channelOpener(disk)
+                .groupRecords(group).open()) {
+            disk.stall(); // the disk takes no more writes until resumed
+            List<Thread> writers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 40; i++) {
+                    byte[] k = key(i);
+                    writers.add(Thread.ofPlatform().start(() -> set.add(k)));
+                }
+                // Wait until the queue has filled and every writer is parked (waiting for room, for the lock or
+                // for the disk). Without a bound every change would be applied and queued by then.
+                while (memory.owners.size() <= buffer
+                        || !writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+                    Thread.sleep(5);
+                }
+                assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
+                        .isLessThanOrEqualTo(buffer + group + 1);
+                // a writer holds the store's lock while it waits for room: reads must not need that lock
+                int applied = memory.owners.size();
+                boolean[] held = set.checkAll(keys(0, 40));
+                assertThat(IntStream.range(0, 40).filter(i -> held[i]).count()).isGreaterThanOrEqualTo(applied);
+            } finally {
+                disk.resume();
+            }
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertThat(set.checkAll(keys(0, 40))).containsOnly(true);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().recordsReplayed()).isEqualTo(40);
+                assertThat(crashed.checkAll(keys(0, 40))).containsOnly(true);
+            }
+        }
+    }
+
+    @Test
+    void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
+                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+            set.addAll(keys(0, 100));
+            disk.full = true;
+
+            assertThatThrownBy(() -> set.add(key(100))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("No space left on device").hasMessageContaining("not durable");
+            assertThatThrownBy(() -> set.checkThenAdd(key(101))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("writes are refused until the disk accepts them, reads continue");
+            assertThatThrownBy(() -> set.forget(key(1))).isInstanceOf(JournalWriteException.class);
+            assertThat(set.check(key(101))).as("a refused write changes nothing").isFalse();
+            assertThat(set.check(key(1))).as("a refused forget changes nothing").isTrue();
+            assertThat(set.checkAll(keys(0, 100))).containsOnly(true);
+
+            disk.full = false;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            Verdict verdict = null;
+            while (verdict == null) {
+                try {
+                    verdict = set.checkThenAdd(key(102));
+                } catch (JournalWriteException stillFailing) {
+                    assertThat(System.nanoTime()).as("journal recovers").isLessThan(deadline);
+                    Thread.sleep(5);
+                }
+            }
+            assertThat(verdict).isEqualTo(Verdict.NEW);
+
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().clean()).as("the partial write was cut off").isTrue();
+                assertThat(crashed.checkAll(keys(0, 100))).containsOnly(true);
+                assertThat(crashed.check(key(102))).isTrue();
+                // applied in memory when its write failed, so retried and written once the disk recovered
+                assertThat(crashed.check(key(100))).isTrue();
+                assertThat(crashed.check(key(101))).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void asyncBatchesAnswerAtOnceAndCompleteWhenDurable() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
+                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+            disk.stall();
+            CompletableFuture<Verdict[]> added;
+            CompletableFuture<Verdict[]> duplicate;
+            try {
+                added = set.checkThenAddAllAsync(keys(0, 3), new long[] {1, 2, 3});
+                assertThat(set.checkAll(keys(0, 3))).as("applied before durable").containsOnly(true);
+                assertThat(added).as("the disk has not taken the write").isNotDone();
+                duplicate = set.checkThenAddAllAsync(keys(0, 1), null);
+                assertThat(duplicate).as("a duplicate waits for the write it observed").isNotDone();
+            } finally {
+                disk.resume();
+            }
+            assertThat(added.get()).containsExactly(Verdict.NEW, Verdict.NEW, Verdict.NEW);
+            assertThat(duplicate.get()).containsExactly(Verdict.DUPLICATE);
+            assertThat(set.checkThenAddAllAsync(keys(0, 1), new long[] {1}))
+                    .as("nothing pending: answered at once").isCompletedWithValueMatching(v -> v[0] == Verdict.RETRY);
+
+            disk.full = true;
+            CompletableFuture<boolean[]> forgot = set.forgetAllAsync(keys(0, 1), null);
+            assertThatThrownBy(forgot::join).hasCauseInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("No space left on device");
+            assertThatThrownBy(set.checkThenAddAllAsync(keys(5, 6), null)::join)
+                    .hasCauseInstanceOf(JournalWriteException.class).hasMessageContaining("writes are refused");
+            assertThat(set.check(key(5))).isFalse();
+        }
+    }
+}

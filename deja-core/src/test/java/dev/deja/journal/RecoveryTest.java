@@ -1,0 +1,174 @@
+package dev.deja.journal;
+
+import static dev.deja.journal.JournaledSeenSetTest.builder;
+import static dev.deja.journal.JournaledSeenSetTest.key;
+import static dev.deja.journal.JournaledSeenSetTest.keys;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Damage to the journal as a crash or a bad disk leaves it, and what recovery makes of it. */
+class RecoveryTest {
+
+    private static final int RECORDS = 20;
+
+    @TempDir
+    Path tmp;
+
+    /** A crashed directory holding one segment of 20 ADD records (keys 0..19), one record per group. */
+    private Path pristine;
+    private String segmentName;
+    private int copies;
+
+    @BeforeEach
+    void writeJournal() throws IOException {
+        Path live = tmp.resolve("live");
+        try (JournaledSeenSet<MapSeenSet> set = builder(live).fsync(FsyncPolicy.NO).open()) {
+            for (int i = 0; i < RECORDS; i++) {
+                set.add(key(i));
+            }
+            pristine = Crash.copy(live, tmp.resolve("pristine"));
+        }
+        segmentName = Segment.fileName(0);
+        assertThat(Files.size(pristine.resolve(segmentName)))
+                .isEqualTo(Segment.HEADER_BYTES + RECORDS * Segment.RECORD_BYTES);
+    }
+
+    private Path copyWith(byte[] segment) throws IOException {
+        Path dir = Crash.copy(pristine, tmp.resolve("copy" + copies++));
+        Files.write(dir.resolve(segmentName), segment);
+        return dir;
+    }
+
+    private static int offsetOf(int record) {
+        return Segment.HEADER_BYTES + record * Segment.RECORD_BYTES;
+    }
+
+    @Test
+    void aTornLastRecordIsCutAtEveryLength() throws IOException {
+        byte[] full = Files.readAllBytes(pristine.resolve(segmentName));
+        for (int kept = 0; kept < Segment.RECORD_BYTES; kept++) {
+            Path dir = copyWith(Arrays.copyOf(full, offsetOf(RECORDS - 1) + kept));
+            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+                RecoveryReport report = set.recovery();
+                assertThat(report.recordsReplayed()).as("kept %d bytes", kept).isEqualTo(RECORDS - 1);
+                assertThat(report.bytesCut()).isEqualTo(kept);
+                assertThat(report.setAside()).isEmpty();
+                assertThat(set.checkAll(keys(0, RECORDS - 1))).containsOnly(true);
+                assertThat(set.check(key(RECORDS - 1))).isFalse();
+                assertThat(Files.size(dir.resolve(segmentName))).isEqualTo(offsetOf(RECORDS - 1));
+                if (kept > 0) {
+                    assertThat(report.problems()).singleElement().asString().contains("torn tail after record 18");
+                } else {
+                    assertThat(report.clean()).isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aLastRecordWithAnyFlippedByteIsCut() throws IOException {
+        byte[] full = Files.readAllBytes(pristine.resolve(segmentName));
+        for (int at = offsetOf(RECORDS - 1); at < full.length; at++) {
+            byte[] damaged = full.clone();
+            damaged[at] ^= (byte) (1 << (at % 8));
+            try (JournaledSeenSet<MapSeenSet> set = builder(copyWith(damaged)).open()) {
+                assertThat(set.recovery().recordsReplayed()).as("flipped byte %d", at).isEqualTo(RECORDS - 1);
+                assertThat(set.recovery().bytesCut()).isEqualTo(Segment.RECORD_BYTES);
+                assertThat(set.check(key(RECORDS - 1))).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void damageFollowedByValidRecordsStopsReplayAndKeepsTheRestAside() throws IOException {
+        byte[] full = Files.readAllBytes(pristine.resolve(segmentName));
+        byte[] damaged = full.clone();
+        damaged[offsetOf(5) + 20] ^= 1;
+        Path dir = copyWith(damaged);
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            RecoveryReport report = set.recovery();
+            assertThat(report.recordsReplayed()).isEqualTo(5);
+            assertThat(report.bytesCut()).isZero();
+            assertThat(report.problems()).first().asString()
+                    .contains("record 5 at byte " + offsetOf(5) + " is damaged and valid data follows");
+            Path aside = dir.resolve(segmentName + "." + offsetOf(5) + ".corrupt");
+            assertThat(report.setAside()).containsExactly(aside);
+            assertThat(Files.readAllBytes(aside)).isEqualTo(Arrays.copyOfRange(damaged, offsetOf(5), full.length));
+            assertThat(Files.size(dir.resolve(segmentName))).isEqualTo(offsetOf(5));
+            assertThat(set.checkAll(keys(0, 5))).containsOnly(true);
+            assertThat(set.checkAll(keys(5, RECORDS))).containsOnly(false);
+            set.add(key(100));
+        }
+        try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
+            assertThat(again.recovery().clean()).as("the set-aside file is never loaded").isTrue();
+            assertThat(again.check(key(100))).isTrue();
+            assertThat(again.check(key(5))).isFalse();
+        }
+    }
+
+    @Test
+    void aDamagedSegmentHeaderSetsTheWholeSegmentAside() throws IOException {
+        byte[] damaged = Files.readAllBytes(pristine.resolve(segmentName));
+        damaged[9] ^= 4; // inside the first sequence number
+        Path dir = copyWith(damaged);
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().recordsReplayed()).isZero();
+            assertThat(set.recovery().setAside()).containsExactly(dir.resolve(segmentName + ".corrupt"));
+            assertThat(set.recovery().problems()).first().asString().contains("damaged header");
+        }
+    }
+
+    @Test
+    void aHeaderTornAtCreationIsRemoved() throws IOException {
+        Path dir = Crash.copy(pristine, tmp.resolve("torn-header"));
+        Files.write(dir.resolve(Segment.fileName(RECORDS)), new byte[7]);
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().recordsReplayed()).isEqualTo(RECORDS);
+            assertThat(set.recovery().bytesCut()).isEqualTo(7);
+            assertThat(set.recovery().setAside()).isEmpty();
+        }
+    }
+
+    @Test
+    void damageInAnOlderSegmentOrAMissingSegmentStopsReplayThere() throws IOException {
+        Path live = tmp.resolve("segmented");
+        Path crashed;
+        try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
+            for (int i = 0; i < 300; i++) {
+                set.add(key(i));
+            }
+            crashed = Crash.copy(live, tmp.resolve("segmented-crash"));
+        }
+        List<Segment.File> segments = Segment.list(crashed);
+        assertThat(segments).hasSizeGreaterThanOrEqualTo(3);
+        long secondStart = segments.get(1).firstSeq();
+
+        Path flipped = Crash.copy(crashed, tmp.resolve("flipped"));
+        Path first = flipped.resolve(segments.get(0).path().getFileName());
+        byte[] bytes = Files.readAllBytes(first);
+        bytes[bytes.length - 1] ^= 1; // the last record of a segment that was closed after it
+        Files.write(first, bytes);
+        try (JournaledSeenSet<MapSeenSet> set = builder(flipped).open()) {
+            assertThat(set.recovery().recordsReplayed()).isEqualTo(secondStart - 1);
+            assertThat(set.recovery().setAside()).hasSize(segments.size());
+            assertThat(set.check(key((int) secondStart))).isFalse();
+        }
+
+        Path gap = Crash.copy(crashed, tmp.resolve("gap"));
+        Files.delete(gap.resolve(segments.get(1).path().getFileName()));
+        try (JournaledSeenSet<MapSeenSet> set = builder(gap).open()) {
+            assertThat(set.recovery().recordsReplayed()).isEqualTo(secondStart);
+            assertThat(set.recovery().problems()).first().asString()
+                    .contains("journal records " + secondStart + " to ").contains("are missing");
+            assertThat(set.recovery().setAside()).hasSize(segments.size() - 2);
+        }
+    }
+}

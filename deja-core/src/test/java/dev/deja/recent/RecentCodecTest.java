@@ -1,0 +1,111 @@
+package dev.deja.recent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.seen.Verdict;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class RecentCodecTest {
+
+    private static final int KEYS = 50_000;
+
+    @Test
+    void aWrittenFilterReadsBackWithTheSameAnswers() throws IOException {
+        for (int ways : new int[] {1, 8, 16}) {
+            for (boolean owners : new boolean[] {false, true}) {
+                RecentFilter original = filled(ways, owners);
+                byte[] bytes = write(original);
+                int setBytes = ways * 8 * (owners ? 2 : 1);
+                assertThat(bytes).hasSize(RecentCodec.HEADER_BYTES + (int) (original.buckets() / ways) * setBytes + 4);
+
+                RecentFilter copy = RecentCodec.read(new ByteArrayInputStream(bytes), 4); // chunked differently
+                assertThat(copy.buckets()).isEqualTo(original.buckets());
+                assertThat(copy.ways()).isEqualTo(ways);
+                assertThat(copy.hasOwners()).isEqualTo(owners);
+                assertThat(copy.stats()).isEqualTo(original.stats());
+                for (long i = 0; i < KEYS + 1000; i++) { // the last 1000 were never added
+                    byte[] key = Keys.of(7, i);
+                    assertThat(copy.check(key)).isEqualTo(original.check(key));
+                }
+                if (owners) { // owners survive: the same owner is told RETRY
+                    for (long i = KEYS - 100; i < KEYS; i++) {
+                        assertThat(copy.checkThenAdd(Keys.of(7, i), i + 1)).isEqualTo(
+                                original.checkThenAdd(Keys.of(7, i), i + 1));
+                    }
+                    assertThat(copy.checkThenAdd(Keys.of(7, KEYS - 1), KEYS)).isEqualTo(Verdict.RETRY);
+                }
+                assertThat(write(RecentFilter.readFrom(new ByteArrayInputStream(bytes)))).isEqualTo(bytes);
+            }
+        }
+    }
+
+    @Test
+    void theHeaderIsAsDocumented() throws IOException {
+        RecentFilter filter = RecentFilter.builder().buckets(64).ways(8).owners(true).build();
+        filter.add("a".getBytes(), 5);
+        byte[] b = write(filter);
+        assertThat(Arrays.copyOf(b, 5)).isEqualTo(new byte[] {'D', 'E', 'J', 'A', 'R'});
+        assertThat(b[5]).isEqualTo((byte) 1); // format version
+        assertThat(b[6]).isEqualTo((byte) 1); // hash id 1 = XXH3-128, little-endian u16
+        assertThat(b[8]).isEqualTo((byte) 8); // ways
+        assertThat(b[9]).isEqualTo((byte) 1); // flags: owners
+        assertThat(b[16]).isEqualTo((byte) 64); // buckets, little-endian u64
+        assertThat(b[24]).isEqualTo((byte) 1); // insertions
+    }
+
+    @Test
+    void everyTruncationIsReportedAsSuch() throws IOException {
+        byte[] bytes = write(filled(4, true));
+        for (int length : new int[] {0, 3, RecentCodec.HEADER_BYTES - 1, RecentCodec.HEADER_BYTES,
+                RecentCodec.HEADER_BYTES + 100, bytes.length - 4, bytes.length - 1}) {
+            assertThatThrownBy(() -> RecentFilter.readFrom(new ByteArrayInputStream(Arrays.copyOf(bytes, length))))
+                    .as("truncated to %d bytes", length)
+                    .isInstanceOf(EOFException.class).hasMessageContaining("truncated recent filter");
+        }
+    }
+
+    @Test
+    void corruptionIsDetectedWherever() throws IOException {
+        byte[] bytes = write(filled(8, false));
+        assertThatThrownBy(() -> read(flip(bytes, 0))).hasMessageContaining("not a deja recent filter");
+        assertThatThrownBy(() -> read(flip(bytes, 4))).hasMessageContaining("not a deja recent filter");
+        assertThatThrownBy(() -> read(flip(bytes, 20))).hasMessageContaining("header checksum");
+        assertThatThrownBy(() -> read(flip(bytes, RecentCodec.HEADER_BYTES + 1000)))
+                .hasMessageContaining("body checksum");
+        assertThatThrownBy(() -> read(flip(bytes, bytes.length - 2))).hasMessageContaining("body checksum");
+
+        byte[] future = bytes.clone();
+        future[5] = 2;
+        assertThatThrownBy(() -> read(future)).hasMessageContaining("unsupported recent filter format version 2");
+    }
+
+    private static RecentFilter filled(int ways, boolean owners) {
+        RecentFilter filter = RecentFilter.builder().buckets(4096L * ways / 4).ways(ways).owners(owners).build();
+        for (long i = 0; i < KEYS; i++) {
+            filter.add(Keys.of(7, i), owners ? i + 1 : 0);
+        }
+        return filter;
+    }
+
+    private static byte[] write(RecentFilter filter) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        return out.toByteArray();
+    }
+
+    private static RecentFilter read(byte[] bytes) throws IOException {
+        return RecentFilter.readFrom(new ByteArrayInputStream(bytes));
+    }
+
+    private static byte[] flip(byte[] bytes, int at) {
+        byte[] copy = bytes.clone();
+        copy[at] ^= 0x10;
+        return copy;
+    }
+}
