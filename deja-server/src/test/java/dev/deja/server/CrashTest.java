@@ -90,6 +90,28 @@ class CrashTest {
         }
     }
 
+    @Test
+    void sigusr1WritesASnapshotWhileServing() throws Exception {
+        String[] args = {"--default-kind", "recent", "--default-params", "keys=100000", "--snapshot-interval", "0"};
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertThat(get(server, "/add?e=before-usr1").body()).isEqualTo("ADDED\n");
+            assertThat(snapshots(dataDir.resolve("default"))).isEmpty();
+            server.signal("USR1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (snapshots(dataDir.resolve("default")).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(snapshots(dataDir.resolve("default"))).hasSize(1);
+            assertThat(get(server, "/check?e=before-usr1").body()).isEqualTo("PRESENT\n");
+        }
+    }
+
+    private static List<Path> snapshots(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap")).toList();
+        }
+    }
+
     /** What a test does to the server while it is under load. */
     private interface Blow {
         void strike();

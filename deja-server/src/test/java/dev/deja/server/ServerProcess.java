@@ -74,6 +74,14 @@ final class ServerProcess implements AutoCloseable {
         return server;
     }
 
+    /** Sends the server a signal by name, as {@code kill -USR1 <pid>} does. */
+    void signal(String name) throws IOException, InterruptedException {
+        int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (status != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " exited with " + status);
+        }
+    }
+
     int httpPort() {
         return httpPort;
     }
