@@ -1,0 +1,192 @@
+package dev.deja.bench;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+import dev.deja.seen.Verdict;
+import java.io.DataOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * check, add and checkThenAdd of deja's blocked Bloom filter beside Guava's {@code BloomFilter} at the same capacity
+ * and fpp, in cache (about 1 MiB) and out of cache (about 1 GiB), single-threaded.
+ *
+ * <p>Both filters start at their design fill: the in-cache ones by inserting {@code capacity} keys, the 1 GiB ones
+ * by loading bits that are each set with probability 1/2 (inserting 5e8 keys would take minutes per fork). Then the
+ * even keys of a 2^20-key pool are added, so {@code check} alternates between a present and an absent key. Guava has
+ * no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue measured. Method names
+ * put the operation first so that JMH, which runs benchmarks in name order, measures each deja/Guava pair back to
+ * back, under the same machine load.
+ *
+ * <p>The {@code batch*} benchmarks pass 64 keys per call to deja's batch forms ({@code checkAll}, {@code addAll},
+ * {@code checkThenAddAll}), which hash every key and then test every block, so the cache misses of one batch
+ * overlap; Guava has no batch form, so its side is the loop a caller would write over the same 64 keys. Scores
+ * are per key.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class BloomBenchmark {
+
+    /** deja's filter at one of the two shapes. */
+    @State(Scope.Thread)
+    public static class Deja {
+        @Param
+        BloomShape shape;
+        dev.deja.bloom.BloomFilter filter;
+        KeyPool keys;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
+            if (shape == BloomShape.IN_CACHE) {
+                KeyPool fill = new KeyPool(1);
+                for (int i = 0; i < shape.capacity; i++) {
+                    filter.add(fill.next());
+                }
+            } else {
+                HalfFullBits bits = new HalfFullBits(new byte[0], filter.sizeInBytes(), 1);
+                byte[] buffer = new byte[1 << 20];
+                for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
+                    int n = bits.read(buffer, 0, (int) Math.min(buffer.length, filter.sizeInBytes() - offset));
+                    filter.loadBits(offset, buffer, 0, n);
+                }
+            }
+            keys = new KeyPool(2);
+            for (int i = 0; i < KeyPool.SIZE; i += 2) {
+                filter.add(keys.get(i));
+            }
+        }
+    }
+
+    /** Guava's filter at the same capacity and fpp. */
+    @State(Scope.Thread)
+    public static class Guava {
+        @Param
+        BloomShape shape;
+        BloomFilter<byte[]> filter;
+        KeyPool keys;
+
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            if (shape == BloomShape.IN_CACHE) {
+                filter = BloomFilter.create(Funnels.byteArrayFunnel(), shape.capacity, shape.fpp);
+                KeyPool fill = new KeyPool(1);
+                for (int i = 0; i < shape.capacity; i++) {
+                    filter.put(fill.next());
+                }
+            } else {
+                // Guava's own sizing (BloomFilter.optimalNumOfBits / optimalNumOfHashFunctions), then its
+                // serialised form: strategy ordinal 1 (MURMUR128_MITZ_64), k, the number of longs, the longs.
+                long bits = (long) (-shape.capacity * Math.log(shape.fpp) / (Math.log(2) * Math.log(2)));
+                int k = Math.max(1, (int) Math.round((double) bits / shape.capacity * Math.log(2)));
+                int longs = (int) ((bits + 63) / 64);
+                ByteArrayOutputStream header = new ByteArrayOutputStream();
+                DataOutputStream out = new DataOutputStream(header);
+                out.writeByte(1);
+                out.writeByte(k);
+                out.writeInt(longs);
+                filter = BloomFilter.readFrom(new HalfFullBits(header.toByteArray(), 8L * longs, 1),
+                        Funnels.byteArrayFunnel());
+            }
+            keys = new KeyPool(2);
+            for (int i = 0; i < KeyPool.SIZE; i += 2) {
+                filter.put(keys.get(i));
+            }
+        }
+    }
+
+    @Benchmark
+    public boolean checkDeja(Deja s) {
+        return s.filter.check(s.keys.next());
+    }
+
+    @Benchmark
+    public boolean checkGuava(Guava s) {
+        return s.filter.mightContain(s.keys.next());
+    }
+
+    @Benchmark
+    public void addDeja(Deja s) {
+        s.filter.add(s.keys.next());
+    }
+
+    @Benchmark
+    public boolean addGuava(Guava s) {
+        return s.filter.put(s.keys.next());
+    }
+
+    @Benchmark
+    public Verdict checkThenAddDeja(Deja s) {
+        return s.filter.checkThenAdd(s.keys.next());
+    }
+
+    /** Guava's analogue of checkThenAdd: {@code put} returns true when some bit changed, i.e. the key looked new. */
+    @Benchmark
+    public boolean checkThenAddGuava(Guava s) {
+        return s.filter.put(s.keys.next());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckDeja(Deja s) {
+        return s.filter.checkAll(s.keys.nextBatch());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckGuava(Guava s) {
+        List<byte[]> batch = s.keys.nextBatch();
+        boolean[] out = new boolean[batch.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = s.filter.mightContain(batch.get(i));
+        }
+        return out;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public void batchAddDeja(Deja s) {
+        s.filter.addAll(s.keys.nextBatch());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public void batchAddGuava(Guava s, Blackhole bh) {
+        for (byte[] key : s.keys.nextBatch()) {
+            bh.consume(s.filter.put(key));
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public Verdict[] batchCheckThenAddDeja(Deja s) {
+        return s.filter.checkThenAddAll(s.keys.nextBatch());
+    }
+
+    /** Guava's analogue of a checkThenAdd batch: {@code put} for each key, collecting whether it looked new. */
+    @Benchmark
+    @OperationsPerInvocation(KeyPool.BATCH)
+    public boolean[] batchCheckThenAddGuava(Guava s) {
+        List<byte[]> batch = s.keys.nextBatch();
+        boolean[] out = new boolean[batch.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = s.filter.put(batch.get(i));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,538 @@
+package dev.deja.bloom;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomSize;
+import dev.deja.sizing.BloomSizing;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
+
+/**
+ * A cache-friendly blocked Bloom filter: a set of keys that may answer "seen" for a key never added, with
+ * probability at most its target false-positive probability at capacity, and never answers "new" for a key it holds.
+ *
+ * <p>Design. The structure is the blocked Bloom filter of Putze, Sanders and Singler ("Cache-, Hash- and
+ * Space-Efficient Bloom Filters", 2007): the bit array is cut into 512-bit blocks, one 64-byte cache line each, and a
+ * key sets all its {@code k} bits inside one block, so a lookup costs one cache miss instead of {@code k}. Following
+ * seed 001, the indexes are sliced out of one wide hash rather than computed by {@code k} salted hashes: the key's
+ * XXH3-128 {@code high} half picks the block by multiply-high reduction (64-bit, so filters may exceed 2^32 bits),
+ * and its {@code low} half supplies the 9-bit positions ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill
+ * unevenly, so the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which
+ * asks for a little more memory than the classic one for the same fpp.
+ *
+ * <p>Storage. Words live in lazily allocated 512 KiB chunks ({@link ChunkedBits}): an empty 1 GiB filter (seed
+ * 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing and memory grows as blocks are first written.
+ *
+ * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent
+ * adds never lose bits; {@code check} reads with acquire semantics and takes no lock. {@code checkThenAdd} must be
+ * linearizable per key: when many threads race on the same new key, exactly one is told {@link Verdict#NEW}. Atomic
+ * ORs alone cannot give that, since two racers may each set a different missing bit of the same key and both conclude
+ * it was new. A key's bits all lie in one block, so a lock chosen by block index (one of {@value #STRIPES} stripes)
+ * serialises every {@code checkThenAdd} of the same key, while keys in other stripes proceed in parallel. Inside the
+ * lock the answer is {@code NEW} exactly when this call set a bit that was clear. Before locking, a lock-free check
+ * answers {@code DUPLICATE} for keys whose bits are all set already (bits are never cleared, so that answer stays
+ * true), which keeps the lock off the path of the duplicates that dominate a de-duplication workload.
+ *
+ * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first and then test every
+ * block in a loop whose iterations do not depend on each other, so the processor may overlap a large filter's cache
+ * misses instead of taking them one after another; they answer exactly as the single calls made in order.
+ *
+ * <p>Owners. A Bloom filter stores no owners, so the owner arguments are ignored and
+ * {@code checkThenAdd(key, owner)} never returns {@link Verdict#RETRY}. {@code forget} is not supported: clearing a
+ * key's bits would also clear bits of other keys, which would then be wrongly reported new.
+ *
+ * <p>Serialisation ({@link #writeTo}, {@link #readFrom}) streams the bit array through a small buffer with a
+ * CRC32C; {@link #readBits} and {@link #loadBits} expose the raw array in chunks for RedisBloom-style
+ * {@code BF.SCANDUMP} / {@code BF.LOADCHUNK}. Both formats are specified in docs/FORMAT.md section 2.
+ */
+public final class BloomFilter implements HashedSeenSet {
+
+    /** Number of lock stripes for {@code checkThenAdd}; a power of two. */
+    static final int STRIPES = 1024;
+    private static final int HEADER_BYTES = 32;
+    /** Why no Bloom filter supports {@code forget}. */
+    static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
+            + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget";
+
+    private final long bits;
+    private final int hashes;
+    private final long blocks;
+    private final long capacity;
+    private final double targetFpp;
+    private final ChunkedBits words;
+    private final LongAdder setBits = new LongAdder();
+    private final Object[] stripes = new Object[STRIPES];
+
+    private BloomFilter(long bits, int hashes, long capacity, double targetFpp) {
+        this.bits = bits;
+        this.hashes = hashes;
+        this.blocks = bits / BlockHash.BLOCK_BITS;
+        this.capacity = capacity;
+        this.targetFpp = targetFpp;
+        this.words = new ChunkedBits(bits / 64);
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Object();
+        }
+    }
+
+    /** A builder; give either {@code capacity} and {@code fpp}, or {@code bits} with {@code hashes} and/or capacity. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- the seen-set operations ----
+
+    @Override
+    public boolean checkHash(long high, long low) {
+        long firstWord = BlockHash.block(high, blocks) << 3;
+        long[] chunk = words.chunkOrNull(firstWord);
+        return chunk != null && allSet(chunk, (int) (firstWord & ChunkedBits.CHUNK_MASK), low);
+    }
+
+    /**
+     * Whether all the key's bits are set in the block starting at word {@code base} of the chunk. Deliberately
+     * without an early exit: a branch on each loaded word would be mispredicted about half the time on a mix of
+     * present and absent keys, and each misprediction waits for the block's cache miss, whereas a branch-free test
+     * lets the processor overlap the misses of consecutive lookups.
+     */
+    private boolean allSet(long[] chunk, int base, long low) {
+        long missing = 0;
+        long h = low;
+        int shift = 0;
+        int round = 0;
+        for (int i = 0; i < hashes; i++) {
+            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
+                h = BlockHash.positionWord(low, ++round);
+                shift = 0;
+            }
+            int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
+            shift += BlockHash.POSITION_BITS;
+            missing |= ~ChunkedBits.get(chunk, base + (pos >>> 6)) & (1L << pos);
+        }
+        return missing == 0;
+    }
+
+    /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
+    @Override
+    public void addHash(long high, long low, long owner) {
+        put(high, low);
+    }
+
+    /**
+     * Atomically records the key's hash and answers {@link Verdict#NEW} if it was not held, else
+     * {@link Verdict#DUPLICATE} (also, with probability at most the fpp, for a key never added). Never
+     * {@link Verdict#RETRY}: the owner is ignored.
+     */
+    @Override
+    public Verdict checkThenAddHash(long high, long low, long owner) {
+        if (checkHash(high, low)) {
+            return Verdict.DUPLICATE;
+        }
+        synchronized (stripes[stripe(high)]) {
+            return put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
+        }
+    }
+
+    /**
+     * Not supported.
+     *
+     * @throws UnsupportedOperationException always: a Bloom filter cannot erase a key without risking false "new"
+     *                                       answers for other keys that share its bits
+     */
+    @Override
+    public boolean forgetHash(long high, long low, long owner) {
+        throw new UnsupportedOperationException(FORGET_UNSUPPORTED);
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.NEVER_FALSE_NEW;
+    }
+
+    /** Statistics whose estimate is {@link #errorEstimate()}; insertions is {@link #approximateCount()}. */
+    @Override
+    public SeenStats stats() {
+        return new SeenStats("bloom", guarantee(), approximateCount(), allocatedBytes(), errorEstimate());
+    }
+
+    /** Fill ratio, the false-positive probability at that fill, and the target fpp. */
+    public ErrorEstimate.Bloom errorEstimate() {
+        double fill = fillRatio();
+        return new ErrorEstimate.Bloom(fill, fppAtFill(fill), targetFpp);
+    }
+
+    // ---- batches: hash every key, test every block, then write ----
+
+    @Override
+    public boolean[] checkAll(List<byte[]> keys) {
+        return present(hashAll(keys));
+    }
+
+    @Override
+    public void addAll(List<byte[]> keys) {
+        long[] hashes = hashAll(keys);
+        boolean[] present = present(hashes);
+        for (int i = 0; i < present.length; i++) {
+            if (!present[i]) {
+                put(hashes[2 * i], hashes[2 * i + 1]);
+            }
+        }
+    }
+
+    /**
+     * {@link #checkThenAdd(byte[], long)} for each key, in order, with the same answers as single calls: a key found
+     * present by the first pass is a duplicate (bits are never cleared), the others go through the striped lock.
+     */
+    @Override
+    public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        long[] hashes = hashAll(keys);
+        boolean[] present = present(hashes);
+        Verdict[] out = new Verdict[present.length];
+        for (int i = 0; i < out.length; i++) {
+            if (present[i]) {
+                out[i] = Verdict.DUPLICATE;
+            } else {
+                long high = hashes[2 * i];
+                synchronized (stripes[stripe(high)]) {
+                    out[i] = put(high, hashes[2 * i + 1]) ? Verdict.NEW : Verdict.DUPLICATE;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hashes of the keys as {@code high, low} pairs. */
+    private static long[] hashAll(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
+        long[] hashes = new long[2 * keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+            Hash128 h = Hash128.of(keys.get(i));
+            hashes[2 * i] = h.high();
+            hashes[2 * i + 1] = h.low();
+        }
+        return hashes;
+    }
+
+    /** {@link #checkHash} for each pair; the iterations are independent, so their cache misses may overlap. */
+    private boolean[] present(long[] hashes) {
+        boolean[] out = new boolean[hashes.length / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = checkHash(hashes[2 * i], hashes[2 * i + 1]);
+        }
+        return out;
+    }
+
+    /** Sets the key's bits; true when at least one bit was clear. */
+    boolean put(long high, long low) {
+        long firstWord = BlockHash.block(high, blocks) << 3;
+        long[] chunk = words.chunkForWrite(firstWord);
+        int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
+        if (allSet(chunk, base, low)) {
+            return false;
+        }
+        long h = low;
+        int shift = 0;
+        int round = 0;
+        int newlySet = 0;
+        for (int i = 0; i < hashes; i++) {
+            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
+                h = BlockHash.positionWord(low, ++round);
+                shift = 0;
+            }
+            int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
+            shift += BlockHash.POSITION_BITS;
+            int w = base + (pos >>> 6);
+            long bit = 1L << pos;
+            if ((ChunkedBits.get(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
+                newlySet++;
+            }
+        }
+        if (newlySet == 0) {
+            return false;
+        }
+        setBits.add(newlySet);
+        return true;
+    }
+
+    // ---- shape and statistics ----
+
+    /** Total bits, a multiple of 512. */
+    public long bits() {
+        return bits;
+    }
+
+    /** Bits set per key (k). */
+    public int hashes() {
+        return hashes;
+    }
+
+    /** The number of keys the filter was sized for. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The false-positive probability at {@link #capacity()} keys, by the blocked filter's formula. */
+    public double targetFpp() {
+        return targetFpp;
+    }
+
+    /** Fraction of bits set. */
+    public double fillRatio() {
+        return (double) setBits.sum() / bits;
+    }
+
+    /**
+     * Number of distinct keys estimated from the fill: in a blocked filter holding {@code n} keys the expected fill
+     * is {@code 1 - exp(-(n / blocks) * (1 - (1 - 1/512)^k))}, inverted here. Close to the true count up to capacity,
+     * whatever mix of adds, merges and loads produced the bits.
+     */
+    public long approximateCount() {
+        double fill = fillRatio();
+        if (fill >= 1.0) {
+            return Long.MAX_VALUE;
+        }
+        return Math.round(-Math.log1p(-fill) / bitsSetPerKeyPerBlock() * blocks);
+    }
+
+    /** Bytes of bit array memory allocated so far (grows as blocks are first written). */
+    public long allocatedBytes() {
+        return words.allocatedBytes();
+    }
+
+    private double fppAtFill(double fill) {
+        if (fill >= 1.0) {
+            return 1.0;
+        }
+        long keys = approximateCount();
+        return keys == 0 ? 0.0 : BloomSizing.fpp(bits, hashes, keys);
+    }
+
+    /** The lock stripe a key's block maps to; equal for equal keys in filters of the same shape. */
+    int stripe(long high) {
+        return (int) BlockHash.block(high, blocks) & (STRIPES - 1);
+    }
+
+    private double bitsSetPerKeyPerBlock() {
+        return -Math.expm1(hashes * Math.log1p(-1.0 / BlockHash.BLOCK_BITS));
+    }
+
+    // ---- union and raw access ----
+
+    /**
+     * Adds every key of {@code other} to this filter (bitwise OR), so this filter then answers "seen" for every key
+     * either held. Safe while other threads use this filter.
+     *
+     * @throws IllegalArgumentException if the filters differ in bits or hashes
+     */
+    public void mergeFrom(BloomFilter other) {
+        Require.nonNull("other", other);
+        if (other.bits != bits || other.hashes != hashes) {
+            throw new IllegalArgumentException("cannot merge filters of different shapes: this has bits=" + bits
+                    + ", hashes=" + hashes + "; other has bits=" + other.bits + ", hashes=" + other.hashes);
+        }
+        if (other != this) {
+            setBits.add(words.orAll(other.words));
+        }
+    }
+
+    /** Size of the raw bit array in bytes ({@code bits / 8}); the range of {@link #readBits}/{@link #loadBits}. */
+    public long sizeInBytes() {
+        return bits / 8;
+    }
+
+    /**
+     * Copies raw bytes of the bit array (bit {@code i} is bit {@code i & 7} of byte {@code i >>> 3}) starting at
+     * {@code offset} into {@code dst}, for dumps such as RedisBloom's {@code BF.SCANDUMP}.
+     *
+     * @return the number of bytes copied: {@code min(length, sizeInBytes() - offset)}
+     * @throws IllegalArgumentException if offset is outside [0, sizeInBytes()] or the destination range is invalid
+     */
+    public int readBits(long offset, byte[] dst, int dstOffset, int length) {
+        checkRange(offset, dst, dstOffset, length);
+        int n = (int) Math.min(length, sizeInBytes() - offset);
+        words.loadBytes(offset, dst, dstOffset, n);
+        return n;
+    }
+
+    /**
+     * Replaces raw bytes of the bit array at {@code offset} with {@code src}, for restores such as RedisBloom's
+     * {@code BF.LOADCHUNK}. Meant for a filter no other thread writes to meanwhile.
+     *
+     * @throws IllegalArgumentException if the range does not lie inside [0, sizeInBytes()]
+     */
+    public void loadBits(long offset, byte[] src, int srcOffset, int length) {
+        checkRange(offset, src, srcOffset, length);
+        if (length > sizeInBytes() - offset) {
+            throw new IllegalArgumentException("chunk of " + length + " bytes at offset " + offset
+                    + " overruns the bit array of " + sizeInBytes() + " bytes");
+        }
+        setBits.add(words.storeBytes(offset, src, srcOffset, length));
+    }
+
+    private void checkRange(long offset, byte[] buffer, int bufferOffset, int length) {
+        Require.inRange("offset", offset, 0, sizeInBytes());
+        Require.nonNull("buffer", buffer);
+        Require.inRange("buffer offset", bufferOffset, 0, buffer.length);
+        Require.inRange("length", length, 0, buffer.length - bufferOffset);
+    }
+
+    // ---- serialisation ----
+
+    /**
+     * Writes the filter in deja's bloom format (docs/FORMAT.md section 2.3): a checksummed header with kind, shape,
+     * capacity, target fpp and hash id, then the bit array streamed through a 64 KiB buffer, then its CRC32C. No
+     * second copy of the bit array is made. Concurrent adds during the write may or may not be included.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        Require.nonNull("out", out);
+        byte[] header = new byte[HEADER_BYTES];
+        header[5] = BloomFormat.KIND_BLOOM;
+        header[6] = Hash128.HASH_ID_XXH3_128;
+        header[7] = (byte) hashes;
+        BloomFormat.putLong(header, 8, bits);
+        BloomFormat.putLong(header, 16, capacity);
+        BloomFormat.putLong(header, 24, Double.doubleToRawLongBits(targetFpp));
+        BloomFormat.writeHeader(out, header);
+        CRC32C crc = new CRC32C();
+        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, sizeInBytes())];
+        for (long offset = 0; offset < sizeInBytes(); offset += buffer.length) {
+            int n = readBits(offset, buffer, 0, buffer.length);
+            crc.update(buffer, 0, n);
+            out.write(buffer, 0, n);
+        }
+        BloomFormat.writeCrc(out, (int) crc.getValue());
+    }
+
+    /**
+     * Reads a filter written by {@link #writeTo}, streaming the bit array into lazily allocated storage (all-zero
+     * regions allocate nothing). Reads exactly the bytes written, so several structures may follow each other.
+     *
+     * @throws IOException if the stream is not a deja bloom filter, has an unknown version or hash, a corrupt header
+     *                     or bit array (CRC32C mismatch), impossible parameters, or is truncated
+     */
+    public static BloomFilter readFrom(InputStream in) throws IOException {
+        Require.nonNull("in", in);
+        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_BLOOM, HEADER_BYTES, "bloom filter");
+        if (header[6] != Hash128.HASH_ID_XXH3_128) {
+            throw new IOException("bloom filter uses unknown hash id " + (header[6] & 0xFF) + " (this reader knows "
+                    + Hash128.HASH_ID_XXH3_128 + " = XXH3-128)");
+        }
+        int k = header[7] & 0xFF;
+        long bits = BloomFormat.getLong(header, 8);
+        long capacity = BloomFormat.getLong(header, 16);
+        double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 24));
+        BloomFilter filter;
+        try {
+            BloomSizing.checkShape(bits, k);
+            filter = new BloomFilter(bits, k, Require.positive("capacity", capacity), fpp);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("bloom filter header holds impossible parameters: " + e.getMessage(), e);
+        }
+        CRC32C crc = new CRC32C();
+        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, filter.sizeInBytes())];
+        for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
+            int n = (int) Math.min(buffer.length, filter.sizeInBytes() - offset);
+            BloomFormat.readFully(in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
+            crc.update(buffer, 0, n);
+            filter.loadBits(offset, buffer, 0, n);
+        }
+        if (BloomFormat.readCrc(in, "bit array checksum") != (int) crc.getValue()) {
+            throw new IOException("corrupt bloom filter: bit array checksum mismatch");
+        }
+        return filter;
+    }
+
+    @Override
+    public String toString() {
+        return "BloomFilter{bits=" + bits + ", hashes=" + hashes + ", capacity=" + capacity + ", targetFpp="
+                + targetFpp + "}";
+    }
+
+    /**
+     * Validated settings for a {@link BloomFilter}. Either {@code capacity} and {@code fpp} (the smallest filter
+     * meeting the fpp at capacity, by the blocked formula), or {@code bits} with {@code hashes} (explicit shape;
+     * capacity optional), or {@code bits} with {@code capacity} (the best k for that memory). With an explicit shape
+     * and no capacity, the capacity is the load at which half the bits are expected to be set.
+     */
+    public static final class Builder {
+
+        private long capacity = -1;
+        private double fpp = Double.NaN;
+        private long bits = -1;
+        private int hashes = -1;
+
+        private Builder() {
+        }
+
+        /** The number of keys the filter must hold at its target fpp; must be > 0. */
+        public Builder capacity(long capacity) {
+            this.capacity = Require.positive("capacity", capacity);
+            return this;
+        }
+
+        /** The false-positive probability at capacity, in (0, 1). */
+        public Builder fpp(double fpp) {
+            this.fpp = Require.probability("fpp", fpp);
+            return this;
+        }
+
+        /** Total bits: a multiple of 512 in [512, 2^40]. */
+        public Builder bits(long bits) {
+            BloomSizing.checkShape(bits, 1);
+            this.bits = bits;
+            return this;
+        }
+
+        /** Bits set per key (k), in [1, 32]. */
+        public Builder hashes(int hashes) {
+            Require.inRange("hashes (k)", hashes, 1, BloomSizing.MAX_HASHES);
+            this.hashes = hashes;
+            return this;
+        }
+
+        /**
+         * The filter.
+         *
+         * @throws IllegalArgumentException if the settings are incomplete or conflicting, or the filter would exceed
+         *                                  2^40 bits
+         */
+        public BloomFilter build() {
+            if (bits < 0) {
+                if (capacity < 0 || Double.isNaN(fpp) || hashes >= 0) {
+                    throw new IllegalArgumentException("give either capacity and fpp, or bits with hashes and/or "
+                            + "capacity (got capacity=" + capacity + ", fpp=" + fpp + ", hashes=" + hashes + ")");
+                }
+                BloomSize size = BloomSizing.forCapacity(capacity, fpp);
+                return new BloomFilter(size.bits(), size.hashes(), capacity, size.expectedFpp());
+            }
+            if (!Double.isNaN(fpp)) {
+                throw new IllegalArgumentException("fpp follows from bits, hashes and capacity; give either capacity "
+                        + "and fpp, or bits with hashes and/or capacity");
+            }
+            if (hashes < 0) {
+                if (capacity < 0) {
+                    throw new IllegalArgumentException("bits needs hashes or capacity (to choose the best hashes)");
+                }
+                BloomSize size = BloomSizing.forMemory(bits / 8, capacity);
+                return new BloomFilter(bits, size.hashes(), capacity, size.expectedFpp());
+            }
+            long keys = capacity > 0 ? capacity : halfFullCapacity(bits, hashes);
+            return new BloomFilter(bits, hashes, keys, BloomSizing.fpp(bits, hashes, keys));
+        }
+
+        private static long halfFullCapacity(long bits, int hashes) {
+            double perKey = -Math.expm1(hashes * Math.log1p(-1.0 / BlockHash.BLOCK_BITS));
+            return Math.max(1, Math.round(Math.log(2) / perKey * (bits / BlockHash.BLOCK_BITS)));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.deja.bloom;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The framing shared by deja's bloom serialisations (docs/FORMAT.md section 2.3): magic, version, kind, a header
+ * protected by its own CRC32C, and little-endian integers.
+ *
+ * <p>The header has its own checksum so that a corrupt parameter is rejected before it is used to size anything.
+ */
+final class BloomFormat {
+
+    static final byte[] MAGIC = {'D', 'J', 'B', 'F'};
+    static final int VERSION = 1;
+    static final int KIND_BLOOM = 1;
+    static final int KIND_WINDOWED = 2;
+    /** Bytes of bit array copied per read or write, so a 1 GiB filter streams through a small buffer. */
+    static final int BUFFER_BYTES = 64 * 1024;
+
+    private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private BloomFormat() {
+    }
+
+    static void putLong(byte[] b, int at, long v) {
+        LE_LONG.set(b, at, v);
+    }
+
+    static long getLong(byte[] b, int at) {
+        return (long) LE_LONG.get(b, at);
+    }
+
+    /** Writes a header (its first 8 bytes are magic, version, kind, then two bytes given) followed by its CRC32C. */
+    static void writeHeader(OutputStream out, byte[] header) throws IOException {
+        System.arraycopy(MAGIC, 0, header, 0, 4);
+        header[4] = VERSION;
+        out.write(header);
+        writeCrc(out, crc(header, header.length));
+    }
+
+    /**
+     * Reads a header of {@code length} bytes and its checksum; checks magic, version, kind and checksum.
+     *
+     * @throws IOException naming what is wrong: not a deja bloom stream, unknown version, wrong kind, checksum
+     *                     mismatch or truncation
+     */
+    static byte[] readHeader(InputStream in, int expectedKind, int length, String what) throws IOException {
+        byte[] header = new byte[length];
+        readFully(in, header, 0, 8, what + " header");
+        for (int i = 0; i < 4; i++) {
+            if (header[i] != MAGIC[i]) {
+                throw new IOException("not a deja bloom stream: bad magic (expected \"DJBF\")");
+            }
+        }
+        if (header[4] != VERSION) {
+            throw new IOException("unsupported bloom format version " + (header[4] & 0xFF) + " (this reader knows " + VERSION + ")");
+        }
+        if (header[5] != expectedKind) {
+            throw new IOException("stream holds a " + kindName(header[5]) + ", not a " + kindName(expectedKind)
+                    + "; read it with the matching class");
+        }
+        readFully(in, header, 8, length - 8, what + " header");
+        int stored = readCrc(in, what + " header checksum");
+        if (stored != crc(header, length)) {
+            throw new IOException("corrupt " + what + " header: checksum mismatch");
+        }
+        return header;
+    }
+
+    static int crc(byte[] b, int length) {
+        CRC32C c = new CRC32C();
+        c.update(b, 0, length);
+        return (int) c.getValue();
+    }
+
+    static void writeCrc(OutputStream out, int crc) throws IOException {
+        byte[] b = new byte[4];
+        LE_INT.set(b, 0, crc);
+        out.write(b);
+    }
+
+    static int readCrc(InputStream in, String what) throws IOException {
+        byte[] b = new byte[4];
+        readFully(in, b, 0, 4, what);
+        return (int) LE_INT.get(b, 0);
+    }
+
+    /** Fills the range or throws an EOFException saying which part of the stream was cut short. */
+    static void readFully(InputStream in, byte[] b, int off, int len, String what) throws IOException {
+        int n = in.readNBytes(b, off, len);
+        if (n < len) {
+            throw new EOFException("truncated bloom stream: " + what + " ended after " + n + " of " + len + " bytes");
+        }
+    }
+
+    private static String kindName(int kind) {
+        return switch (kind) {
+            case KIND_BLOOM -> "bloom filter (kind 1)";
+            case KIND_WINDOWED -> "windowed bloom filter (kind 2)";
+            default -> "structure of unknown kind " + (kind & 0xFF);
+        };
+    }
+}

@@ -1,0 +1,369 @@
+package dev.deja.bloom;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A Bloom filter for unbounded streams: rotating generations of {@link BloomFilter}s that always hold at least the
+ * last {@code capacity} recorded keys (or, with a time window, the keys of the last window) while the
+ * false-positive probability over everything it answers from stays at most the target fpp.
+ *
+ * <p>Design. {@code G} generations, oldest to newest, each a blocked Bloom filter sized for
+ * {@code per = ceil(capacity / (G - 1))} keys at {@code fpp / G}. Keys are recorded in the newest generation; when it
+ * has recorded {@code per} keys the oldest generation is dropped and a fresh one (lazily allocated, so free until
+ * written) becomes the newest. The {@code G - 1} older generations then hold at least {@code (G - 1) * per >=
+ * capacity} keys. A lookup asks every generation; as each holds at most {@code per} keys its false-positive
+ * probability is at most {@code fpp / G}, so by the union bound the answer's is at most {@code fpp}. This is the
+ * rotating scheme of "stable" and "aging" Bloom filters for duplicate detection in streams (Deng and Rafiei 2006;
+ * Yoon 2010), with the blocked filter of seed 001 inside.
+ *
+ * <p>With a {@code window}, generations also rotate every {@code window / (G - 1)} of the injected clock, so a key
+ * recorded at time {@code t} is held until at least {@code t + window}: its generation started no earlier than
+ * {@code t - window / (G - 1)} and is dropped {@code G} spans after its start. The count limit still applies, to keep
+ * the fpp bound; when a generation fills before its span ends it rotates early, and keys are then held for the last
+ * {@code capacity} keys rather than the whole window.
+ *
+ * <p>Recording a key ({@code add}, or {@code checkThenAdd} of a key found in an older generation) always refreshes it
+ * into the newest generation, so a key keeps being held as long as it keeps arriving. Concurrency follows
+ * {@link BloomFilter}: lock-free checks and adds, and {@code checkThenAdd} serialised per key by a lock stripe chosen
+ * by the key's block, which is the same in every generation because all have the same shape; the generations are an
+ * immutable snapshot replaced atomically on rotation. Owners are ignored, {@link Verdict#RETRY} is never answered and
+ * {@code forget} is not supported, as for {@link BloomFilter}.
+ */
+public final class WindowedBloomFilter implements HashedSeenSet {
+
+    private static final int HEADER_BYTES = 48;
+    private static final int MAX_GENERATIONS = 64;
+
+    private final long capacity;
+    private final double fpp;
+    private final int generations;
+    private final long perGeneration;
+    private final long windowMillis;
+    private final long spanMillis;
+    private final InstantSource clock;
+    private final Object[] stripes = new Object[BloomFilter.STRIPES];
+    private final AtomicReference<Snapshot> current;
+
+    /** The generations, oldest first, with the start time and recorded-key count of the newest. */
+    private record Snapshot(BloomFilter[] filters, long newestStart, AtomicLong newestKeys) {
+        BloomFilter newest() {
+            return filters[filters.length - 1];
+        }
+    }
+
+    private WindowedBloomFilter(long capacity, double fpp, int generations, long windowMillis, InstantSource clock,
+                                BloomFilter[] filters, long newestStart, long newestKeys) {
+        this.capacity = capacity;
+        this.fpp = fpp;
+        this.generations = generations;
+        this.perGeneration = (capacity + generations - 2) / (generations - 1);
+        this.windowMillis = windowMillis;
+        this.spanMillis = windowMillis / (generations - 1);
+        this.clock = clock;
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Object();
+        }
+        if (filters == null) {
+            filters = new BloomFilter[generations];
+            Arrays.setAll(filters, i -> newGeneration());
+        }
+        this.current = new AtomicReference<>(new Snapshot(filters, newestStart, new AtomicLong(newestKeys)));
+    }
+
+    /** A builder: capacity and fpp are required; generations default to 4; window and clock are optional. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public boolean checkHash(long high, long low) {
+        return holds(live(), high, low);
+    }
+
+    /** Records the key's hash in the newest generation; the owner is ignored. */
+    @Override
+    public void addHash(long high, long low, long owner) {
+        record(live(), high, low);
+    }
+
+    /**
+     * Atomically records the key's hash and answers {@link Verdict#NEW} if no generation held it, else
+     * {@link Verdict#DUPLICATE}; never {@link Verdict#RETRY}. A key held only by an older generation is refreshed into
+     * the newest one.
+     */
+    @Override
+    public Verdict checkThenAddHash(long high, long low, long owner) {
+        Snapshot s = live();
+        if (s.newest().checkHash(high, low)) {
+            return Verdict.DUPLICATE;
+        }
+        if (holds(s, high, low)) {
+            record(s, high, low);
+            return Verdict.DUPLICATE;
+        }
+        synchronized (stripes[s.newest().stripe(high)]) {
+            s = current.get();
+            boolean held = holds(s, high, low);
+            boolean changed = record(s, high, low);
+            return changed && !held ? Verdict.NEW : Verdict.DUPLICATE;
+        }
+    }
+
+    /**
+     * Not supported.
+     *
+     * @throws UnsupportedOperationException always: a Bloom filter cannot erase a key without risking false "new"
+     *                                       answers for other keys that share its bits
+     */
+    @Override
+    public boolean forgetHash(long high, long low, long owner) {
+        throw new UnsupportedOperationException(BloomFilter.FORGET_UNSUPPORTED);
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.NEVER_FALSE_NEW;
+    }
+
+    /**
+     * Statistics over all generations: the mean fill, the probability that a key never recorded is reported seen by
+     * any generation ({@code 1 - prod(1 - fpp_i)}), and the target fpp.
+     */
+    @Override
+    public SeenStats stats() {
+        Snapshot s = live();
+        double fill = 0;
+        double allMiss = 1;
+        long keys = 0;
+        long memory = 0;
+        for (BloomFilter f : s.filters()) {
+            ErrorEstimate.Bloom e = f.errorEstimate();
+            fill += e.fillRatio() / s.filters().length;
+            allMiss *= 1 - e.currentFpp();
+            keys += f.approximateCount();
+            memory += f.allocatedBytes();
+        }
+        return new SeenStats("bloom-windowed", guarantee(), keys, memory, new ErrorEstimate.Bloom(fill, 1 - allMiss, fpp));
+    }
+
+    /** The number of most recent keys always held. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The false-positive probability bound over all generations. */
+    public double targetFpp() {
+        return fpp;
+    }
+
+    /** Number of generations (G). */
+    public int generations() {
+        return generations;
+    }
+
+    /** Keys recorded per generation before it rotates: {@code ceil(capacity / (G - 1))}. */
+    public long perGeneration() {
+        return perGeneration;
+    }
+
+    /** The time window, or {@link Duration#ZERO} when generations rotate by count only. */
+    public Duration window() {
+        return Duration.ofMillis(windowMillis);
+    }
+
+    /** The current snapshot, after any rotations the clock calls for. */
+    private Snapshot live() {
+        Snapshot s = current.get();
+        if (windowMillis > 0) {
+            long spans = (clock.millis() - s.newestStart()) / spanMillis;
+            if (spans > 0) {
+                rotate(s, (int) Math.min(spans, generations), s.newestStart() + spans * spanMillis);
+                s = current.get();
+            }
+        }
+        return s;
+    }
+
+    private static boolean holds(Snapshot s, long high, long low) {
+        BloomFilter[] filters = s.filters();
+        for (int i = filters.length - 1; i >= 0; i--) {
+            if (filters[i].checkHash(high, low)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Puts the key into the newest generation and rotates when it is full; true when a bit was clear. */
+    private boolean record(Snapshot s, long high, long low) {
+        if (!s.newest().put(high, low)) {
+            return false;
+        }
+        if (s.newestKeys().incrementAndGet() >= perGeneration) {
+            rotate(s, 1, windowMillis > 0 ? clock.millis() : 0);
+        }
+        return true;
+    }
+
+    /** Drops the oldest {@code drop} generations of {@code from} and appends as many fresh ones, unless another thread already rotated. */
+    private void rotate(Snapshot from, int drop, long newestStart) {
+        BloomFilter[] next = Arrays.copyOfRange(from.filters(), drop, drop + generations);
+        for (int i = generations - drop; i < generations; i++) {
+            next[i] = newGeneration();
+        }
+        current.compareAndSet(from, new Snapshot(next, newestStart, new AtomicLong()));
+    }
+
+    private BloomFilter newGeneration() {
+        return BloomFilter.builder().capacity(perGeneration).fpp(fpp / generations).build();
+    }
+
+    // ---- serialisation ----
+
+    /**
+     * Writes the filter in deja's windowed bloom format (docs/FORMAT.md section 2.4): a checksummed header, then each
+     * generation, oldest first, in the bloom format. Streams; no copy of the generations is made.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        Require.nonNull("out", out);
+        Snapshot s = live();
+        byte[] header = new byte[HEADER_BYTES];
+        header[5] = BloomFormat.KIND_WINDOWED;
+        header[6] = Hash128.HASH_ID_XXH3_128;
+        header[7] = (byte) generations;
+        BloomFormat.putLong(header, 8, capacity);
+        BloomFormat.putLong(header, 16, Double.doubleToRawLongBits(fpp));
+        BloomFormat.putLong(header, 24, windowMillis);
+        BloomFormat.putLong(header, 32, s.newestStart());
+        BloomFormat.putLong(header, 40, s.newestKeys().get());
+        BloomFormat.writeHeader(out, header);
+        for (BloomFilter f : s.filters()) {
+            f.writeTo(out);
+        }
+    }
+
+    /** {@link #readFrom(InputStream, InstantSource)} with the system clock. */
+    public static WindowedBloomFilter readFrom(InputStream in) throws IOException {
+        return readFrom(in, Clock.systemUTC());
+    }
+
+    /**
+     * Reads a filter written by {@link #writeTo}; time windows continue on the given clock (the saved start time is
+     * epoch milliseconds, so generations that expired while the filter was on disk rotate on first use).
+     *
+     * @throws IOException if the stream is not a windowed bloom filter, is corrupt or truncated, or a generation's
+     *                     shape does not match the header
+     */
+    public static WindowedBloomFilter readFrom(InputStream in, InstantSource clock) throws IOException {
+        Require.nonNull("in", in);
+        Require.nonNull("clock", clock);
+        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_WINDOWED, HEADER_BYTES, "windowed bloom filter");
+        if (header[6] != Hash128.HASH_ID_XXH3_128) {
+            throw new IOException("windowed bloom filter uses unknown hash id " + (header[6] & 0xFF));
+        }
+        int generations = header[7] & 0xFF;
+        long capacity = BloomFormat.getLong(header, 8);
+        double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 16));
+        long window = BloomFormat.getLong(header, 24);
+        WindowedBloomFilter shape;
+        try {
+            Builder b = builder().capacity(capacity).fpp(fpp).generations(generations).clock(clock);
+            shape = (window > 0 ? b.window(Duration.ofMillis(window)) : b).build();
+        } catch (IllegalArgumentException e) {
+            throw new IOException("windowed bloom filter header holds impossible parameters: " + e.getMessage(), e);
+        }
+        BloomFilter expected = shape.current.get().newest();
+        BloomFilter[] filters = new BloomFilter[generations];
+        for (int i = 0; i < generations; i++) {
+            filters[i] = BloomFilter.readFrom(in);
+            if (filters[i].bits() != expected.bits() || filters[i].hashes() != expected.hashes()) {
+                throw new IOException("windowed bloom filter generation " + i + " has bits=" + filters[i].bits()
+                        + ", hashes=" + filters[i].hashes() + "; the header implies bits=" + expected.bits()
+                        + ", hashes=" + expected.hashes());
+            }
+        }
+        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, filters,
+                BloomFormat.getLong(header, 32), BloomFormat.getLong(header, 40));
+    }
+
+    /** Validated settings for a {@link WindowedBloomFilter}. */
+    public static final class Builder {
+
+        private long capacity = -1;
+        private double fpp = Double.NaN;
+        private int generations = 4;
+        private Duration window = Duration.ZERO;
+        private InstantSource clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** The number of most recent keys always held; must be > 0. */
+        public Builder capacity(long capacity) {
+            this.capacity = Require.positive("capacity", capacity);
+            return this;
+        }
+
+        /** The false-positive probability bound over all generations, in (0, 1). */
+        public Builder fpp(double fpp) {
+            this.fpp = Require.probability("fpp", fpp);
+            return this;
+        }
+
+        /** Number of generations G, in [2, 64]; more generations waste less memory on the oldest, but cost lookups. */
+        public Builder generations(int generations) {
+            Require.inRange("generations", generations, 2, MAX_GENERATIONS);
+            this.generations = generations;
+            return this;
+        }
+
+        /** Also hold every key of the last {@code window} (at least 1 ms per generation). */
+        public Builder window(Duration window) {
+            Require.nonNull("window", window);
+            Require.positive("window (ms)", window.toMillis());
+            this.window = window;
+            return this;
+        }
+
+        /** The clock time windows are measured on; defaults to the system clock. */
+        public Builder clock(InstantSource clock) {
+            this.clock = Require.nonNull("clock", clock);
+            return this;
+        }
+
+        /**
+         * The filter.
+         *
+         * @throws IllegalArgumentException if capacity or fpp is missing, the window is shorter than one millisecond
+         *                                  per generation, or a generation would exceed the largest filter
+         */
+        public WindowedBloomFilter build() {
+            if (capacity < 0 || Double.isNaN(fpp)) {
+                throw new IllegalArgumentException("a windowed bloom filter needs capacity and fpp (got capacity="
+                        + capacity + ", fpp=" + fpp + ")");
+            }
+            long windowMillis = window.toMillis();
+            if (windowMillis > 0 && windowMillis < generations - 1) {
+                throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for "
+                        + generations + " generations (got " + windowMillis + " ms)");
+            }
+            return new WindowedBloomFilter(capacity, fpp, generations, windowMillis, clock, null,
+                    windowMillis > 0 ? clock.millis() : 0, 0);
+        }
+    }
+}

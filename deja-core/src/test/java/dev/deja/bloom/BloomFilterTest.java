@@ -1,0 +1,311 @@
+package dev.deja.bloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.deja.hash.Hash128;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomSizing;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BloomFilterTest {
+
+    @Test
+    void neverFalseNewAndMeasuredFppWithinBoundOnAMillionKeys() {
+        BloomFilter filter = BloomFilter.builder().capacity(1_000_000).fpp(0.01).build();
+        byte[][] added = Keys.random(1, 1_000_000);
+        int fresh = 0;
+        for (byte[] key : added) {
+            if (filter.checkThenAdd(key) == Verdict.NEW) {
+                fresh++;
+            }
+        }
+        for (byte[] key : added) {
+            assertThat(filter.check(key)).isTrue();
+            assertThat(filter.checkThenAdd(key)).isEqualTo(Verdict.DUPLICATE);
+        }
+        double measured = falsePositiveRate(filter, Keys.random(2, 1_000_000));
+        // The filter is sized so the blocked formula gives <= 1%; the measured rate over 10^6 fresh keys has a
+        // standard deviation of 1e-4, so 10% above target is 10 sigma, and the formula is accurate to within 20%.
+        assertThat(filter.targetFpp()).isLessThanOrEqualTo(0.01);
+        assertThat(measured).isLessThanOrEqualTo(filter.targetFpp() * 1.1).isGreaterThan(filter.targetFpp() * 0.8);
+        // A checkThenAdd answers DUPLICATE for a new key only on a false positive against the keys before it.
+        assertThat(1_000_000 - fresh).isLessThan((int) (1_000_000 * filter.targetFpp()));
+        assertThat(filter.approximateCount()).isCloseTo(1_000_000L, within(20_000L));
+        assertThat(filter.errorEstimate().currentFpp()).isCloseTo(measured, within(measured * 0.15));
+        assertThat(filter.errorEstimate().targetFpp()).isEqualTo(filter.targetFpp());
+    }
+
+    @Test
+    void moreThanSevenHashesUseTheMixedWordsAndKeepTheBound() {
+        // Seed 001's ratio (8 GiB bits / 5e8 keys, k = 10) scaled down to 10^6 keys: exercises the positions 8..10
+        // that come from mix(low + GOLDEN).
+        long bits = (8L << 30) / 500 / 512 * 512;
+        BloomFilter filter = BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
+        byte[][] added = Keys.random(3, 1_000_000);
+        for (byte[] key : added) {
+            filter.add(key);
+        }
+        for (byte[] key : added) {
+            assertThat(filter.check(key)).isTrue();
+        }
+        double measured = falsePositiveRate(filter, Keys.random(4, 1_000_000));
+        assertThat(filter.targetFpp()).isLessThan(0.001);
+        // About 900 false positives expected: 30% slack is more than 9 standard deviations.
+        assertThat(measured).isLessThanOrEqualTo(filter.targetFpp() * 1.3).isGreaterThan(filter.targetFpp() * 0.7);
+    }
+
+    @Test
+    void ownersAreIgnoredAndRetryIsNeverAnswered() {
+        BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
+        assertThat(filter.checkThenAdd("k".getBytes(), 7)).isEqualTo(Verdict.NEW);
+        assertThat(filter.checkThenAdd("k".getBytes(), 7)).isEqualTo(Verdict.DUPLICATE);
+        assertThat(filter.guarantee()).isEqualTo(Guarantee.NEVER_FALSE_NEW);
+    }
+
+    @Test
+    void forgetIsRefusedWithAReason() {
+        BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
+        filter.add("k");
+        assertThatThrownBy(() -> filter.forget("k".getBytes()))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("cannot forget")
+                .hasMessageContaining("wrongly answer \"new\"");
+        assertThat(filter.check("k")).isTrue();
+    }
+
+    @Test
+    void builderRejectsIncompleteOrConflictingSettings() {
+        assertThatThrownBy(() -> BloomFilter.builder().capacity(0)).hasMessageContaining("capacity must be > 0");
+        assertThatThrownBy(() -> BloomFilter.builder().fpp(0)).hasMessageContaining("fpp must be in the open interval (0, 1)");
+        assertThatThrownBy(() -> BloomFilter.builder().bits(1000)).hasMessageContaining("multiple of 512");
+        assertThatThrownBy(() -> BloomFilter.builder().hashes(33)).hasMessageContaining("hashes (k) must be in [1, 32]");
+        assertThatThrownBy(() -> BloomFilter.builder().capacity(10).build()).hasMessageContaining("give either");
+        assertThatThrownBy(() -> BloomFilter.builder().bits(512).hashes(3).fpp(0.1).build())
+                .hasMessageContaining("fpp follows from bits");
+        assertThatThrownBy(() -> BloomFilter.builder().bits(512).build()).hasMessageContaining("needs hashes or capacity");
+    }
+
+    @Test
+    void builderShapes() {
+        BloomFilter bySize = BloomFilter.builder().bits(1 << 20).capacity(100_000).build();
+        assertThat(bySize.bits()).isEqualTo(1 << 20);
+        assertThat(bySize.hashes()).isEqualTo(BloomSizing.forMemory(1 << 17, 100_000).hashes());
+        BloomFilter explicit = BloomFilter.builder().bits(1 << 20).hashes(7).build();
+        // Without a capacity, capacity is the load at which half the bits are expected to be set.
+        double perKey = 1 - Math.pow(1 - 1.0 / 512, 7);
+        assertThat(explicit.capacity()).isCloseTo(Math.round(Math.log(2) / perKey * 2048), within(1L));
+        assertThat(explicit.targetFpp()).isEqualTo(BloomSizing.fpp(1 << 20, 7, explicit.capacity()));
+    }
+
+    @Test
+    void seed001DefaultIsCreatableWithoutTouchingAGibibyte() {
+        BloomFilter filter = BloomFilter.builder().bits(8L << 30).hashes(10).capacity(500_000_000L).build();
+        assertThat(filter.sizeInBytes()).isEqualTo(1L << 30);
+        assertThat(filter.targetFpp()).isLessThan(0.001);
+        assertThat(filter.allocatedBytes()).isZero();
+        byte[][] keys = Keys.random(5, 100);
+        for (byte[] key : keys) {
+            assertThat(filter.checkThenAdd(key)).isEqualTo(Verdict.NEW);
+        }
+        for (byte[] key : keys) {
+            assertThat(filter.check(key)).isTrue();
+        }
+        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(100L * ChunkedBits.CHUNK_WORDS * 8);
+        // Sized from (capacity, fpp) instead, the blocked formula asks for a bit more than the classic 14.4 bits/key.
+        BloomFilter sized = BloomFilter.builder().capacity(500_000_000L).fpp(0.001).build();
+        assertThat(sized.bits() / 500_000_000.0).isBetween(14.4, 17.2);
+        assertThat(sized.allocatedBytes()).isZero();
+    }
+
+    @Test
+    void filtersAboveTwoToTheThirtyTwoBitsWorkInTheirTopBlocks() {
+        long bits = 1L << 34;
+        BloomFilter filter = BloomFilter.builder().bits(bits).hashes(7).build();
+        long blocks = bits / 512;
+        byte[][] candidates = Keys.random(6, 300_000);
+        byte[][] top = Arrays.stream(candidates)
+                .filter(k -> BlockHash.block(Hash128.of(k).high(), blocks) >= blocks * 99 / 100)
+                .toArray(byte[][]::new);
+        assertThat(top.length).isGreaterThan(2000);
+        for (byte[] key : top) {
+            assertThat(filter.checkThenAdd(key)).isEqualTo(Verdict.NEW);
+        }
+        for (byte[] key : top) {
+            assertThat(filter.check(key)).isTrue();
+            // The key's bits are really in its block, past bit 2^33.
+            Hash128 h = Hash128.of(key);
+            long block = BlockHash.block(h.high(), blocks);
+            assertThat(block * 512).isGreaterThan(1L << 33);
+            byte[] line = new byte[64];
+            filter.readBits(block * 64, line, 0, 64);
+            for (int pos : BlockHash.positions(h.low(), 7)) {
+                assertThat(line[pos >>> 3] & (1 << (pos & 7))).isNotZero();
+            }
+        }
+        // Only the chunks spanning the top 1% of blocks were allocated: 1% of 2 GiB is about 21 MiB.
+        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(22L << 20);
+        assertThat(filter.approximateCount()).isCloseTo(top.length, within(top.length / 50L));
+    }
+
+    @Test
+    void roundTripsThroughItsBinaryFormat() throws IOException {
+        BloomFilter filter = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        byte[][] added = Keys.random(7, 100_000);
+        for (byte[] key : added) {
+            filter.add(key);
+        }
+        byte[] bytes = serialise(filter);
+        assertThat(bytes.length).isEqualTo(36 + filter.sizeInBytes() + 4);
+        BloomFilter copy = BloomFilter.readFrom(new ByteArrayInputStream(bytes));
+        assertThat(copy.bits()).isEqualTo(filter.bits());
+        assertThat(copy.hashes()).isEqualTo(filter.hashes());
+        assertThat(copy.capacity()).isEqualTo(filter.capacity());
+        assertThat(copy.targetFpp()).isEqualTo(filter.targetFpp());
+        assertThat(copy.errorEstimate()).isEqualTo(filter.errorEstimate());
+        for (byte[] key : added) {
+            assertThat(copy.check(key)).isTrue();
+        }
+        for (byte[] key : Keys.random(8, 100_000)) {
+            assertThat(copy.check(key)).isEqualTo(filter.check(key));
+        }
+    }
+
+    @Test
+    void emptyRegionsStaySparseWhenRead() throws IOException {
+        BloomFilter filter = BloomFilter.builder().bits(1L << 27).hashes(7).build();
+        filter.add("one");
+        BloomFilter copy = BloomFilter.readFrom(new ByteArrayInputStream(serialise(filter)));
+        assertThat(copy.check("one")).isTrue();
+        assertThat(copy.allocatedBytes()).isEqualTo(filter.allocatedBytes()).isEqualTo(8L * ChunkedBits.CHUNK_WORDS);
+    }
+
+    @Test
+    void rejectsCorruptOrTruncatedStreamsClearly() throws IOException {
+        BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
+        filter.add("x");
+        byte[] good = serialise(filter);
+
+        byte[] badMagic = good.clone();
+        badMagic[0] = 'X';
+        assertThatThrownBy(() -> read(badMagic)).isInstanceOf(IOException.class).hasMessageContaining("bad magic");
+        byte[] badVersion = good.clone();
+        badVersion[4] = 9;
+        assertThatThrownBy(() -> read(badVersion)).hasMessageContaining("unsupported bloom format version 9");
+        byte[] badHeader = good.clone();
+        badHeader[9] ^= 1;
+        assertThatThrownBy(() -> read(badHeader)).hasMessageContaining("header: checksum mismatch");
+        byte[] badBody = good.clone();
+        badBody[40] ^= 0x10;
+        assertThatThrownBy(() -> read(badBody)).hasMessageContaining("bit array checksum mismatch");
+        assertThatThrownBy(() -> read(Arrays.copyOf(good, good.length - 10)))
+                .isInstanceOf(EOFException.class).hasMessageContaining("truncated");
+        assertThatThrownBy(() -> read(Arrays.copyOf(good, 20)))
+                .isInstanceOf(EOFException.class).hasMessageContaining("header");
+        byte[] windowedKind = good.clone();
+        windowedKind[5] = BloomFormat.KIND_WINDOWED;
+        assertThatThrownBy(() -> read(windowedKind)).hasMessageContaining("windowed bloom filter");
+    }
+
+    @Test
+    void mergeIsTheUnionAndRefusesOtherShapes() {
+        BloomFilter a = BloomFilter.builder().capacity(10_000).fpp(0.01).build();
+        BloomFilter b = BloomFilter.builder().capacity(10_000).fpp(0.01).build();
+        byte[][] ka = Keys.random(9, 5000);
+        byte[][] kb = Keys.random(10, 5000);
+        for (int i = 0; i < 5000; i++) {
+            a.add(ka[i]);
+            b.add(kb[i]);
+        }
+        a.mergeFrom(b);
+        for (int i = 0; i < 5000; i++) {
+            assertThat(a.check(ka[i])).isTrue();
+            assertThat(a.check(kb[i])).isTrue();
+        }
+        assertThat(a.approximateCount()).isCloseTo(10_000L, within(300L));
+        BloomFilter other = BloomFilter.builder().capacity(20_000).fpp(0.01).build();
+        assertThatThrownBy(() -> a.mergeFrom(other)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("different shapes");
+    }
+
+    @Test
+    void rawChunksDumpAndLoadLikeScandump() {
+        BloomFilter source = BloomFilter.builder().capacity(50_000).fpp(0.01).build();
+        byte[][] keys = Keys.random(11, 50_000);
+        for (byte[] key : keys) {
+            source.add(key);
+        }
+        BloomFilter target = BloomFilter.builder().bits(source.bits()).hashes(source.hashes())
+                .capacity(source.capacity()).build();
+        byte[] chunk = new byte[1000]; // deliberately not a multiple of 8
+        for (long offset = 0; offset < source.sizeInBytes(); ) {
+            int n = source.readBits(offset, chunk, 0, chunk.length);
+            target.loadBits(offset, chunk, 0, n);
+            offset += n;
+        }
+        assertThat(target.errorEstimate()).isEqualTo(source.errorEstimate());
+        for (byte[] key : keys) {
+            assertThat(target.check(key)).isTrue();
+        }
+        assertThat(source.readBits(source.sizeInBytes(), chunk, 0, 10)).isZero();
+        assertThatThrownBy(() -> target.loadBits(target.sizeInBytes() - 4, chunk, 0, 8))
+                .hasMessageContaining("overruns the bit array");
+        assertThatThrownBy(() -> source.readBits(-1, chunk, 0, 8)).hasMessageContaining("offset must be in");
+    }
+
+    @Test
+    void batchesAnswerExactlyAsSingleCallsInOrder() {
+        BloomFilter batched = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        BloomFilter single = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        byte[][] keys = Keys.random(12, 100_000);
+        for (int from = 0; from < keys.length; from += 1000) {
+            // Each batch repeats its first key at the end: NEW the first time, DUPLICATE the second.
+            List<byte[]> batch = new ArrayList<>(Arrays.asList(keys).subList(from, from + 1000));
+            batch.add(batch.get(0));
+            Verdict[] verdicts = batched.checkThenAddAll(batch);
+            for (int i = 0; i < batch.size(); i++) {
+                assertThat(verdicts[i]).isEqualTo(single.checkThenAdd(batch.get(i)));
+            }
+            assertThat(verdicts[0]).isEqualTo(Verdict.NEW);
+            assertThat(verdicts[1000]).isEqualTo(Verdict.DUPLICATE);
+        }
+        List<byte[]> probes = Arrays.asList(Keys.random(13, 100_000));
+        boolean[] answers = batched.checkAll(probes);
+        for (int i = 0; i < answers.length; i++) {
+            assertThat(answers[i]).isEqualTo(single.check(probes.get(i)));
+        }
+        BloomFilter added = BloomFilter.builder().capacity(100_000).fpp(0.01).build();
+        added.addAll(Arrays.asList(keys));
+        assertThat(added.checkAll(Arrays.asList(keys))).doesNotContain(false);
+        assertThat(added.errorEstimate()).isEqualTo(single.errorEstimate());
+    }
+
+    private static double falsePositiveRate(BloomFilter filter, byte[][] fresh) {
+        int positives = 0;
+        for (byte[] key : fresh) {
+            if (filter.check(key)) {
+                positives++;
+            }
+        }
+        return (double) positives / fresh.length;
+    }
+
+    private static byte[] serialise(BloomFilter filter) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        return out.toByteArray();
+    }
+
+    private static BloomFilter read(byte[] bytes) throws IOException {
+        return BloomFilter.readFrom(new ByteArrayInputStream(bytes));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.deja.bloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.hash.Hash128;
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The test-vector table of docs/FORMAT.md section 2.1, asserted against the hash, the derivation and the filter. */
+class BloomTestVectorsTest {
+
+    /** One row: a key, its XXH3-128 halves, and its block and ten positions in a 2^20-bit (2048-block) filter. */
+    record Row(String key, long high, long low, long block, int[] positions) {
+    }
+
+    static final List<Row> TABLE = List.of(
+            new Row("a", 0xA96FAF705AF16834L, 0xE6C632B61E964E1FL, 1355,
+                    new int[] {31, 295, 421, 195, 299, 49, 411, 320, 129, 467}),
+            new Row("deja", 0x1A8F15BFA31801D1L, 0xC21D9EB709C18411L, 212,
+                    new int[] {17, 194, 112, 225, 491, 236, 264, 222, 216, 164}),
+            new Row("message-42", 0x244CBC6AE0001343L, 0x0D5D15A2AB527172L, 290,
+                    new int[] {370, 312, 212, 85, 346, 232, 53, 364, 220, 445}),
+            new Row("hello world", 0xDF8D09E93F874900L, 0xA99B8775CC15B6C7L, 1788,
+                    new int[] {199, 219, 261, 185, 119, 220, 166, 452, 178, 173}),
+            new Row("0123456789abcdef", 0xCCBA8085A0434E9EL, 0x0BEFB4873DBE58F8L, 1637,
+                    new int[] {248, 300, 367, 231, 328, 381, 47, 232, 354, 368}));
+
+    @Test
+    void hashBlockAndPositionsMatchTheTable() {
+        for (Row row : TABLE) {
+            Hash128 h = Hash128.of(row.key().getBytes(StandardCharsets.UTF_8));
+            assertThat(h.high()).as(row.key()).isEqualTo(row.high());
+            assertThat(h.low()).as(row.key()).isEqualTo(row.low());
+            assertThat(BlockHash.block(h.high(), 2048)).as(row.key()).isEqualTo(row.block());
+            assertThat(BlockHash.positions(h.low(), 10)).as(row.key()).containsExactly(row.positions());
+        }
+    }
+
+    @Test
+    void theFilterSetsExactlyTheTabulatedBits() {
+        for (Row row : TABLE) {
+            BloomFilter filter = BloomFilter.builder().bits(1 << 20).hashes(10).build();
+            filter.add(row.key());
+            byte[] all = new byte[(int) filter.sizeInBytes()];
+            filter.readBits(0, all, 0, all.length);
+            BitSet expected = new BitSet();
+            for (int pos : row.positions()) {
+                expected.set((int) (row.block() * 512 + pos));
+            }
+            assertThat(BitSet.valueOf(all)).as(row.key()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void mixIsSplitMix64() {
+        // SplitMix64 seeded with 0 returns mix(GOLDEN) first: 0xE220A8397B1DCDAF is its published first output.
+        assertThat(BlockHash.mix(BlockHash.GOLDEN)).isEqualTo(0xE220A8397B1DCDAFL);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.deja.bloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Verdict;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class GuavaBloomFiltersTest {
+
+    @Test
+    void answersExactlyAsGuavaForByteArrayKeys() throws IOException {
+        BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 20_000, 0.01);
+        byte[][] added = Keys.random(21, 20_000);
+        for (byte[] key : added) {
+            guava.put(key);
+        }
+        byte[] serialised = serialise(guava);
+        GuavaBloomFilter migrated = GuavaBloomFilters.read(new ByteArrayInputStream(serialised),
+                GuavaBloomFilters.Funnel.BYTE_ARRAY);
+        for (byte[] key : added) {
+            assertThat(migrated.check(key)).isTrue();
+        }
+        // Fresh keys include Guava's false positives (about 1%): the answers must agree on every one of them.
+        int positives = 0;
+        for (byte[] key : Keys.random(22, 500_000)) {
+            boolean expected = guava.mightContain(key);
+            assertThat(migrated.check(key)).isEqualTo(expected);
+            positives += expected ? 1 : 0;
+        }
+        assertThat(positives).isGreaterThan(1000);
+        // Adding goes on exactly as in Guava: checkThenAdd is NEW when put returns true, and the bytes stay equal.
+        for (byte[] key : Keys.random(23, 20_000)) {
+            boolean changed = guava.put(key);
+            assertThat(migrated.checkThenAdd(key)).isEqualTo(changed ? Verdict.NEW : Verdict.DUPLICATE);
+        }
+        ByteArrayOutputStream back = new ByteArrayOutputStream();
+        migrated.writeTo(back);
+        assertThat(back.toByteArray()).isEqualTo(serialise(guava));
+        ErrorEstimate.Bloom estimate = (ErrorEstimate.Bloom) migrated.stats().estimate();
+        assertThat(estimate.currentFpp()).isEqualTo(guava.expectedFpp());
+        assertThat(estimate.targetFpp()).isEqualTo(Math.pow(0.5, migrated.hashes()));
+        assertThat(migrated.stats().insertions()).isEqualTo(guava.approximateElementCount());
+    }
+
+    @Test
+    void answersExactlyAsGuavaForUtf8StringKeys() throws IOException {
+        BloomFilter<CharSequence> guava = BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 5_000, 0.03);
+        SplittableRandom random = new SplittableRandom(24);
+        String[] added = new String[5_000];
+        for (int i = 0; i < added.length; i++) {
+            // Mix ASCII, Cyrillic and astral-plane characters so the UTF-8 encoding path matters.
+            added[i] = "msg-" + random.nextLong() + "-\u0436\u0443\u0440\u043d\u0430\u043b-" + Character.toString(0x1F600 + i % 50);
+            guava.put(added[i]);
+        }
+        GuavaBloomFilter migrated = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(guava)),
+                GuavaBloomFilters.Funnel.UTF8_STRING);
+        assertThat(migrated.funnel()).isEqualTo(GuavaBloomFilters.Funnel.UTF8_STRING);
+        for (String key : added) {
+            assertThat(migrated.check(key)).isTrue();
+        }
+        for (int i = 0; i < 200_000; i++) {
+            String key = "other-" + random.nextLong() + "-\u00e9";
+            assertThat(migrated.check(key)).as(key).isEqualTo(guava.mightContain(key));
+        }
+    }
+
+    @Test
+    void rejectsTruncatedAndUnsupportedStreams() throws IOException {
+        BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 1000, 0.01);
+        byte[] good = serialise(guava);
+        assertThatThrownBy(() -> read(Arrays.copyOf(good, good.length - 3)))
+                .isInstanceOf(EOFException.class).hasMessageContaining("truncated Guava bloom filter");
+        byte[] oldStrategy = good.clone();
+        oldStrategy[0] = 0;
+        assertThatThrownBy(() -> read(oldStrategy)).isInstanceOf(IOException.class)
+                .hasMessageContaining("only MURMUR128_MITZ_64 (1)");
+        byte[] noHashes = good.clone();
+        noHashes[1] = 0;
+        assertThatThrownBy(() -> read(noHashes)).hasMessageContaining("0 hash functions");
+        GuavaBloomFilter migrated = read(good);
+        assertThatThrownBy(() -> migrated.forget("x".getBytes())).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    private static GuavaBloomFilter read(byte[] bytes) throws IOException {
+        return GuavaBloomFilters.read(new ByteArrayInputStream(bytes), GuavaBloomFilters.Funnel.BYTE_ARRAY);
+    }
+
+    private static <T> byte[] serialise(BloomFilter<T> guava) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        guava.writeTo(out);
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,183 @@
+package dev.deja.bloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Verdict;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+class WindowedBloomFilterTest {
+
+    /** A clock the test moves by hand. */
+    static final class ManualClock implements InstantSource {
+        long millis = 1_700_000_000_000L;
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+    }
+
+    @Test
+    void alwaysHoldsTheLastCapacityKeysAndKeepsTheFppBoundOverAMillionKeys() {
+        int capacity = 100_000;
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(capacity).fpp(0.01).generations(4).build();
+        byte[][] stream = Keys.random(31, 1_000_000);
+        int duplicates = 0;
+        for (int i = 0; i < stream.length; i++) {
+            if (filter.checkThenAdd(stream[i]) == Verdict.DUPLICATE) {
+                duplicates++;
+            }
+            if ((i + 1) % 250_000 == 0) {
+                for (int j = i + 1 - capacity; j <= i; j++) {
+                    assertThat(filter.check(stream[j])).as("key %d after %d keys", j, i + 1).isTrue();
+                }
+            }
+        }
+        // Every answer came from at most G generations of at most `per` keys each: the union bound keeps the
+        // false-positive rate at or under fpp, both for the fresh stream keys and for 10^6 keys never recorded.
+        assertThat((double) duplicates / stream.length).isLessThanOrEqualTo(0.01);
+        int positives = 0;
+        for (byte[] key : Keys.random(32, 1_000_000)) {
+            positives += filter.check(key) ? 1 : 0;
+        }
+        assertThat(positives / 1e6).isLessThanOrEqualTo(0.01);
+        ErrorEstimate.Bloom estimate = (ErrorEstimate.Bloom) filter.stats().estimate();
+        assertThat(estimate.currentFpp()).isLessThanOrEqualTo(0.01).isGreaterThan(positives / 1e6 * 0.8);
+        // Keys far older than the capacity were dropped with their generation: only false positives remain.
+        int oldHeld = 0;
+        for (int j = 0; j < capacity; j++) {
+            oldHeld += filter.check(stream[j]) ? 1 : 0;
+        }
+        assertThat(oldHeld).isLessThan(capacity / 100);
+    }
+
+    @Test
+    void timeWindowHoldsKeysForTheWholeWindowThenDropsThem() {
+        ManualClock clock = new ManualClock();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(1_000_000).fpp(0.001).generations(5)
+                .window(Duration.ofSeconds(10)).clock(clock).build();
+        assertThat(filter.checkThenAdd("early")).isEqualTo(Verdict.NEW);
+        clock.millis += 2_400; // still inside the first 2.5 s span: the last moment its generation takes keys
+        assertThat(filter.checkThenAdd("late-in-span")).isEqualTo(Verdict.NEW);
+        clock.millis += 9_999 - 2_400;
+        assertThat(filter.check("early")).isTrue();
+        clock.millis += 2_400;
+        assertThat(filter.check("late-in-span")).as("held for the full window").isTrue();
+        clock.millis += 200; // 12.599 s: five spans after the first generation started, it is dropped
+        assertThat(filter.check("early")).isFalse();
+        assertThat(filter.check("late-in-span")).isFalse();
+        assertThat(filter.checkThenAdd("early")).isEqualTo(Verdict.NEW);
+        clock.millis += 3_600_000; // idle for an hour: every generation expires at once
+        assertThat(filter.check("early")).isFalse();
+    }
+
+    @Test
+    void exactlyOneRacerIsToldNewEvenAcrossRotations() throws Exception {
+        // 1500 keys per generation: the 20,000 raced keys force a dozen rotations while threads race.
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(1e-7).generations(3).build();
+        int threads = 4;
+        int keysPerRound = 500;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 40; round++) {
+                byte[][] keys = Keys.random(2000 + round, keysPerRound);
+                AtomicIntegerArray news = new AtomicIntegerArray(keysPerRound);
+                List<Future<?>> racers = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int offset = t;
+                    racers.add(pool.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < keysPerRound; i++) {
+                            int index = (i + offset * 11) % keysPerRound;
+                            if (filter.checkThenAdd(keys[index]) == Verdict.NEW) {
+                                news.incrementAndGet(index);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> racer : racers) {
+                    racer.get();
+                }
+                for (int i = 0; i < keysPerRound; i++) {
+                    assertThat(news.get(i)).as("NEW answers for key %d of round %d", i, round).isEqualTo(1);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void roundTripsThroughItsBinaryFormatAndKeepsItsClock() throws IOException {
+        ManualClock clock = new ManualClock();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(30_000).fpp(0.01).generations(4)
+                .window(Duration.ofMinutes(3)).clock(clock).build();
+        byte[][] keys = Keys.random(33, 45_000); // four rotations by count, and half a generation more
+        for (byte[] key : keys) {
+            filter.add(key);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        WindowedBloomFilter copy = WindowedBloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), clock);
+        assertThat(copy.capacity()).isEqualTo(30_000);
+        assertThat(copy.generations()).isEqualTo(4);
+        assertThat(copy.window()).isEqualTo(Duration.ofMinutes(3));
+        assertThat(copy.stats()).isEqualTo(filter.stats());
+        for (int i = 0; i < keys.length; i++) {
+            assertThat(copy.check(keys[i])).isEqualTo(filter.check(keys[i]));
+            if (i >= keys.length - 30_000) {
+                assertThat(copy.check(keys[i])).isTrue();
+            }
+        }
+        for (byte[] key : Keys.random(34, 50_000)) {
+            assertThat(copy.check(key)).isEqualTo(filter.check(key));
+        }
+        // The newest generation's count survives: 5,000 more keys fill it and rotate exactly as in the original.
+        byte[][] more = Keys.random(35, 5_000);
+        for (byte[] key : more) {
+            filter.add(key);
+            copy.add(key);
+        }
+        assertThat(copy.stats()).isEqualTo(filter.stats());
+
+        byte[] corrupt = out.toByteArray().clone();
+        corrupt[12] ^= 1;
+        assertThatThrownBy(() -> WindowedBloomFilter.readFrom(new ByteArrayInputStream(corrupt)))
+                .isInstanceOf(IOException.class).hasMessageContaining("header: checksum mismatch");
+        byte[] truncated = Arrays.copyOf(out.toByteArray(), out.size() - 100);
+        assertThatThrownBy(() -> WindowedBloomFilter.readFrom(new ByteArrayInputStream(truncated)))
+                .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+        assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray())))
+                .hasMessageContaining("windowed bloom filter (kind 2), not a bloom filter (kind 1)");
+    }
+
+    @Test
+    void rejectsBadSettingsAndForget() {
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().fpp(0.01).build()).hasMessageContaining("needs capacity and fpp");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().generations(1)).hasMessageContaining("generations must be in [2, 64]");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().window(Duration.ZERO)).hasMessageContaining("window (ms) must be > 0");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(10).fpp(0.1).generations(8)
+                .window(Duration.ofMillis(3)).build()).hasMessageContaining("window must be at least 7 ms");
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(10).fpp(0.1).build();
+        assertThatThrownBy(() -> filter.forget("k".getBytes())).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("cannot forget");
+    }
+}
