@@ -17,9 +17,9 @@ public final class StoreKinds {
         }
     }
 
-    /** The kinds {@code deja serve} offers. */
+    /** The kinds {@code deja serve} offers: {@code bloom} and {@code recent}. */
     public static StoreKinds standard() {
-        return of(new RecentKind());
+        return of(new BloomKind(), new RecentKind());
     }
 
     /** The given kinds; their names must differ. */

@@ -69,6 +69,7 @@ class HttpApiTest {
         assertThat(get("/forget?e=msg-1&ns=owned&owner=8").body()).isEqualTo("MISSING\n");
         assertThat(get("/forget?e=msg-1&ns=owned&owner=7").body()).isEqualTo("FORGOTTEN\n");
         assertThat(get("/check?e=msg-1&ns=owned").body()).isEqualTo("MISSING\n");
+        assertError(get("/forget?e=x"), 400, "bloom cannot forget a key");
     }
 
     @Test

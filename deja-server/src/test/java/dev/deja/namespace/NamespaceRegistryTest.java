@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.testing.FixtureKind;
-import dev.deja.testing.TestServer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -61,12 +60,28 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void realKindsResolveTheirParametersToAShape() throws IOException {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            Namespace a = registry.create("shape-a", "bloom", Map.of("capacity", "10000", "fpp", "0.01"));
+            Namespace b = registry.create("shape-b", "bloom", Map.of("bits", a.parameters().get("bits"),
+                    "k", a.parameters().get("k"), "capacity", "10000"));
+            assertThat(b.parameters()).isEqualTo(a.parameters()).containsKeys("bits", "k", "capacity");
+            Namespace recent = registry.create("shape-r", "recent", Map.of("keys", "1000"));
+            assertThat(recent.parameters()).containsEntry("ways", "8").containsEntry("owners", "true");
+            assertThatThrownBy(() -> registry.create("shape-c", "bloom", Map.of("bits", "1000", "k", "3")))
+                    .hasMessageContaining("bits");
+            assertThatThrownBy(() -> registry.create("shape-c", "bloom", Map.of("k", "3")))
+                    .hasMessageContaining("k needs bits");
+        }
+    }
+
+    @Test
     void kindParametersAndContentSurviveAReopen() throws IOException {
-        try (NamespaceRegistry registry = open(TestServer.KINDS, true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("kept", "recent", Map.of("keys", "1000"));
             registry.get("kept").checkThenAdd(List.of("a".getBytes()), new long[] {7}).join();
         }
-        try (NamespaceRegistry reopened = open(TestServer.KINDS, true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             Namespace kept = reopened.get("kept");
             assertThat(kept.kind().name()).isEqualTo("recent");
             assertThat(kept.store().check("a".getBytes())).isTrue();

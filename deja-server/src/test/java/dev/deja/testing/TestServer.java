@@ -1,7 +1,6 @@
 package dev.deja.testing;
 
 import dev.deja.namespace.NamespaceSpec;
-import dev.deja.namespace.StoreKinds;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
 import java.io.IOException;
@@ -10,10 +9,6 @@ import java.util.function.UnaryOperator;
 
 /** Starts an in-process server on 127.0.0.1 with ephemeral ports, for tests; close it after the test. */
 public final class TestServer implements AutoCloseable {
-
-    /** The kinds tests use: the real recent filter, and the fixture standing in for bloom. */
-    public static final StoreKinds KINDS = StoreKinds.of(new FixtureKind("bloom"),
-            StoreKinds.standard().get("recent"));
 
     private final DejaServer server;
 
@@ -30,7 +25,6 @@ public final class TestServer implements AutoCloseable {
                 .httpPort(0)
                 .respPort(0)
                 .ephemeralPorts(true)
-                .kinds(KINDS)
                 .defaultSpec(NamespaceSpec.parse("bloom", "capacity=100000,fpp=0.001"))
                 .snapshotIntervalSeconds(0)
                 .ioThreads(2);
