@@ -81,7 +81,8 @@ final class ServeCommand implements Callable<Integer> {
             description = "Kind of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}.")
     String defaultKind;
 
-    @Option(names = "--default-params", paramLabel = "NAME=VALUE,...", defaultValue = "bits=8589934592,k=10,capacity=500000000",
+    @Option(names = "--default-params", paramLabel = "NAME=VALUE,...",
+            defaultValue = "bits=8589934592,k=10,capacity=500000000",
             description = "Parameters of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}"
                     + " (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as it fills).")
     String defaultParams;

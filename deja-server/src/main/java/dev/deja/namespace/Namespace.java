@@ -82,9 +82,7 @@ public final class Namespace {
                 .fsync(durability.fsync())
                 .snapshotInterval(durability.snapshotInterval())
                 .open();
-        if (opened.recovery().clean()) {
-            log.info("namespace '{}': {}", name, opened.recovery().summary());
-        } else {
+        if (!opened.recovery().clean()) {
             log.warn("namespace '{}' recovered from damage: {}", name, opened.recovery().summary());
         }
         return opened;

@@ -36,7 +36,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
 
     /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
-    public static final NamespaceSpec SEED_DEFAULT = NamespaceSpec.parse("bloom", "bits=8589934592,k=10,capacity=500000000");
+    public static final NamespaceSpec SEED_DEFAULT =
+            NamespaceSpec.parse("bloom", "bits=8589934592,k=10,capacity=500000000");
 
     public ServerConfig {
         Objects.requireNonNull(dataDir, "dataDir");
