@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceRegistry;
@@ -98,6 +99,7 @@ final class HttpApi {
             case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
                     "Bad Request");
+            case JournalWriteException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
             default -> {
                 log.error("{} {} failed", call.method(), call.path(), error);
                 yield failure(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,

@@ -1,5 +1,6 @@
 package dev.deja.resp;
 
+import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
@@ -84,6 +85,8 @@ final class RespCommands {
             case NamespaceException e -> failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
             case IllegalArgumentException e -> failure("ERR " + e.getMessage(), "bad_argument");
             case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
+            // Redis's own prefix for a write refused because it cannot persist
+            case JournalWriteException e -> failure("MISCONF " + e.getMessage(), "journal");
             default -> {
                 log.error("RESP command {} failed", name, error);
                 yield failure("ERR cannot serve this command now: " + error, "unavailable");
