@@ -63,6 +63,7 @@ class CrashTest {
             channel.write(ByteBuffer.wrap(new byte[] {0x13, 0x37, 0x00, 0x42, 0x7F, 0x01, 0x02}));
         }
         try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
+            assertThat(server.output()).as("the cut is reported").contains("namespace 'default' recovered from damage");
             assertAllPresent(server, acknowledged);
             HttpResponse<String> added = get(server, "/checkthenadd?e=after-the-tear");
             assertThat(added.body()).isEqualTo("MISSING\n");
