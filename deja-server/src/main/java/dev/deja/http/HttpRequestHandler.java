@@ -1,6 +1,7 @@
 package dev.deja.http;
 
 import dev.deja.server.PipelinedHandler;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -59,7 +60,7 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(version, reply.status(),
-                io.netty.buffer.Unpooled.wrappedBuffer(reply.body()));
+                Unpooled.wrappedBuffer(reply.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
         reply.headers().forEach(response.headers()::set);

@@ -1,10 +1,10 @@
 package dev.deja.namespace;
 
 import dev.deja.seen.HashedSeenSet;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.DataInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -272,6 +272,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(tmp)) {
             metadata(name, kind, parameters).store(out, "deja namespace");
         }
-        Files.move(tmp, dir.resolve(Namespace.METADATA), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, dir.resolve(Namespace.METADATA), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
     }
 }

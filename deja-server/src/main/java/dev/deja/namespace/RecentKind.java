@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -54,7 +55,7 @@ final class RecentKind implements StoreKind {
         if (text == null) {
             return defaultValue;
         }
-        return switch (text.strip().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "1" -> true;
             case "false", "no", "0" -> false;
             default -> throw new IllegalArgumentException(name + " must be true or false (got '" + text + "')");

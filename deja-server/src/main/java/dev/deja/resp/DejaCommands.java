@@ -1,6 +1,5 @@
 package dev.deja.resp;
 
-import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Verdict;

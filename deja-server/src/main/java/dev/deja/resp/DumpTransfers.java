@@ -3,6 +3,7 @@ package dev.deja.resp;
 import dev.deja.namespace.Namespace;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +111,7 @@ final class DumpTransfers {
             }
             if (size == expected) {
                 loads.remove(name);
-                try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(load.file()), 1 << 16)) {
+                try (InputStream in = new BufferedInputStream(Files.newInputStream(load.file()), 1 << 16)) {
                     in.skipNBytes(Long.BYTES);
                     context.namespaces().loadDump(name, in);
                 } catch (IOException | RuntimeException e) {
@@ -131,7 +133,7 @@ final class DumpTransfers {
         Files.createDirectories(dir);
         Path file = Files.createTempFile(dir, "dump-", ".dump");
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            OutputStream out = new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16);
+            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
             DataOutputStream data = new DataOutputStream(out);
             data.writeLong(0); // the length, patched below
             context.namespaces().writeDump(name, data);

@@ -1,5 +1,7 @@
 package dev.deja.resp;
 
+import java.util.Locale;
+
 /** A command refused with a Redis error reply; the message includes the error prefix ({@code ERR}, ...). */
 final class RespError extends RuntimeException {
 
@@ -8,7 +10,7 @@ final class RespError extends RuntimeException {
     }
 
     static RespError arity(String command) {
-        return new RespError("ERR wrong number of arguments for '" + command.toLowerCase(java.util.Locale.ROOT)
+        return new RespError("ERR wrong number of arguments for '" + command.toLowerCase(Locale.ROOT)
                 + "' command");
     }
 

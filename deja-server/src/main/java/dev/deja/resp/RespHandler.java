@@ -3,6 +3,7 @@ package dev.deja.resp;
 import dev.deja.server.PipelinedHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.redis.ArrayRedisMessage;
@@ -73,7 +74,7 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
         }
         if (args.size() == 0) {
             // an empty inline line, which Redis ignores too
-            return io.netty.buffer.Unpooled.EMPTY_BUFFER;
+            return Unpooled.EMPTY_BUFFER;
         }
         Object reply = commands.execute(session, args);
         return session.closing ? new Closing(reply) : reply;

@@ -9,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
@@ -100,7 +101,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     }
 
     private static Throwable unwrap(Throwable error) {
-        return error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        return error instanceof CompletionException && error.getCause() != null
                 ? error.getCause() : error;
     }
 
