@@ -1,0 +1,174 @@
+package dev.deja.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every malformed input is rejected with an IllegalArgumentException that says what is wrong. */
+class CompactSeenSetDecodeTest {
+
+    private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    private static final List<String> VALID = new ArrayList<>();
+
+    @BeforeAll
+    static void encodeSets() {
+        SplittableRandom random = new SplittableRandom(21);
+        VALID.add(CompactSeenSet.create(1, 0.01).encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(1, 0.01), 1, random).set().encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(10, 0.01), 10, random).set().encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(100, 0.01), 100, random).set().encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(200, 0.01), 200, random).set().encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(30, 0.5), 30, random).set().encode());
+    }
+
+    @Test
+    void everySingleCharacterChangeIsRejected() {
+        for (String valid : VALID) {
+            for (int at = 0; at < valid.length(); at++) {
+                for (char c : ALPHABET.toCharArray()) {
+                    if (c != valid.charAt(at)) {
+                        String changed = valid.substring(0, at) + c + valid.substring(at + 1);
+                        assertRejected(changed, "");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void everySingleByteChangeIsRejected() {
+        for (String valid : VALID) {
+            byte[] bytes = Base64.getUrlDecoder().decode(valid);
+            for (int at = 0; at < bytes.length; at++) {
+                for (int delta = 1; delta < 256; delta++) {
+                    byte[] changed = bytes.clone();
+                    changed[at] ^= (byte) delta;
+                    assertRejected(base64(changed), "");
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyTruncationAndExtensionIsRejected() {
+        for (String valid : VALID) {
+            for (int length = 1; length < valid.length(); length++) {
+                assertRejected(valid.substring(0, length), "");
+            }
+            for (char c : ALPHABET.toCharArray()) {
+                assertRejected(valid + c, "");
+                assertRejected(valid + c + c, "");
+                assertRejected(valid + c + c + c + c, "");
+            }
+        }
+    }
+
+    @Test
+    void truncationOrExtensionThatKeepsAValidChecksumIsRejectedByLength() {
+        String valid = VALID.get(3);
+        byte[] bytes = Base64.getUrlDecoder().decode(valid);
+        byte[] shorter = java.util.Arrays.copyOf(bytes, bytes.length - 2);
+        shorter[shorter.length - 1] = (byte) crc8(shorter, shorter.length - 1);
+        assertRejected(base64(shorter), "truncated or extended");
+        byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+        longer[longer.length - 1] = (byte) crc8(longer, longer.length - 1);
+        assertRejected(base64(longer), "truncated or extended");
+    }
+
+    @Test
+    void rejectsOtherVersionsByName() {
+        byte[] bytes = Base64.getUrlDecoder().decode(VALID.get(2));
+        bytes[0] = 2;
+        bytes[bytes.length - 1] = (byte) crc8(bytes, bytes.length - 1);
+        assertRejected(base64(bytes), "format version 2; this library reads version 1");
+    }
+
+    @Test
+    void rejectsARankOutOfRangeEvenWithAValidChecksum() {
+        // range 8, size 3: C(8, 3) = 56 ranks fit one byte; 56 and above are not sets
+        byte[] bytes = {1, 0, 3, 56, 0};
+        bytes[4] = (byte) crc8(bytes, 4);
+        assertRejected(base64(bytes), "rank is not below C(8, 3)");
+        bytes[3] = 55;
+        bytes[4] = (byte) crc8(bytes, 4);
+        assertThat(CompactSeenSet.decode(base64(bytes)).size()).isEqualTo(3);
+    }
+
+    @Test
+    void rejectsSizesBeyondTheRangeOrTheMaximumAndMalformedSizes() {
+        assertRejected(withChecksum(1, 0, 9), "holds 9 fingerprints; a range of 8 holds at most 8");
+        assertRejected(withChecksum(1, (byte) 0xFF, 0x81, 0x40), "holds 8193 fingerprints; a range of "
+                + (15L << 31) + " holds at most 1024");
+        assertRejected(withChecksum(1, 0, 0x83, 0x00), "malformed size field");
+        assertRejected(withChecksum(1, 0, 0x83), "malformed size field");
+        assertRejected(withChecksum(1, 0, 0x80, 0x80, 0x80, 0x01), "malformed size field");
+    }
+
+    @Test
+    void rejectsGarbageEmptyAndNullWithClearMessages() {
+        assertRejected(null, "encoded must not be null");
+        assertRejected("", "encoded must not be empty");
+        assertRejected("not base64!", "not URL-safe base64");
+        assertRejected("ab+/", "not URL-safe base64");
+        assertRejected("A", "not URL-safe base64");
+        assertRejected(VALID.get(1) + "=", "unpadded");
+        assertRejected("AQ", "truncated");
+        SplittableRandom random = new SplittableRandom(22);
+        for (int trial = 0; trial < 20_000; trial++) {
+            byte[] garbage = new byte[random.nextInt(1, 40)];
+            random.nextBytes(garbage);
+            String input = base64(garbage);
+            try {
+                CompactSeenSet decoded = CompactSeenSet.decode(input);
+                assertThat(decoded.encode()).isEqualTo(input); // the rare valid one is a real set
+            } catch (IllegalArgumentException expected) {
+                assertThat(expected).hasMessageStartingWith("encoded ");
+            }
+        }
+    }
+
+    @Test
+    void checksumOracleHasTheStandardCheckValue() {
+        byte[] check = "123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(crc8(check, check.length)).isEqualTo(0xF4);
+    }
+
+    private static void assertRejected(String input, String message) {
+        assertThatThrownBy(() -> CompactSeenSet.decode(input)).as("decode(%s)", input)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("encoded ")
+                .hasMessageContaining(message);
+    }
+
+    private static String withChecksum(int... header) {
+        byte[] bytes = new byte[header.length + 1];
+        for (int i = 0; i < header.length; i++) {
+            bytes[i] = (byte) header[i];
+        }
+        bytes[header.length] = (byte) crc8(bytes, header.length);
+        return base64(bytes);
+    }
+
+    private static String base64(byte[] bytes) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** CRC-8/SMBUS, written out from its definition in docs/FORMAT.md, independently of the main code. */
+    static int crc8(byte[] data, int length) {
+        int crc = 0;
+        for (int i = 0; i < length; i++) {
+            crc ^= data[i] & 0xFF;
+            for (int bit = 0; bit < 8; bit++) {
+                crc = ((crc & 0x80) != 0 ? (crc << 1) ^ 0x07 : crc << 1) & 0xFF;
+            }
+        }
+        return crc;
+    }
+}

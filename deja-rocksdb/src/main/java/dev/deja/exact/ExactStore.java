@@ -1,0 +1,681 @@
+package dev.deja.exact;
+
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenSet;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.TickerType;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code exact} seen-set: a RocksDB store that keeps every key's bytes and never answers wrongly about a key
+ * recorded within its window.
+ *
+ * <p>Design (seed 002, with its age-out replaced). Segment's de-duplication worker keeps message ids in RocksDB,
+ * bounds it by size and ages keys out through a secondary index by sequence number and one delete per key; every
+ * key is then written three times (key, index entry, tombstones) and the tombstones are compacted again. Here the
+ * store is a list of <em>generations</em>, one RocksDB column family per time slice ({@code window / generations}
+ * long), and a key is written once, into the newest. Age-out drops the oldest column family as a whole: its files
+ * are deleted, nothing is rewritten, no index or tombstone exists. The price is granularity: a key is held for at
+ * least the window and, while keys keep arriving, at most one slice longer (after an idle spell, until a key
+ * written after it is a window old); the size bound removes a slice at a time.
+ *
+ * <ul>
+ *   <li>Time bound: the generation after which no key was written more than {@code window} ago is dropped. The
+ *       newest generation is never dropped, so a key written just before a rollover is always still found.</li>
+ *   <li>Size bound: when table files plus memtables exceed {@code maxBytes}, the oldest generations are dropped
+ *       (and a generation rolls over early once it holds {@code maxBytes / generations}). The window then shrinks;
+ *       when it falls below {@code minWindow} the store logs a warning and {@link ExactMetrics#windowBelowMinimum()}
+ *       turns true.</li>
+ *   <li>Lookups probe generations newest first, one MultiGet per generation for the keys still unanswered.</li>
+ *   <li>{@link #checkThenAdd} reads then writes under a lock striped by key hash ({@link StripedLocks}); a batch
+ *       takes its stripes in ascending order and commits all its writes in one WriteBatch. Generations are
+ *       created and dropped under a read-write lock whose read side every operation holds, so no operation ever
+ *       sees a closed column family.</li>
+ * </ul>
+ *
+ * <p>Values are a few bytes ({@link StoredValue}); the RocksDB settings and why are in {@link Tuning}; a generation
+ * that stops growing is compacted once into the last level ({@link Sealer}). Durability
+ * is RocksDB's write-ahead log, synced per {@link FsyncPolicy}; {@link #checkpoint(Path)} writes a consistent copy
+ * that {@link #restore(Path, Path)} turns into a new data directory.
+ */
+public final class ExactStore implements SeenSet {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
+    private static final int STRIPES = 1 << 14;
+    /** Calls between two size checks when only the size bound can trigger maintenance. */
+    private static final int SIZE_CHECK_EVERY = 64;
+    private static final long SIZE_CHECK_MILLIS = 1000;
+
+    private final Clock clock;
+    private final long windowMillis;
+    private final long sliceMillis;
+    private final long maxBytes;
+    private final long rollBytes;
+    private final long minWindowMillis;
+    private final IdFormat idFormat;
+    private final boolean refreshOnDuplicate;
+    private final boolean countDuplicates;
+    private final FsyncPolicy fsync;
+    private final long timeUnitMillis;
+    private final Tuning tuning;
+    private final RocksDB db;
+    private final ColumnFamilyHandle defaultFamily;
+    private final StripedLocks stripes = new StripedLocks(STRIPES);
+    private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
+    private final ScheduledExecutorService walSyncer;
+    private final Sealer sealer;
+
+    /** Oldest first. Modified under the write side of {@link #generationLock}, read under its read side. */
+    private final List<Generation> generations = new ArrayList<>();
+    private long nextSequence;
+    private boolean lastDropForSize;
+    private boolean warned;
+    private volatile boolean closed;
+    private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
+    private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
+    private final AtomicLong windowWarnings = new AtomicLong();
+    private final LongAdder insertions = new LongAdder();
+
+    ExactStore(ExactStoreBuilder b, long timeUnitMillis, Tuning tuning, RocksDB db, ColumnFamilyHandle defaultFamily,
+            List<Generation> existing) {
+        this.timeUnitMillis = timeUnitMillis;
+        this.clock = b.clock;
+        this.windowMillis = b.window == null ? 0 : b.window.toMillis();
+        this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / b.generations);
+        this.maxBytes = b.maxBytes;
+        this.rollBytes = b.maxBytes / b.generations;
+        this.minWindowMillis = b.minWindow == null ? 0 : b.minWindow.toMillis();
+        this.idFormat = b.idFormat;
+        this.refreshOnDuplicate = b.refreshOnDuplicate;
+        this.countDuplicates = b.countDuplicates;
+        this.fsync = b.fsync;
+        this.tuning = tuning;
+        this.db = db;
+        this.defaultFamily = defaultFamily;
+        this.generations.addAll(existing);
+        this.nextSequence = existing.isEmpty() ? 0 : existing.getLast().sequence + 1;
+        this.sealer = new Sealer(db);
+        if (fsync == FsyncPolicy.EVERYSEC) {
+            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "deja-exact-wal-sync");
+                t.setDaemon(true);
+                return t;
+            });
+            walSyncer.scheduleAtFixedRate(this::syncWal, 1, 1, TimeUnit.SECONDS);
+        } else {
+            walSyncer = null;
+        }
+    }
+
+    /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
+    public static ExactStoreBuilder builder(Path directory) {
+        return new ExactStoreBuilder(Require.nonNull("directory", directory));
+    }
+
+    // ---- single-key operations: batches of one, so every path shares one implementation ----
+
+    @Override
+    public boolean check(byte[] key) {
+        return checkAll(List.of(Require.key(key)))[0];
+    }
+
+    @Override
+    public void add(byte[] key, long owner) {
+        checkThenAdd(key, owner);
+    }
+
+    @Override
+    public Verdict checkThenAdd(byte[] key, long owner) {
+        return checkThenAddAll(List.of(Require.key(key)), new long[] {owner})[0];
+    }
+
+    @Override
+    public boolean forget(byte[] key, long owner) {
+        return forgetAll(List.of(Require.key(key)), new long[] {owner})[0];
+    }
+
+    // ---- batches ----
+
+    @Override
+    public boolean[] checkAll(List<byte[]> keys) {
+        byte[][] k = encode(keys);
+        boolean[] out = new boolean[k.length];
+        generationLock.readLock().lock();
+        try {
+            ensureOpen();
+            Hit[] hits = newestHits(k);
+            for (int i = 0; i < k.length; i++) {
+                out[i] = hits[i] != null;
+            }
+            return out;
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void addAll(List<byte[]> keys) {
+        checkThenAddAll(keys, null);
+    }
+
+    @Override
+    public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        byte[][] k = encode(keys);
+        Verdict[] out = new Verdict[k.length];
+        if (k.length == 0) {
+            return out;
+        }
+        maybeMaintain();
+        generationLock.readLock().lock();
+        int[] held = null;
+        try {
+            ensureOpen();
+            held = stripes.lock(k);
+            long now = clock.millis();
+            Generation newest = generations.getLast();
+            Hit[] hits = newestHits(k);
+            // What each key holds after the calls before it in this batch, so repeats see their predecessors.
+            Map<ByteBuffer, Hit> state = new HashMap<>(k.length * 2);
+            Set<ByteBuffer> dirty = new LinkedHashSet<>();
+            for (int i = 0; i < k.length; i++) {
+                ByteBuffer kb = ByteBuffer.wrap(k[i]);
+                Hit hit = state.containsKey(kb) ? state.get(kb) : hits[i];
+                long owner = owners == null ? NO_OWNER : owners[i];
+                if (hit == null) {
+                    out[i] = Verdict.NEW;
+                    hit = new Hit(newest, new StoredValue(owner, now, 0));
+                    dirty.add(kb);
+                    insertions.increment();
+                } else {
+                    out[i] = owner != NO_OWNER && hit.value.owner() == owner ? Verdict.RETRY : Verdict.DUPLICATE;
+                    StoredValue value = hit.value;
+                    Generation target = hit.generation;
+                    if (countDuplicates && out[i] == Verdict.DUPLICATE) {
+                        value = value.plusDuplicate();
+                    }
+                    if (refreshOnDuplicate) {
+                        target = newest;
+                    }
+                    if (value != hit.value || target != hit.generation) {
+                        hit = new Hit(target, value);
+                        dirty.add(kb);
+                    }
+                }
+                state.put(kb, hit);
+            }
+            if (!dirty.isEmpty()) {
+                try (WriteBatch batch = new WriteBatch()) {
+                    for (ByteBuffer kb : dirty) {
+                        Hit hit = state.get(kb);
+                        batch.put(hit.generation.handle, kb.array(), hit.value.encode(hit.generation.createdMillis, timeUnitMillis));
+                    }
+                    db.write(tuning.writeOptions, batch);
+                }
+            }
+            return out;
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        } finally {
+            if (held != null) {
+                stripes.unlock(held);
+            }
+            generationLock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        byte[][] k = encode(keys);
+        boolean[] out = new boolean[k.length];
+        if (k.length == 0) {
+            return out;
+        }
+        generationLock.readLock().lock();
+        int[] held = null;
+        try {
+            ensureOpen();
+            held = stripes.lock(k);
+            // Every generation may hold a copy (refresh-on-duplicate copies keys forward): look in all of them.
+            int g = generations.size();
+            List<ColumnFamilyHandle> families = new ArrayList<>(g * k.length);
+            List<byte[]> probe = new ArrayList<>(g * k.length);
+            for (int j = g - 1; j >= 0; j--) {
+                families.addAll(Collections.nCopies(k.length, generations.get(j).handle));
+                probe.addAll(Arrays.asList(k));
+            }
+            List<byte[]> values = db.multiGetAsList(tuning.readOptions, families, probe);
+            Set<ByteBuffer> erased = new HashSet<>();
+            try (WriteBatch batch = new WriteBatch()) {
+                for (int i = 0; i < k.length; i++) {
+                    StoredValue newest = null;
+                    for (int j = 0; j < g && newest == null; j++) {
+                        byte[] v = values.get(j * k.length + i);
+                        if (v != null) {
+                            newest = StoredValue.decode(v, generations.get(g - 1 - j).createdMillis, timeUnitMillis);
+                        }
+                    }
+                    long owner = owners == null ? NO_OWNER : owners[i];
+                    boolean ours = newest != null && (owner == NO_OWNER || newest.owner() == owner);
+                    out[i] = ours && erased.add(ByteBuffer.wrap(k[i]));
+                    if (out[i]) {
+                        for (int j = 0; j < g; j++) {
+                            if (values.get(j * k.length + i) != null) {
+                                batch.delete(generations.get(g - 1 - j).handle, k[i]);
+                            }
+                        }
+                    }
+                }
+                if (batch.count() > 0) {
+                    db.write(tuning.writeOptions, batch);
+                }
+            }
+            return out;
+        } catch (RocksDBException e) {
+            throw failure("forget", e);
+        } finally {
+            if (held != null) {
+                stripes.unlock(held);
+            }
+            generationLock.readLock().unlock();
+        }
+    }
+
+    // ---- what the store knows beyond the seen-set contract ----
+
+    /**
+     * What the store holds about a key: owner, first-seen time and (when counting) its duplicate count; empty when
+     * the key is not held.
+     */
+    public Optional<KeyInfo> info(byte[] key) {
+        byte[][] k = encode(List.of(Require.key(key)));
+        generationLock.readLock().lock();
+        try {
+            ensureOpen();
+            Hit hit = newestHits(k)[0];
+            if (hit == null) {
+                return Optional.empty();
+            }
+            StoredValue v = hit.value;
+            return Optional.of(new KeyInfo(v.owner(), Instant.ofEpochMilli(v.firstSeen()),
+                    countDuplicates ? v.duplicates() : -1));
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACT_WITHIN_WINDOW;
+    }
+
+    @Override
+    public SeenStats stats() {
+        ExactMetrics m = metrics();
+        return new SeenStats("exact", guarantee(), insertions.sum(), m.storeBytes(),
+                new ErrorEstimate.Exact(m.effectiveWindow()));
+    }
+
+    /** The store's gauges and counters now. */
+    public ExactMetrics metrics() {
+        generationLock.readLock().lock();
+        try {
+            ensureOpen();
+            long now = clock.millis();
+            long window = effectiveWindowMillis(now);
+            return new ExactMetrics(Duration.ofMillis(window), belowMinimum(window), windowWarnings.get(),
+                    generations.size(), sumProperty("rocksdb.estimate-num-keys"),
+                    sumProperty("rocksdb.live-sst-files-size"),
+                    sumProperty("rocksdb.cur-size-all-mem-tables"),
+                    tuning.statistics.getTickerCount(TickerType.WAL_FILE_BYTES),
+                    tuning.statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
+                    tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
+                    sumProperty("rocksdb.estimate-pending-compaction-bytes"),
+                    db.getLongProperty("rocksdb.num-running-compactions"));
+        } catch (RocksDBException e) {
+            throw failure("read metrics", e);
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    // ---- generations: rollover and age-out ----
+
+    /**
+     * Rolls over to a new generation and ages out old ones if their time has come. Write calls do this by
+     * themselves when due; a server may also call it on a timer so that age-out happens while no one writes.
+     */
+    public void maintain() {
+        generationLock.writeLock().lock();
+        try {
+            ensureOpen();
+            long now = clock.millis();
+            rollOverIfDue(now);
+            dropExpired(now);
+            dropForSize();
+            long window = effectiveWindowMillis(now);
+            boolean below = belowMinimum(window);
+            if (below && !warned) {
+                windowWarnings.incrementAndGet();
+                LOG.warn("exact store window fell to {} (minimum {}): the size bound ({} bytes) drops keys younger"
+                        + " than the configured window", Duration.ofMillis(window), Duration.ofMillis(minWindowMillis),
+                        maxBytes);
+            }
+            warned = below;
+            long next = sliceMillis == 0 ? Long.MAX_VALUE : timeEnd(generations.getLast());
+            if (windowMillis > 0 && generations.size() > 1) {
+                next = Math.min(next, generations.get(1).createdMillis + windowMillis);
+            }
+            if (maxBytes > 0) {
+                next = Math.min(next, now + SIZE_CHECK_MILLIS);
+                sizeCheckCountdown.set(SIZE_CHECK_EVERY);
+            }
+            nextMaintenanceMillis = next;
+        } catch (RocksDBException e) {
+            throw failure("maintain generations", e);
+        } finally {
+            generationLock.writeLock().unlock();
+        }
+    }
+
+    private void maybeMaintain() {
+        if (clock.millis() >= nextMaintenanceMillis
+                || (maxBytes > 0 && sizeCheckCountdown.decrementAndGet() <= 0)) {
+            maintain();
+        }
+    }
+
+    private void rollOverIfDue(long now) throws RocksDBException {
+        if (!generations.isEmpty()) {
+            Generation newest = generations.getLast();
+            boolean timeUp = now >= timeEnd(newest);
+            boolean full = rollBytes > 0 && familyBytes(newest) >= rollBytes;
+            if (!timeUp && !full) {
+                return;
+            }
+        }
+        long sequence = nextSequence++;
+        ColumnFamilyHandle handle = db.createColumnFamily(
+                new ColumnFamilyDescriptor(Generation.name(sequence, now), tuning.cfOptions));
+        generations.add(new Generation(sequence, now, handle));
+        if (generations.size() > 1) {
+            // The previous generation will not grow again: flush it (freeing its memtable and letting the WAL be
+            // recycled) and compact it into the last level.
+            sealer.seal(generations.get(generations.size() - 2));
+        }
+    }
+
+    /** Drops, oldest first, every generation whose youngest key (written before its successor existed) is older
+     * than the window. The newest generation always stays. */
+    private void dropExpired(long now) throws RocksDBException {
+        while (windowMillis > 0 && generations.size() > 1
+                && now >= generations.get(1).createdMillis + windowMillis) {
+            dropOldest();
+            lastDropForSize = false;
+        }
+    }
+
+    private void dropForSize() throws RocksDBException {
+        while (maxBytes > 0 && generations.size() > 1 && totalBytes() > maxBytes) {
+            dropOldest();
+            lastDropForSize = true;
+        }
+    }
+
+    private void dropOldest() throws RocksDBException {
+        Generation oldest = generations.removeFirst();
+        db.dropColumnFamily(oldest.handle);
+        sealer.release(oldest);
+    }
+
+    /** When the newest generation's time slice ends (slices are aligned to multiples of their length). */
+    private long timeEnd(Generation g) {
+        return sliceMillis == 0 ? Long.MAX_VALUE : (Math.floorDiv(g.createdMillis, sliceMillis) + 1) * sliceMillis;
+    }
+
+    private long effectiveWindowMillis(long now) {
+        return generations.isEmpty() ? 0 : Math.max(0, now - generations.getFirst().createdMillis);
+    }
+
+    /** Only a size-driven drop shortens the window; a young store holding everything is not "below" anything. */
+    private boolean belowMinimum(long effectiveWindowMillis) {
+        return minWindowMillis > 0 && lastDropForSize && effectiveWindowMillis < minWindowMillis;
+    }
+
+    private long totalBytes() throws RocksDBException {
+        long total = 0;
+        for (Generation g : generations) {
+            total += familyBytes(g);
+        }
+        return total;
+    }
+
+    private long familyBytes(Generation g) throws RocksDBException {
+        return db.getLongProperty(g.handle, "rocksdb.live-sst-files-size")
+                + db.getLongProperty(g.handle, "rocksdb.cur-size-all-mem-tables");
+    }
+
+    private long sumProperty(String property) {
+        try {
+            long sum = 0;
+            for (Generation g : generations) {
+                sum += db.getLongProperty(g.handle, property);
+            }
+            return sum;
+        } catch (RocksDBException e) {
+            throw failure("read property " + property, e);
+        }
+    }
+
+    // ---- lookups ----
+
+    /** A key's newest copy: the generation holding it and its decoded value. */
+    private record Hit(Generation generation, StoredValue value) {
+    }
+
+    /** For each key, its copy in the newest generation that holds it, or null; one MultiGet per generation. */
+    private Hit[] newestHits(byte[][] keys) {
+        Hit[] hits = new Hit[keys.length];
+        int[] pending = new int[keys.length];
+        for (int i = 0; i < pending.length; i++) {
+            pending[i] = i;
+        }
+        int remaining = keys.length;
+        try {
+            for (int g = generations.size() - 1; g >= 0 && remaining > 0; g--) {
+                Generation gen = generations.get(g);
+                List<byte[]> probe = new ArrayList<>(remaining);
+                for (int j = 0; j < remaining; j++) {
+                    probe.add(keys[pending[j]]);
+                }
+                List<byte[]> values = db.multiGetAsList(tuning.readOptions,
+                        Collections.nCopies(remaining, gen.handle), probe);
+                int stillMissing = 0;
+                for (int j = 0; j < remaining; j++) {
+                    byte[] v = values.get(j);
+                    if (v == null) {
+                        pending[stillMissing++] = pending[j];
+                    } else {
+                        hits[pending[j]] = new Hit(gen, StoredValue.decode(v, gen.createdMillis, timeUnitMillis));
+                    }
+                }
+                remaining = stillMissing;
+            }
+            return hits;
+        } catch (RocksDBException e) {
+            throw failure("read", e);
+        }
+    }
+
+    private byte[][] encode(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
+        byte[][] k = new byte[keys.size()][];
+        for (int i = 0; i < k.length; i++) {
+            k[i] = idFormat.encode(keys.get(i));
+        }
+        return k;
+    }
+
+    // ---- durability ----
+
+    /** Writes every memtable to table files and waits; the write-ahead log already made them durable. */
+    public void flush() {
+        generationLock.readLock().lock();
+        try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
+            ensureOpen();
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            for (Generation g : generations) {
+                handles.add(g.handle);
+            }
+            db.flush(options, handles);
+        } catch (RocksDBException e) {
+            throw failure("flush", e);
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Writes a consistent copy of the store to {@code target}, a directory that must not exist yet, on the same
+     * file system for the table files to be hard-linked rather than copied (RocksDB Checkpoint). Writes continue
+     * meanwhile; the copy holds every write acknowledged before the call.
+     */
+    public void checkpoint(Path target) {
+        Require.nonNull("target", target);
+        if (Files.exists(target)) {
+            throw new IllegalArgumentException("checkpoint target must not exist yet (got " + target + ")");
+        }
+        generationLock.readLock().lock();
+        try (Checkpoint checkpoint = Checkpoint.create(db)) {
+            ensureOpen();
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw failure("checkpoint to " + target, e);
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Copies a checkpoint into a new data directory that a store can then be opened on; the checkpoint stays
+     * untouched, so it can be restored again.
+     *
+     * @throws IllegalArgumentException if {@code checkpoint} is not a RocksDB directory or {@code dataDir} exists
+     */
+    public static void restore(Path checkpoint, Path dataDir) {
+        Require.nonNull("checkpoint", checkpoint);
+        Require.nonNull("dataDir", dataDir);
+        if (!Files.isRegularFile(checkpoint.resolve("CURRENT"))) {
+            throw new IllegalArgumentException("checkpoint must be a directory written by checkpoint() (no CURRENT"
+                    + " file in " + checkpoint + ")");
+        }
+        if (Files.exists(dataDir)) {
+            throw new IllegalArgumentException("dataDir must not exist yet (got " + dataDir + ")");
+        }
+        try (Stream<Path> files = Files.list(checkpoint)) {
+            Files.createDirectories(dataDir);
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.copy(f, dataDir.resolve(f.getFileName()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not restore " + checkpoint + " into " + dataDir, e);
+        }
+    }
+
+    private void syncWal() {
+        generationLock.readLock().lock();
+        try {
+            if (!closed) {
+                db.syncWal();
+            }
+        } catch (RocksDBException e) {
+            LOG.error("exact store could not sync its write-ahead log", e);
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    /** Syncs the write-ahead log (unless the policy is {@code no}) and frees the store's native memory. */
+    @Override
+    public void close() {
+        if (walSyncer != null) {
+            walSyncer.shutdownNow();
+        }
+        generationLock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            sealer.close();
+            RocksDBException syncError = null;
+            if (fsync != FsyncPolicy.NO) {
+                try {
+                    db.syncWal();
+                } catch (RocksDBException e) {
+                    syncError = e;
+                }
+            }
+            for (Generation g : generations) {
+                g.handle.close();
+            }
+            generations.clear();
+            defaultFamily.close();
+            db.close();
+            tuning.close();
+            if (syncError != null) {
+                throw failure("sync the write-ahead log at close", syncError);
+            }
+        } finally {
+            generationLock.writeLock().unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("exact store is closed");
+        }
+    }
+
+    static UncheckedIOException failure(String what, RocksDBException e) {
+        return new UncheckedIOException("exact store could not " + what + ": " + e.getMessage(), new IOException(e));
+    }
+}

@@ -1,0 +1,234 @@
+package dev.deja.exact;
+
+import dev.deja.seen.Require;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+
+/**
+ * Options of an {@link ExactStore}, validated as they are set; at least one of {@link #window} and
+ * {@link #maxBytes} is required. {@link #open()} creates the store or reopens the generations a directory holds.
+ */
+public final class ExactStoreBuilder {
+
+    private static final byte[] META_ID_FORMAT = "id-format".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] META_TIME_UNIT = "time-unit-ms".getBytes(StandardCharsets.US_ASCII);
+    /** Values date keys to about 1/256 of a slice: one byte of information, precise enough to answer "when". */
+    private static final int UNITS_PER_SLICE = 256;
+    /** The time unit of a store without a time bound, whose generations are cut by size alone. */
+    private static final long SIZE_ONLY_TIME_UNIT_MILLIS = 60_000;
+    private static final long[] ROUND_UNITS_MILLIS = {1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000,
+        300_000, 600_000, 900_000, 1_800_000, 3_600_000};
+
+    private final Path directory;
+    // Read by ExactStore's constructor.
+    Duration window;
+    long maxBytes;
+    int generations = 8;
+    Duration minWindow;
+    IdFormat idFormat = IdFormat.RAW;
+    boolean refreshOnDuplicate;
+    boolean countDuplicates;
+    FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
+    long blockCacheBytes = 256L << 20;
+    long memtableBytes = 64L << 20;
+    Clock clock = Clock.systemUTC();
+
+    ExactStoreBuilder(Path directory) {
+        this.directory = directory;
+    }
+
+    /** Keys are held for at least this long (and at most one slice, {@code window / generations}, longer). */
+    public ExactStoreBuilder window(Duration window) {
+        Require.nonNull("window", window);
+        Require.inRange("window (ms)", window.toMillis(), 1000, Long.MAX_VALUE / 4);
+        this.window = window;
+        return this;
+    }
+
+    /** Table files plus memtables are kept under this many bytes by dropping the oldest generations. */
+    public ExactStoreBuilder maxBytes(long maxBytes) {
+        this.maxBytes = Require.positive("maxBytes", maxBytes);
+        return this;
+    }
+
+    /** How many time slices the window is cut into (default 8): more means finer age-out, more probes. */
+    public ExactStoreBuilder generations(int generations) {
+        this.generations = (int) Require.inRange("generations", generations, 2, 1024);
+        return this;
+    }
+
+    /** Below this effective window (only the size bound can cause it) the store warns; at most the window. */
+    public ExactStoreBuilder minWindow(Duration minWindow) {
+        Require.nonNull("minWindow", minWindow);
+        Require.positive("minWindow (ms)", minWindow.toMillis());
+        this.minWindow = minWindow;
+        return this;
+    }
+
+    /** How textual ids become stored bytes (default {@link IdFormat#RAW}); fixed for the store's lifetime. */
+    public ExactStoreBuilder idFormat(IdFormat idFormat) {
+        this.idFormat = Require.nonNull("idFormat", idFormat);
+        return this;
+    }
+
+    /** Whether a key seen again is kept for a new full window from now (default false). */
+    public ExactStoreBuilder refreshOnDuplicate(boolean refresh) {
+        this.refreshOnDuplicate = refresh;
+        return this;
+    }
+
+    /** Whether each key counts its duplicates, shown by {@link ExactStore#info(byte[])} (default false). */
+    public ExactStoreBuilder countDuplicates(boolean count) {
+        this.countDuplicates = count;
+        return this;
+    }
+
+    /** When the write-ahead log is synced (default {@link FsyncPolicy#EVERYSEC}). */
+    public ExactStoreBuilder fsync(FsyncPolicy fsync) {
+        this.fsync = Require.nonNull("fsync", fsync);
+        return this;
+    }
+
+    /** Bytes of RocksDB block cache, shared by all generations (default 256 MiB). */
+    public ExactStoreBuilder blockCacheBytes(long bytes) {
+        this.blockCacheBytes = Require.inRange("blockCacheBytes", bytes, 1 << 20, Long.MAX_VALUE);
+        return this;
+    }
+
+    /** Bytes of one memtable (RocksDB write_buffer_size, default 64 MiB); up to three exist at once. */
+    public ExactStoreBuilder memtableBytes(long bytes) {
+        this.memtableBytes = Require.inRange("memtableBytes", bytes, 64 << 10, 1L << 34);
+        return this;
+    }
+
+    /** The clock that dates keys and drives rollover and age-out (default UTC system clock). */
+    public ExactStoreBuilder clock(Clock clock) {
+        this.clock = Require.nonNull("clock", clock);
+        return this;
+    }
+
+    /** Opens the store, creating its directory or reopening the generations it holds. */
+    public ExactStore open() {
+        if (window == null && maxBytes == 0) {
+            throw new IllegalArgumentException("at least one of window and maxBytes must be set");
+        }
+        if (minWindow != null && window != null && minWindow.compareTo(window) > 0) {
+            throw new IllegalArgumentException("minWindow must be at most window (got " + minWindow + " > "
+                    + window + ")");
+        }
+        RocksDB.loadLibrary();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create " + directory, e);
+        }
+        Tuning tuning = new Tuning(blockCacheBytes, memtableBytes, fsync);
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        RocksDB db = null;
+        ExactStore store = null;
+        try {
+            List<byte[]> names = existingFamilies();
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            for (byte[] name : names) {
+                if (!Arrays.equals(name, RocksDB.DEFAULT_COLUMN_FAMILY) && Generation.parse(name) == null) {
+                    throw new IllegalArgumentException(directory + " is not an exact store: it holds column"
+                            + " family " + new String(name, StandardCharsets.UTF_8));
+                }
+                descriptors.add(new ColumnFamilyDescriptor(name, tuning.cfOptions));
+            }
+            db = RocksDB.open(tuning.dbOptions, directory.toString(), descriptors, handles);
+            int defaultIndex = 0;
+            while (Generation.parse(names.get(defaultIndex)) != null) {
+                defaultIndex++;
+            }
+            ColumnFamilyHandle defaultFamily = handles.get(defaultIndex);
+            long unit = checkMetadata(db, defaultFamily);
+            List<Generation> existing = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                long[] parsed = Generation.parse(names.get(i));
+                if (parsed != null) {
+                    existing.add(new Generation(parsed[0], parsed[1], handles.get(i)));
+                }
+            }
+            existing.sort(Comparator.comparingLong(g -> g.sequence));
+            store = new ExactStore(this, unit, tuning, db, defaultFamily, existing);
+            store.maintain();
+            return store;
+        } catch (RocksDBException | RuntimeException e) {
+            if (store != null) {
+                store.close();
+            } else {
+                handles.forEach(ColumnFamilyHandle::close);
+                if (db != null) {
+                    db.close();
+                }
+                tuning.close();
+            }
+            if (e instanceof RocksDBException re) {
+                throw ExactStore.failure("open " + directory, re);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    /** The first round duration at least this long, so that first-seen times read as whole minutes etc. */
+    private static long roundUnit(long millis) {
+        for (long unit : ROUND_UNITS_MILLIS) {
+            if (unit >= millis) {
+                return unit;
+            }
+        }
+        long hour = ROUND_UNITS_MILLIS[ROUND_UNITS_MILLIS.length - 1];
+        return (millis + hour - 1) / hour * hour;
+    }
+
+    private List<byte[]> existingFamilies() throws RocksDBException {
+        if (!Files.exists(directory.resolve("CURRENT"))) {
+            return List.of(RocksDB.DEFAULT_COLUMN_FAMILY);
+        }
+        try (Options options = new Options()) {
+            return RocksDB.listColumnFamilies(options, directory.toString());
+        }
+    }
+
+    /**
+     * Records the id format and time unit on creation and returns the unit; refuses to reopen with another id
+     * format, which would miss every key. The unit stays as created even if the window changes.
+     */
+    private long checkMetadata(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
+        byte[] storedFormat = db.get(defaultFamily, META_ID_FORMAT);
+        byte[] storedUnit = db.get(defaultFamily, META_TIME_UNIT);
+        if (storedFormat != null) {
+            if (!Arrays.equals(storedFormat, idFormat.name().getBytes(StandardCharsets.US_ASCII))) {
+                throw new IllegalArgumentException("idFormat must match the store's (" + directory + " was"
+                        + " created with " + new String(storedFormat, StandardCharsets.US_ASCII) + ", got "
+                        + idFormat + ")");
+            }
+            return Long.parseLong(new String(storedUnit, StandardCharsets.US_ASCII));
+        }
+        long unit = window == null ? SIZE_ONLY_TIME_UNIT_MILLIS
+                : roundUnit(window.toMillis() / generations / UNITS_PER_SLICE);
+        db.put(defaultFamily, META_TIME_UNIT, Long.toString(unit).getBytes(StandardCharsets.US_ASCII));
+        db.put(defaultFamily, META_ID_FORMAT, idFormat.name().getBytes(StandardCharsets.US_ASCII));
+        // Nothing else is written here, and an unflushed memtable would pin every WAL file forever.
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush, defaultFamily);
+        }
+        return unit;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.deja.exact;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.CompactRangeOptions;
+
+/**
+ * One time slice of the exact store: a RocksDB column family holding the keys first recorded while it was newest.
+ *
+ * <p>The column family's name carries everything needed to rebuild the list on reopen: a sequence number that
+ * orders generations even when two are created in the same millisecond (a size-driven rollover) and the creation
+ * time, which is also the first-seen time of its oldest key and the base of its values' time field.
+ */
+final class Generation {
+
+    private static final Pattern NAME = Pattern.compile("g(\\d{12})-(\\d+)");
+
+    final long sequence;
+    final long createdMillis;
+    final ColumnFamilyHandle handle;
+    /** Set once dropped; with {@link #sealing}, guarded by this generation's monitor ({@link Sealer}). */
+    boolean dropped;
+    /** The options of the compaction sealing it, while one runs, so that a drop can cancel it. */
+    CompactRangeOptions sealing;
+
+    Generation(long sequence, long createdMillis, ColumnFamilyHandle handle) {
+        this.sequence = sequence;
+        this.createdMillis = createdMillis;
+        this.handle = handle;
+    }
+
+    /** The column family name of a generation. */
+    static byte[] name(long sequence, long createdMillis) {
+        return String.format("g%012d-%d", sequence, createdMillis).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** {sequence, createdMillis} parsed from a column family name, or null if it is not a generation's. */
+    static long[] parse(byte[] name) {
+        Matcher m = NAME.matcher(new String(name, StandardCharsets.US_ASCII));
+        return m.matches() ? new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))} : null;
+    }
+}

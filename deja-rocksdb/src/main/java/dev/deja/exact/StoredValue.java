@@ -1,0 +1,98 @@
+package dev.deja.exact;
+
+import dev.deja.seen.SeenSet;
+import java.util.Arrays;
+
+/**
+ * The value the exact store keeps beside a key: its owner, when it was first seen, and how often it came again.
+ *
+ * <p>Layout (docs/FORMAT.md, "exact"): an unsigned LEB128 varint of the zigzag-encoded difference, in seconds,
+ * between the first-seen time and the creation time of the generation the value is written in, both counted in
+ * whole time units since the epoch (the store's unit is the first of 1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 min, 2 min,
+ * 5 min, 10 min, 15 min, 30 min, 1 h, 2 h, ... that is at least 1/256 of a slice, fixed when the store is created,
+ * so a key first seen in its own generation needs at most a byte of information); then the owner as
+ * 8 little-endian bytes if it is not {@link SeenSet#NO_OWNER}; then the duplicate count as a varint if it is not
+ * zero. The reader tells the optional fields apart by the bytes left after the time: 0 (neither), 1 to 7 (count
+ * only, which is why counts saturate at 2^49 - 1), 8 (owner only), more (both). A key recorded without owner
+ * therefore costs one or two value bytes; the difference may be negative only for a key copied forward by
+ * refresh-on-duplicate, and exceeds 255 only for a generation kept open past its slice (a size-only store).
+ *
+ * @param owner       the owner, {@link SeenSet#NO_OWNER} for none
+ * @param firstSeen   epoch millisecond of the first sighting
+ * @param duplicates  times reported {@code DUPLICATE} since (0 when the store does not count)
+ */
+record StoredValue(long owner, long firstSeen, long duplicates) {
+
+    /** The largest count a 7-byte varint holds; counts stop there rather than become ambiguous with an owner. */
+    static final long MAX_DUPLICATES = (1L << 49) - 1;
+
+    /** This value with one more duplicate, saturating at {@link #MAX_DUPLICATES}. */
+    StoredValue plusDuplicate() {
+        return new StoredValue(owner, firstSeen, Math.min(duplicates + 1, MAX_DUPLICATES));
+    }
+
+    /**
+     * The bytes written for this value in a generation created at {@code baseMillis}. Times are counted in whole
+     * units since the epoch (rounded down, so a time reads back up to one unit early) and stored as the difference
+     * from the generation's unit; a value copied to another generation therefore keeps its time exactly.
+     */
+    byte[] encode(long baseMillis, long unitMillis) {
+        long delta = Math.floorDiv(firstSeen, unitMillis) - Math.floorDiv(baseMillis, unitMillis);
+        long zigzag = (delta << 1) ^ (delta >> 63);
+        byte[] buf = new byte[10 + 8 + 7];
+        int n = putVarint(buf, 0, zigzag);
+        if (owner != SeenSet.NO_OWNER) {
+            for (int i = 0; i < 8; i++) {
+                buf[n++] = (byte) (owner >>> (8 * i));
+            }
+        }
+        if (duplicates != 0) {
+            n = putVarint(buf, n, duplicates);
+        }
+        return Arrays.copyOf(buf, n);
+    }
+
+    /** Reads a value written in a generation created at {@code baseMillis} with the given time unit. */
+    static StoredValue decode(byte[] value, long baseMillis, long unitMillis) {
+        long[] cursor = {0};
+        long zigzag = getVarint(value, cursor);
+        long firstSeen = (Math.floorDiv(baseMillis, unitMillis) + ((zigzag >>> 1) ^ -(zigzag & 1))) * unitMillis;
+        int pos = (int) cursor[0];
+        int rest = value.length - pos;
+        long owner = SeenSet.NO_OWNER;
+        if (rest >= 8) {
+            for (int i = 0; i < 8; i++) {
+                owner |= (value[pos + i] & 0xFFL) << (8 * i);
+            }
+            cursor[0] = pos + 8;
+            rest -= 8;
+        }
+        long duplicates = rest > 0 ? getVarint(value, cursor) : 0;
+        return new StoredValue(owner, firstSeen, duplicates);
+    }
+
+    private static int putVarint(byte[] buf, int pos, long v) {
+        while ((v & ~0x7FL) != 0) {
+            buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[pos++] = (byte) v;
+        return pos;
+    }
+
+    private static long getVarint(byte[] buf, long[] cursor) {
+        int pos = (int) cursor[0];
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            if (pos >= buf.length || shift > 63) {
+                throw new IllegalStateException("corrupt exact-store value: truncated varint");
+            }
+            byte b = buf[pos++];
+            v |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                cursor[0] = pos;
+                return v;
+            }
+        }
+    }
+}

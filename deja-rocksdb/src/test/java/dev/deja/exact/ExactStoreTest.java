@@ -1,0 +1,186 @@
+package dev.deja.exact;
+
+import static dev.deja.seen.Verdict.DUPLICATE;
+import static dev.deja.seen.Verdict.NEW;
+import static dev.deja.seen.Verdict.RETRY;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.seen.ErrorEstimate;
+import dev.deja.seen.Guarantee;
+import dev.deja.seen.SeenSet;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExactStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(T0);
+
+    private ExactStoreBuilder builder() {
+        return ExactStore.builder(dir).window(Duration.ofHours(24)).clock(clock).memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20);
+    }
+
+    private static byte[] key(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    @Test
+    void ownerSemanticsFollowSeed004() {
+        try (ExactStore store = builder().open()) {
+            assertThat(store.checkThenAdd(key("m1"), 7)).isEqualTo(NEW);
+            assertThat(store.checkThenAdd(key("m1"), 7)).isEqualTo(RETRY);
+            assertThat(store.checkThenAdd(key("m1"), 8)).isEqualTo(DUPLICATE);
+            // The first owner stays: the other owner's attempt did not take the key over.
+            assertThat(store.checkThenAdd(key("m1"), 7)).isEqualTo(RETRY);
+            assertThat(store.checkThenAdd(key("m1"))).isEqualTo(DUPLICATE);
+
+            assertThat(store.checkThenAdd(key("m2"))).isEqualTo(NEW);
+            // NO_OWNER never matches itself: a key recorded without an owner is a plain duplicate.
+            assertThat(store.checkThenAdd(key("m2"), SeenSet.NO_OWNER)).isEqualTo(DUPLICATE);
+            assertThat(store.checkThenAdd(key("m2"), 5)).isEqualTo(DUPLICATE);
+        }
+    }
+
+    @Test
+    void forgetErasesOnlyForTheOwnerOrForAnyone() {
+        try (ExactStore store = builder().open()) {
+            store.add(key("a"), 1);
+            assertThat(store.forget(key("a"), 2)).isFalse();
+            assertThat(store.check(key("a"))).isTrue();
+            assertThat(store.forget(key("a"), 1)).isTrue();
+            assertThat(store.check(key("a"))).isFalse();
+            assertThat(store.forget(key("a"), 1)).isFalse();
+
+            store.add(key("b"), 3);
+            assertThat(store.forget(key("b"))).isTrue();
+            assertThat(store.checkThenAdd(key("b"), 4)).isEqualTo(NEW);
+        }
+    }
+
+    @Test
+    void batchesBehaveLikeTheCallsInOrder() {
+        try (ExactStore store = builder().open()) {
+            store.add(key("old"), 9);
+            List<byte[]> keys = List.of(key("x"), key("old"), key("x"), key("y"), key("old"), key("x"));
+            long[] owners = {1, 9, 1, 2, 3, 5};
+            assertThat(store.checkThenAddAll(keys, owners))
+                    .containsExactly(NEW, RETRY, RETRY, NEW, DUPLICATE, DUPLICATE);
+            assertThat(store.checkAll(List.of(key("x"), key("z"), key("y")))).containsExactly(true, false, true);
+            assertThat(store.forgetAll(List.of(key("x"), key("x"), key("y")), new long[] {1, 1, 7}))
+                    .containsExactly(true, false, false);
+            assertThat(store.checkAll(List.of(key("x"), key("y")))).containsExactly(false, true);
+            assertThat(store.checkThenAddAll(List.of())).isEmpty();
+        }
+    }
+
+    @Test
+    void infoShowsOwnerFirstSeenAndDuplicateCountWhenCounting() {
+        try (ExactStore store = builder().countDuplicates(true).open()) {
+            clock.advance(Duration.ofSeconds(90));
+            store.checkThenAdd(key("k"), 11);
+            clock.advance(Duration.ofMinutes(5));
+            store.checkThenAdd(key("k"), 12);
+            store.checkThenAdd(key("k"), 11); // a retry is the same message again, not a duplicate
+            store.checkThenAddAll(List.of(key("k"), key("k")), new long[] {13, 14});
+            KeyInfo info = store.info(key("k")).orElseThrow();
+            assertThat(info.owner()).isEqualTo(11);
+            assertThat(info.duplicates()).isEqualTo(3);
+            // A 24-hour window in 8 slices dates keys to the minute (the first round unit >= 3 h / 256).
+            assertThat(info.firstSeen()).isEqualTo(T0.plusSeconds(60));
+            assertThat(store.info(key("absent"))).isEmpty();
+        }
+        try (ExactStore store = builder().open()) {
+            assertThat(store.info(key("k")).orElseThrow().duplicates()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void keysOwnersAndGenerationsSurviveReopening() {
+        try (ExactStore store = builder().open()) {
+            store.checkThenAdd(key("first"), 21);
+            clock.advance(Duration.ofHours(4)); // next slice: a second generation
+            store.checkThenAdd(key("second"), 22);
+            assertThat(store.metrics().generations()).isEqualTo(2);
+        }
+        try (ExactStore store = builder().open()) {
+            assertThat(store.metrics().generations()).isEqualTo(2);
+            assertThat(store.checkThenAdd(key("first"), 21)).isEqualTo(RETRY);
+            assertThat(store.checkThenAdd(key("second"), 21)).isEqualTo(DUPLICATE);
+            assertThat(store.info(key("first")).orElseThrow().firstSeen()).isEqualTo(T0);
+            assertThat(store.metrics().effectiveWindow()).isEqualTo(Duration.ofHours(4));
+        }
+    }
+
+    @Test
+    void uuidIdsAreStoredInBinaryAndTheFormatIsFixedForTheStore() {
+        String id = "e7bd0e18-57e9-4ef4-928a-4ccc0b189d18";
+        try (ExactStore store = builder().idFormat(IdFormat.UUID).open()) {
+            assertThat(store.checkThenAdd(id)).isEqualTo(NEW);
+            assertThat(store.checkThenAdd(id.toUpperCase())).isEqualTo(DUPLICATE);
+            assertThatThrownBy(() -> store.checkThenAdd("not-a-uuid"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UUID");
+        }
+        assertThatThrownBy(() -> builder().idFormat(IdFormat.RAW).open())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("idFormat must match");
+        try (ExactStore store = builder().idFormat(IdFormat.UUID).open()) {
+            assertThat(store.check(id)).isTrue();
+        }
+    }
+
+    @Test
+    void aBadKeyInABatchChangesNothing() {
+        try (ExactStore store = builder().idFormat(IdFormat.HEX).open()) {
+            assertThatThrownBy(() -> store.checkThenAddAll(List.of(key("abcd"), key("xyz1"))))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.check("abcd")).isFalse();
+        }
+    }
+
+    @Test
+    void statsReportTheKindGuaranteeAndWindow() {
+        try (ExactStore store = builder().open()) {
+            store.addAll(List.of(key("a"), key("b"), key("a")));
+            clock.advance(Duration.ofMinutes(30));
+            var stats = store.stats();
+            assertThat(stats.kind()).isEqualTo("exact");
+            assertThat(stats.guarantee()).isEqualTo(Guarantee.EXACT_WITHIN_WINDOW);
+            assertThat(stats.insertions()).isEqualTo(2);
+            assertThat(stats.memoryBytes()).isPositive();
+            assertThat(stats.estimate()).isEqualTo(new ErrorEstimate.Exact(Duration.ofMinutes(30)));
+        }
+    }
+
+    @Test
+    void badOptionsAreRejectedByName() {
+        assertThatThrownBy(() -> ExactStore.builder(dir).open())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window and maxBytes");
+        assertThatThrownBy(() -> ExactStore.builder(dir).window(Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
+        assertThatThrownBy(() -> ExactStore.builder(dir).maxBytes(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes must be > 0");
+        assertThatThrownBy(() -> ExactStore.builder(dir).generations(1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("generations must be in [2,");
+        assertThatThrownBy(() -> builder().minWindow(Duration.ofHours(25)).open())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minWindow must be at most");
+    }
+
+    @Test
+    void aClosedStoreSaysSo() {
+        ExactStore store = builder().open();
+        store.close();
+        store.close();
+        assertThatThrownBy(() -> store.check(key("a")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+}
