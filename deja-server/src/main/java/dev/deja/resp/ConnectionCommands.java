@@ -194,15 +194,24 @@ final class ConnectionCommands {
     }
 
     /**
-     * {@code CONFIG GET} answers an empty map: deja has no Redis settings, and tools such as redis-benchmark only
-     * read a few to report them. Other subcommands are refused.
+     * {@code CONFIG GET name}: the Redis persistence settings tools such as redis-benchmark read, answered with
+     * deja's equivalents ({@code appendonly yes}: every write is journaled; {@code appendfsync}: the fsync policy;
+     * {@code save ""}: snapshots follow deja's own interval); any other name gives an empty map. Other subcommands
+     * are refused: deja is configured by its command line, environment or config file.
      */
     private RedisMessage config(RespSession session, RespArgs args) {
-        if (!args.upper(1).equals("GET")) {
-            throw new RespError("ERR CONFIG " + args.string(1) + " is not supported: deja is configured by its"
-                    + " command line, environment or config file");
+        if (!args.upper(1).equals("GET") || args.size() != 3) {
+            throw new RespError("ERR only CONFIG GET <name> is supported: deja is configured by its command line,"
+                    + " environment or config file");
         }
-        return Replies.map(session, List.of());
+        String name = args.string(2).toLowerCase(Locale.ROOT);
+        String value = switch (name) {
+            case "appendonly" -> "yes";
+            case "appendfsync" -> context.config().fsync().name().toLowerCase(Locale.ROOT);
+            case "save" -> "";
+            default -> null;
+        };
+        return Replies.map(session, value == null ? List.of() : List.of(Replies.bulk(name), Replies.bulk(value)));
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {
