@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "deja 0.1.0",
         description = "Have I seen this id before? Seen-sets with a declared error direction.",
-        subcommands = {SizeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SizeCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
 
     public static void main(String[] args) {

@@ -1,0 +1,226 @@
+package dev.deja.cli;
+
+import dev.deja.namespace.NamespaceSpec;
+import dev.deja.server.DejaServer;
+import dev.deja.server.ServerConfig;
+import dev.deja.server.ServerContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code deja serve}: runs the network server until Ctrl-C or SIGTERM.
+ *
+ * <p>Every option may also come from an environment variable ({@code DEJA_} and the option name in upper case
+ * with underscores: {@code --http-port} is {@code DEJA_HTTP_PORT}) or a key of the {@code --config} properties
+ * file (the option name without dashes: {@code http-port=8889}); the command line wins over the environment,
+ * which wins over the file.
+ */
+@Command(name = "serve",
+        sortOptions = false,
+        description = {"Runs the deja server: HTTP on --http-port, the Redis protocol (RESP) on --resp-port.",
+                "Stops cleanly on Ctrl-C or SIGTERM (stop accepting, finish in-flight requests, snapshot);"
+                        + " SIGUSR1 snapshots every namespace now."},
+        footer = {"", "Every option can also be set by an environment variable DEJA_<OPTION> (for example"
+                + " DEJA_HTTP_PORT=8890) or by a key in the --config file (for example http-port=8890); the command"
+                + " line wins over the environment, which wins over the file."})
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Properties file with option values, keys named like the options (http-port=8889)."
+                    + " Environment: DEJA_CONFIG.")
+    Path config;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "deja-data",
+            description = "Where namespaces are kept. Default: ${DEFAULT-VALUE}.")
+    Path dataDir;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address both front ends listen on (0.0.0.0 for every interface). Default: ${DEFAULT-VALUE}.")
+    String bind;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8889",
+            description = "HTTP port; 0 disables HTTP. Default: ${DEFAULT-VALUE}.")
+    int httpPort;
+
+    @Option(names = "--resp-port", paramLabel = "PORT", defaultValue = "6389",
+            description = "Redis protocol (RESP) port; 0 disables RESP. Default: ${DEFAULT-VALUE}.")
+    int respPort;
+
+    @Option(names = "--fsync", paramLabel = "POLICY", defaultValue = "everysec",
+            description = "Journal fsync policy: always, everysec or no. Default: ${DEFAULT-VALUE}.")
+    String fsync;
+
+    @Option(names = "--password", paramLabel = "SECRET",
+            description = "Password for RESP AUTH and the HTTP bearer token. Default: none (no authentication).")
+    String password;
+
+    @Option(names = "--auto-create", paramLabel = "BOOLEAN", defaultValue = "true", arity = "1",
+            description = "Create an unknown namespace on first use with the default kind and parameters."
+                    + " Default: ${DEFAULT-VALUE}.")
+    boolean autoCreate;
+
+    @Option(names = "--default-kind", paramLabel = "KIND", defaultValue = "bloom",
+            description = "Kind of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}.")
+    String defaultKind;
+
+    @Option(names = "--default-params", paramLabel = "NAME=VALUE,...",
+            defaultValue = "bits=8589934592,k=10,capacity=500000000",
+            description = "Parameters of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}"
+                    + " (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as it fills).")
+    String defaultParams;
+
+    @Option(names = "--snapshot-interval", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Seconds between timed snapshots; 0 disables the timer. Default: ${DEFAULT-VALUE}.")
+    int snapshotInterval;
+
+    @Option(names = "--max-key-bytes", paramLabel = "BYTES", defaultValue = "65536",
+            description = "Largest key accepted. Default: ${DEFAULT-VALUE}.")
+    int maxKeyBytes;
+
+    @Option(names = "--max-body-bytes", paramLabel = "BYTES", defaultValue = "16777216",
+            description = "Largest HTTP body or RESP bulk string accepted. Default: ${DEFAULT-VALUE}.")
+    int maxBodyBytes;
+
+    @Option(names = "--max-batch", paramLabel = "KEYS", defaultValue = "100000",
+            description = "Most keys in one batch request or command. Default: ${DEFAULT-VALUE}.")
+    int maxBatch;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "10000",
+            description = "Most open client connections, both front ends together. Default: ${DEFAULT-VALUE}.")
+    int maxConnections;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Seconds after which an idle connection is closed; 0 never. Default: ${DEFAULT-VALUE}.")
+    int idleTimeout;
+
+    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
+            description = "Network threads; 0 lets Netty choose (twice the cores). Default: ${DEFAULT-VALUE}.")
+    int ioThreads;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
+    boolean help;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig serverConfig = serverConfig();
+        DejaServer server;
+        try {
+            server = DejaServer.start(serverConfig);
+        } catch (IOException | RuntimeException e) {
+            spec.commandLine().getErr().println("deja: cannot start the server on " + serverConfig.bind() + " (HTTP "
+                    + serverConfig.httpPort() + ", RESP " + serverConfig.respPort() + ", data in "
+                    + serverConfig.dataDir() + "): " + e);
+            return 1;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("deja stopping: no new connections, finishing requests, writing every namespace out");
+            out.flush();
+            server.close();
+            out.println("deja stopped");
+            out.flush();
+            stopped.countDown();
+        }, "deja-shutdown"));
+        Signals.onUsr1(() -> server.context().snapshotInBackground(null));
+        out.println("deja " + ServerContext.VERSION + " serving data in "
+                + dataDir.toAbsolutePath().normalize());
+        if (server.httpPort() > 0) {
+            out.println("  HTTP on http://" + bind + ":" + server.httpPort() + "  (try: curl '" + "http://" + bind
+                    + ":" + server.httpPort() + "/checkthenadd?e=hello')");
+        }
+        if (server.respPort() > 0) {
+            out.println("  RESP on " + bind + ":" + server.respPort() + "  (try: redis-cli -p " + server.respPort()
+                    + " BF.ADD default hello)");
+        }
+        out.println("  Ctrl-C stops; kill -USR1 " + ProcessHandle.current().pid() + " snapshots now.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** The server configuration: command line, then environment, then config file, then defaults. */
+    ServerConfig serverConfig() throws IOException {
+        applyEnvironmentAndFile();
+        try {
+            return ServerConfig.builder()
+                    .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
+                    .password(password).autoCreate(autoCreate)
+                    .defaultSpec(NamespaceSpec.parse(defaultKind, defaultParams))
+                    .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
+                    .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
+                    .ioThreads(ioThreads)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Re-parses the command line after the values of the config file and the environment, so every option not
+     * given on the command line takes its environment or file value, converted and validated as picocli does.
+     */
+    private void applyEnvironmentAndFile() throws IOException {
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        Path file = config != null ? config : envPath("DEJA_CONFIG");
+        Properties properties = new Properties();
+        if (file != null) {
+            try (InputStream in = Files.newInputStream(file)) {
+                properties.load(in);
+            }
+            for (String key : properties.stringPropertyNames()) {
+                if (spec.findOption("--" + key) == null || key.equals("config")) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown key '" + key + "' in "
+                            + file + " (keys are option names without the dashes, like http-port)");
+                }
+            }
+        }
+        List<String> layered = new ArrayList<>();
+        for (OptionSpec option : spec.options()) {
+            String name = option.longestName();
+            if (option.usageHelp() || name.equals("--config") || given.hasMatchedOption(option)) {
+                continue;
+            }
+            String key = name.substring(2);
+            String value = System.getenv("DEJA_" + key.toUpperCase(Locale.ROOT).replace('-', '_'));
+            if (value == null) {
+                value = properties.getProperty(key);
+            }
+            if (value != null) {
+                layered.add(name + "=" + value);
+            }
+        }
+        if (!layered.isEmpty()) {
+            // the command line's own options come last, so they win
+            for (OptionSpec option : given.matchedOptions()) {
+                for (String value : option.originalStringValues()) {
+                    layered.add(option.longestName() + "=" + value);
+                }
+            }
+            new CommandLine(this).parseArgs(layered.toArray(String[]::new));
+        }
+    }
+
+    private static Path envPath(String variable) {
+        String value = System.getenv(variable);
+        return value == null || value.isBlank() ? null : Path.of(value);
+    }
+}

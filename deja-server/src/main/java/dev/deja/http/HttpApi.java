@@ -1,0 +1,500 @@
+package dev.deja.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.journal.JournalWriteException;
+import dev.deja.namespace.Namespace;
+import dev.deja.namespace.NamespaceException;
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
+import dev.deja.server.ServerConfig;
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * deja's HTTP API: the seed's {@code /check}, {@code /add} and {@code /checkthenadd}, batches, the JSON admin
+ * API for namespaces, {@code /info}, {@code /health} and {@code /metrics} (documented in docs/PROTOCOL.md).
+ */
+final class HttpApi {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
+    private static final String FRONT_END = "http";
+    private static final String NAMESPACES = "/namespaces";
+
+    /** The key operations, as the seed's paths and the batch {@code op} name them. */
+    private enum KeyOp {
+        CHECK, ADD, CHECKTHENADD, FORGET;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static KeyOp parse(String text) {
+            for (KeyOp op : values()) {
+                if (op.label().equals(text)) {
+                    return op;
+                }
+            }
+            throw HttpProblem.badRequest("op must be one of check, add, checkthenadd, forget (got "
+                    + (text == null ? "none" : "'" + text + "'") + ")");
+        }
+    }
+
+    private final ServerContext context;
+    private final NamespaceRegistry namespaces;
+    private final ServerConfig config;
+    private final byte[] password;
+
+    HttpApi(ServerContext context) {
+        this.context = context;
+        this.namespaces = context.namespaces();
+        this.config = context.config();
+        this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The reply to one request, or a future of it for writes waiting for the journal; never fails. */
+    Object handle(HttpCall call) {
+        try {
+            if (password != null && !call.path().equals("/health") && !authorized(call.authorization())) {
+                context.metrics().error(FRONT_END, "unauthorized");
+                return HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
+                                "this server needs the header 'Authorization: Bearer <password>'")
+                        .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"");
+            }
+            Object reply = route(call);
+            if (reply instanceof CompletableFuture<?> future) {
+                return future.handle((value, error) -> error == null ? value : failure(call, unwrap(error)));
+            }
+            return reply;
+        } catch (RuntimeException e) {
+            return failure(call, e);
+        }
+    }
+
+    private HttpReply failure(HttpCall call, Throwable error) {
+        return switch (error) {
+            case HttpProblem e -> {
+                HttpReply reply = failure(e.status(), e.getMessage(), e.status().reasonPhrase());
+                yield e.allow() == null ? reply : reply.withHeader("Allow", e.allow());
+            }
+            case NamespaceException e -> failure(e.problem() == NamespaceException.Problem.UNKNOWN
+                    ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, e.getMessage(), e.problem().name());
+            case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
+            case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
+                    "Bad Request");
+            case JournalWriteException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
+            default -> {
+                log.error("{} {} failed", call.method(), call.path(), error);
+                yield failure(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,
+                        "unavailable");
+            }
+        };
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private HttpReply failure(HttpResponseStatus status, String message, String reason) {
+        context.metrics().error(FRONT_END, reason);
+        return HttpReply.error(status, message);
+    }
+
+    private Object route(HttpCall call) {
+        String path = call.path();
+        switch (path) {
+            case "/check", "/add", "/checkthenadd", "/forget" -> {
+                allow(call, HttpMethod.GET);
+                return single(call, KeyOp.parse(path.substring(1)));
+            }
+            case "/batch" -> {
+                allow(call, HttpMethod.POST);
+                return batch(call);
+            }
+            case NAMESPACES -> {
+                allow(call, HttpMethod.GET);
+                ArrayNode list = HttpReply.JSON.createArrayNode();
+                namespaces.list().forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
+                ObjectNode body = HttpReply.JSON.createObjectNode();
+                body.set("namespaces", list);
+                return HttpReply.json(HttpResponseStatus.OK, body);
+            }
+            case "/info" -> {
+                allow(call, HttpMethod.GET);
+                return HttpReply.json(HttpResponseStatus.OK, serverInfo());
+            }
+            case "/health" -> {
+                allow(call, HttpMethod.GET);
+                ObjectNode body = HttpReply.JSON.createObjectNode();
+                body.put("status", "UP");
+                return HttpReply.json(HttpResponseStatus.OK, body);
+            }
+            case "/metrics" -> {
+                allow(call, HttpMethod.GET);
+                return new HttpReply(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+                        context.metrics().scrape().getBytes(StandardCharsets.UTF_8), Map.of());
+            }
+            default -> {
+                if (path.startsWith(NAMESPACES + "/")) {
+                    return namespaceRoute(call, path.substring(NAMESPACES.length() + 1).split("/", -1));
+                }
+                throw new HttpProblem(HttpResponseStatus.NOT_FOUND, "no endpoint at " + path
+                        + " (see docs/PROTOCOL.md)");
+            }
+        }
+    }
+
+    private Object namespaceRoute(HttpCall call, String[] parts) {
+        String name = Namespace.checkName(parts[0]);
+        if (parts.length == 1) {
+            allow(call, HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
+            if (call.method().equals(HttpMethod.GET)) {
+                return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
+            }
+            if (call.method().equals(HttpMethod.PUT)) {
+                return create(name, call);
+            }
+            namespaces.delete(name);
+            return done("deleted", name);
+        }
+        if (parts.length == 2) {
+            switch (parts[1]) {
+                case "clear" -> {
+                    allow(call, HttpMethod.POST);
+                    namespaces.clear(name);
+                    context.snapshotInBackground(name);
+                    return done("cleared", name);
+                }
+                case "snapshot" -> {
+                    allow(call, HttpMethod.POST);
+                    namespaces.get(name);
+                    context.snapshotInBackground(name);
+                    ObjectNode body = HttpReply.JSON.createObjectNode();
+                    body.put("snapshot", "started");
+                    body.put("namespace", name);
+                    return HttpReply.json(HttpResponseStatus.ACCEPTED, body);
+                }
+                case "merge" -> {
+                    allow(call, HttpMethod.POST);
+                    String from = required(call, "from");
+                    namespaces.get(name).mergeFrom(namespaces.get(Namespace.checkName(from)));
+                    return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
+                }
+                default -> {
+                }
+            }
+        }
+        throw new HttpProblem(HttpResponseStatus.NOT_FOUND, "no endpoint at " + call.path()
+                + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge)");
+    }
+
+    private HttpReply create(String name, HttpCall call) {
+        String kind = config.defaultSpec().kind();
+        Map<String, String> parameters = config.defaultSpec().parameters();
+        if (call.body().length > 0) {
+            JsonNode body = parseJson(call.body());
+            if (body.hasNonNull("kind")) {
+                kind = body.get("kind").asText();
+                parameters = Map.of();
+            }
+            JsonNode given = body.get("params");
+            if (given != null && !given.isNull()) {
+                if (!given.isObject()) {
+                    throw HttpProblem.badRequest("params must be a JSON object of name: value");
+                }
+                parameters = new HashMap<>();
+                for (Map.Entry<String, JsonNode> field : given.properties()) {
+                    parameters.put(field.getKey(), field.getValue().asText());
+                }
+            }
+        }
+        return namespaceInfo(HttpResponseStatus.CREATED, namespaces.create(name, kind, parameters));
+    }
+
+    // ---- the seed's single-key endpoints ----
+
+    private Object single(HttpCall call, KeyOp op) {
+        byte[] key = key(required(call, "e"));
+        String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
+        long owner = owner(call.parameter("owner"));
+        context.metrics().operations(FRONT_END, op.label(), 1);
+        if (op == KeyOp.CHECK) {
+            HashedSeenSet store = storeForReading(name);
+            return HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n");
+        }
+        long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
+        return execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.text(results[0] + "\n"));
+    }
+
+    /** The store to check keys in, or null when the namespace does not exist yet and would be created empty. */
+    private HashedSeenSet storeForReading(String name) {
+        Namespace namespace = namespaces.find(Namespace.checkName(name)).orElse(null);
+        if (namespace == null && !config.autoCreate()) {
+            namespaces.get(name);
+        }
+        return namespace == null ? null : namespace.store();
+    }
+
+    // ---- batches ----
+
+    private Object batch(HttpCall call) {
+        boolean json = call.contentType() != null
+                && call.contentType().toLowerCase(Locale.ROOT).startsWith("application/json");
+        String opName = call.parameter("op");
+        String name = call.parameter("ns");
+        List<byte[]> keys;
+        long[] owners = null;
+        if (json) {
+            JsonNode body = parseJson(call.body());
+            if (!body.isObject() || !body.path("keys").isArray()) {
+                throw HttpProblem.badRequest("a JSON batch must be an object with a \"keys\" array of strings");
+            }
+            opName = body.hasNonNull("op") ? body.get("op").asText() : opName;
+            name = body.hasNonNull("ns") ? body.get("ns").asText() : name;
+            keys = jsonKeys(body.get("keys"));
+            owners = jsonOwners(body.get("owners"), keys.size());
+        } else {
+            keys = lineKeys(call.body());
+        }
+        KeyOp op = KeyOp.parse(opName);
+        if (owners == null && call.parameter("owner") != null) {
+            owners = new long[keys.size()];
+            Arrays.fill(owners, owner(call.parameter("owner")));
+        }
+        name = name == null ? NamespaceRegistry.DEFAULT : name;
+        context.metrics().operations(FRONT_END, "batch_" + op.label(), keys.size());
+        return execute(op, name, keys, owners).thenApply(results -> json ? jsonResults(results)
+                : letterResults(results));
+    }
+
+    private static HttpReply jsonResults(String[] results) {
+        ObjectNode body = HttpReply.JSON.createObjectNode();
+        ArrayNode list = body.putArray("results");
+        for (String result : results) {
+            list.add(result);
+        }
+        return HttpReply.json(HttpResponseStatus.OK, body);
+    }
+
+    private static HttpReply letterResults(String[] results) {
+        StringBuilder letters = new StringBuilder(results.length + 1);
+        for (String result : results) {
+            letters.append(result.charAt(0));
+        }
+        return HttpReply.text(letters.append('\n').toString());
+    }
+
+    /** Runs a key operation; writes complete when the journal has them. Results use the seed's words. */
+    private CompletableFuture<String[]> execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
+        return switch (op) {
+            case CHECK -> {
+                HashedSeenSet store = storeForReading(name);
+                boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
+                String[] results = new String[held.length];
+                for (int i = 0; i < held.length; i++) {
+                    results[i] = held[i] ? "PRESENT" : "MISSING";
+                }
+                yield CompletableFuture.completedFuture(results);
+            }
+            case ADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                String[] results = new String[verdicts.length];
+                Arrays.fill(results, "ADDED");
+                return results;
+            });
+            case CHECKTHENADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                String[] results = new String[verdicts.length];
+                for (int i = 0; i < verdicts.length; i++) {
+                    results[i] = switch (verdicts[i]) {
+                        case NEW -> "MISSING";
+                        case DUPLICATE -> "PRESENT";
+                        case RETRY -> "RETRY";
+                    };
+                }
+                return results;
+            });
+            case FORGET -> namespaces.getOrCreate(name).forget(keys, owners).thenApply(forgotten -> {
+                String[] results = new String[forgotten.length];
+                for (int i = 0; i < forgotten.length; i++) {
+                    results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
+                }
+                return results;
+            });
+        };
+    }
+
+    private List<byte[]> lineKeys(byte[] body) {
+        List<byte[]> keys = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= body.length; i++) {
+            if (i == body.length || body[i] == '\n') {
+                int end = i > start && body[i - 1] == '\r' ? i - 1 : i;
+                if (i == body.length && start == body.length) {
+                    break; // the body ends with a newline, or is empty
+                }
+                if (end == start) {
+                    throw HttpProblem.badRequest("key on line " + (keys.size() + 1) + " is empty");
+                }
+                keys.add(checkKey(Arrays.copyOfRange(body, start, end), keys.size()));
+                checkBatchSize(keys.size());
+                start = i + 1;
+            }
+        }
+        if (keys.isEmpty()) {
+            throw HttpProblem.badRequest("a batch needs at least one key (one per line)");
+        }
+        return keys;
+    }
+
+    private List<byte[]> jsonKeys(JsonNode array) {
+        checkBatchSize(array.size());
+        if (array.isEmpty()) {
+            throw HttpProblem.badRequest("a batch needs at least one key in \"keys\"");
+        }
+        List<byte[]> keys = new ArrayList<>(array.size());
+        for (JsonNode key : array) {
+            if (!key.isTextual() || key.asText().isEmpty()) {
+                throw HttpProblem.badRequest("keys[" + keys.size() + "] must be a non-empty string (got " + key + ")");
+            }
+            keys.add(checkKey(key.asText().getBytes(StandardCharsets.UTF_8), keys.size()));
+        }
+        return keys;
+    }
+
+    private static long[] jsonOwners(JsonNode array, int count) {
+        if (array == null || array.isNull()) {
+            return null;
+        }
+        if (!array.isArray() || array.size() != count) {
+            throw HttpProblem.badRequest("owners must be an array with one integer per key (" + count + ")");
+        }
+        long[] owners = new long[count];
+        for (int i = 0; i < count; i++) {
+            if (!array.get(i).canConvertToLong() || !array.get(i).isIntegralNumber()) {
+                throw HttpProblem.badRequest("owners[" + i + "] must be a 64-bit integer (got " + array.get(i) + ")");
+            }
+            owners[i] = array.get(i).asLong();
+        }
+        return owners;
+    }
+
+    private void checkBatchSize(int keys) {
+        if (keys > config.maxBatch()) {
+            throw HttpProblem.tooLarge("a batch must hold at most " + config.maxBatch() + " keys");
+        }
+    }
+
+    // ---- arguments ----
+
+    private byte[] key(String text) {
+        if (text.isEmpty()) {
+            throw HttpProblem.badRequest("parameter e must be a non-empty key");
+        }
+        return checkKey(text.getBytes(StandardCharsets.UTF_8), -1);
+    }
+
+    private byte[] checkKey(byte[] key, int index) {
+        if (key.length > config.maxKeyBytes()) {
+            throw HttpProblem.tooLarge((index < 0 ? "key" : "key " + (index + 1)) + " must be at most "
+                    + config.maxKeyBytes() + " bytes (got " + key.length + ")");
+        }
+        return key;
+    }
+
+    private static long owner(String text) {
+        if (text == null) {
+            return SeenSet.NO_OWNER;
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw HttpProblem.badRequest("owner must be a 64-bit signed integer (got '" + text + "')");
+        }
+    }
+
+    private static String required(HttpCall call, String name) {
+        String value = call.parameter(name);
+        if (value == null) {
+            throw HttpProblem.badRequest("parameter " + name + " is required");
+        }
+        return value;
+    }
+
+    private static JsonNode parseJson(byte[] body) {
+        try {
+            return HttpReply.JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw HttpProblem.badRequest("body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw HttpProblem.badRequest("body cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static void allow(HttpCall call, HttpMethod... methods) {
+        for (HttpMethod method : methods) {
+            if (method.equals(call.method())) {
+                return;
+            }
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (HttpMethod method : methods) {
+            allowed.append(allowed.isEmpty() ? "" : ", ").append(method.name());
+        }
+        throw HttpProblem.methodNotAllowed(call.method() + " is not allowed on " + call.path() + " (allowed: "
+                + allowed + ")", allowed.toString());
+    }
+
+    private boolean authorized(String header) {
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        return MessageDigest.isEqual(password, header.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private HttpReply namespaceInfo(HttpResponseStatus status, Namespace namespace) {
+        return HttpReply.json(status, HttpReply.JSON.valueToTree(namespace.info().fields()));
+    }
+
+    private static HttpReply done(String what, String name) {
+        ObjectNode body = HttpReply.JSON.createObjectNode();
+        body.put(what, name);
+        return HttpReply.json(HttpResponseStatus.OK, body);
+    }
+
+    private JsonNode serverInfo() {
+        ObjectNode body = HttpReply.JSON.createObjectNode();
+        body.put("server", "deja");
+        body.put("version", ServerContext.VERSION);
+        body.put("uptimeSeconds", context.uptime().toSeconds());
+        body.put("namespaces", namespaces.list().size());
+        ArrayNode kinds = body.putArray("kinds");
+        namespaces.kinds().names().forEach(kinds::add);
+        body.put("fsync", config.fsync().name().toLowerCase(Locale.ROOT));
+        body.put("autoCreate", config.autoCreate());
+        body.put("defaultKind", config.defaultSpec().kind());
+        body.set("defaultParameters", HttpReply.JSON.valueToTree(config.defaultSpec().parameters()));
+        ObjectNode limits = body.putObject("limits");
+        limits.put("maxKeyBytes", config.maxKeyBytes());
+        limits.put("maxBodyBytes", config.maxBodyBytes());
+        limits.put("maxBatch", config.maxBatch());
+        limits.put("maxConnections", config.maxConnections());
+        limits.put("idleTimeoutSeconds", config.idleTimeoutSeconds());
+        return body;
+    }
+}

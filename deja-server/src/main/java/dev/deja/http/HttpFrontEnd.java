@@ -1,0 +1,52 @@
+package dev.deja.http;
+
+import dev.deja.server.ServerContext;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.nio.charset.StandardCharsets;
+
+/** Builds each HTTP connection's pipeline: Netty's HTTP/1.1 codec, keep-alive, the body limit, then the API. */
+public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
+
+    /** What a connection beyond the limit receives before it is closed. */
+    public static final byte[] REFUSAL = refusal("{\"error\":\"too many connections to this server\",\"status\":503}");
+
+    private final ServerContext context;
+    private final HttpApi api;
+    private final ChannelHandler connectionLimit;
+
+    /** A front end over the server's context; {@code connectionLimit} is the shared connection counter. */
+    public HttpFrontEnd(ServerContext context, ChannelHandler connectionLimit) {
+        this.context = context;
+        this.api = new HttpApi(context);
+        this.connectionLimit = connectionLimit;
+    }
+
+    private static byte[] refusal(String body) {
+        return ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        int maxKey = context.config().maxKeyBytes();
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast(connectionLimit);
+        if (context.config().idleTimeoutSeconds() > 0) {
+            pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
+        }
+        // a key travels percent-encoded in the request line, so the line may be three times the key limit
+        pipeline.addLast(new HttpServerCodec(new HttpDecoderConfig()
+                .setMaxInitialLineLength(3 * maxKey + 1024)
+                .setMaxHeaderSize(16 * 1024)));
+        pipeline.addLast(new HttpServerKeepAliveHandler());
+        pipeline.addLast(new BodyLimit(context.config().maxBodyBytes()));
+        pipeline.addLast(new HttpRequestHandler(api));
+    }
+}

@@ -1,0 +1,54 @@
+package dev.deja.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An HTTP answer before it becomes a Netty response: status, content type and body.
+ *
+ * @param status      the status
+ * @param contentType the body's content type
+ * @param body        the body
+ * @param headers     further headers ({@code Allow}, {@code WWW-Authenticate})
+ */
+record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String TEXT = "text/plain; charset=UTF-8";
+    static final String JSON_TYPE = "application/json";
+
+    /** A text body, as the seed's server sends them. */
+    static HttpReply text(String body) {
+        return new HttpReply(HttpResponseStatus.OK, TEXT, body.getBytes(StandardCharsets.UTF_8), Map.of());
+    }
+
+    /** A JSON body. */
+    static HttpReply json(HttpResponseStatus status, JsonNode body) {
+        try {
+            return new HttpReply(status, JSON_TYPE, JSON.writeValueAsBytes(body), Map.of());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    /** A JSON error: {@code {"error": message, "status": code}}. */
+    static HttpReply error(HttpResponseStatus status, String message) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("error", message);
+        body.put("status", status.code());
+        return json(status, body);
+    }
+
+    /** This reply with one more header. */
+    HttpReply withHeader(String name, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(name, value);
+        return new HttpReply(status, contentType, body, more);
+    }
+}

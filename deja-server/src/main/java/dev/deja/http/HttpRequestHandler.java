@@ -1,0 +1,79 @@
+package dev.deja.http;
+
+import dev.deja.server.PipelinedHandler;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns aggregated HTTP requests into {@link HttpCall}s and writes the API's replies, one per request in order;
+ * a request Netty could not decode gets a JSON 400 (413 when a line or header is too long) and closes only its
+ * connection.
+ */
+final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpRequestHandler.class);
+
+    private final HttpApi api;
+
+    HttpRequestHandler(HttpApi api) {
+        this.api = api;
+    }
+
+    @Override
+    protected HttpCall request(ChannelHandlerContext ctx, Object message) {
+        return HttpCall.of((FullHttpRequest) message);
+    }
+
+    @Override
+    protected Object execute(ChannelHandlerContext ctx, HttpCall call) {
+        if (call.failure() != null) {
+            HttpResponseStatus status = call.failure() instanceof TooLongFrameException
+                    ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
+            HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
+            return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
+        }
+        Object reply = api.handle(call);
+        if (reply instanceof CompletableFuture<?> future) {
+            return future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive()));
+        }
+        return response(call.version(), (HttpReply) reply, call.keepAlive());
+    }
+
+    @Override
+    protected Object failure(Throwable cause) {
+        log.error("HTTP request failed", cause);
+        return response(HttpVersion.HTTP_1_1, HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "internal error: " + cause), false);
+    }
+
+    private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {
+        FullHttpResponse response = new DefaultFullHttpResponse(version, reply.status(),
+                Unpooled.wrappedBuffer(reply.body()));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
+        reply.headers().forEach(response.headers()::set);
+        if (!keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        HttpUtil.setKeepAlive(response, keepAlive);
+        return response;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("HTTP connection {} closed after an error", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+}

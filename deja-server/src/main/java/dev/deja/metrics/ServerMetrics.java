@@ -1,0 +1,94 @@
+package dev.deja.metrics;
+
+import dev.deja.namespace.NamespaceInfo;
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.seen.ErrorEstimate;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The server's Prometheus metrics: operations and errors per front end, open connections, and per namespace
+ * its key count, memory and live error estimate (refreshed at each scrape).
+ */
+public final class ServerMetrics {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final NamespaceRegistry namespaces;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final List<NamespaceGauge> namespaceGauges = new ArrayList<>();
+
+    /** Metrics over the given namespaces and connection counter. */
+    public ServerMetrics(NamespaceRegistry namespaces, AtomicInteger openConnections) {
+        this.namespaces = namespaces;
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        Gauge.builder("deja.connections", openConnections, AtomicInteger::get)
+                .description("Open client connections, both front ends")
+                .register(registry);
+        gauge("deja.namespace.keys", "Keys recorded in the namespace", info -> info.stats().insertions());
+        gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies",
+                info -> info.stats().memoryBytes());
+        gauge("deja.namespace.bloom.fill.ratio", "Fraction of the bloom filter's bits that are set",
+                info -> info.stats().estimate() instanceof ErrorEstimate.Bloom b ? b.fillRatio() : Double.NaN);
+        gauge("deja.namespace.bloom.fpp", "False-positive probability a new key meets now",
+                info -> info.stats().estimate() instanceof ErrorEstimate.Bloom b ? b.currentFpp() : Double.NaN);
+    }
+
+    /** Counts {@code keys} operations of one command on one front end. */
+    public void operations(String frontEnd, String command, int keys) {
+        counter("deja.operations", "Keys processed, by front end and command", Tags.of("frontend", frontEnd,
+                "command", command)).increment(keys);
+    }
+
+    /** Counts one request answered with an error. */
+    public void error(String frontEnd, String reason) {
+        counter("deja.errors", "Requests answered with an error, by front end and reason", Tags.of("frontend",
+                frontEnd, "reason", reason)).increment();
+    }
+
+    /** The Prometheus text exposition of every metric. */
+    public String scrape() {
+        List<NamespaceInfo> infos = namespaces.list().stream().map(n -> n.info()).toList();
+        synchronized (namespaceGauges) {
+            for (NamespaceGauge gauge : namespaceGauges) {
+                gauge.multi.register(infos.stream()
+                        .map(info -> MultiGauge.Row.of(Tags.of("namespace", info.name(), "kind", info.kind()),
+                                gauge.value.applyAsDouble(info)))
+                        .toList(), true);
+            }
+        }
+        return registry.scrape();
+    }
+
+    private void gauge(String name, String description, ToDoubleFunction<NamespaceInfo> value) {
+        namespaceGauges.add(new NamespaceGauge(MultiGauge.builder(name).description(description).register(registry),
+                value));
+    }
+
+    private Counter counter(String name, String description, Tags tags) {
+        // cached because the registry's own lookup allocates an id per call, and this runs per request
+        String key = name + tags;
+        Counter counter = counters.get(key);
+        return counter != null ? counter : counters.computeIfAbsent(key,
+                k -> Counter.builder(name).description(description).tags(tags).register(registry));
+    }
+
+    private record NamespaceGauge(MultiGauge multi, ToDoubleFunction<NamespaceInfo> value) {
+    }
+}

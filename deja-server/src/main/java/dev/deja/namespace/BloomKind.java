@@ -1,0 +1,94 @@
+package dev.deja.namespace;
+
+import dev.deja.bloom.BloomFilter;
+import dev.deja.seen.HashedSeenSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code bloom} kind: a {@link BloomFilter}, sized either by {@code capacity} and {@code fpp} or by an explicit
+ * shape, {@code bits} with {@code k} and/or {@code capacity} (seed 001's default is {@code bits=8589934592,k=10}).
+ *
+ * <p>The canonical parameters are the resolved shape ({@code bits}, {@code k}, {@code capacity}), so two namespaces
+ * asked for in different words but with the same shape can be merged, and a reopened namespace is rebuilt exactly.
+ */
+final class BloomKind implements StoreKind {
+
+    private static final Set<String> KNOWN = Set.of("capacity", "fpp", "bits", "k");
+
+    @Override
+    public String name() {
+        return "bloom";
+    }
+
+    @Override
+    public Map<String, String> parameters(Map<String, String> raw) {
+        KindParameters.onlyKnown(name(), raw, KNOWN);
+        BloomFilter.Builder builder = BloomFilter.builder();
+        if (raw.containsKey("bits")) {
+            builder.bits(KindParameters.longValue(raw, "bits", 512, 1L << 40, 0));
+            if (raw.containsKey("k")) {
+                builder.hashes((int) KindParameters.longValue(raw, "k", 1, 32, 0));
+            }
+            if (raw.containsKey("capacity")) {
+                builder.capacity(KindParameters.longValue(raw, "capacity", 1, Long.MAX_VALUE, 0));
+            }
+            if (raw.containsKey("fpp")) {
+                throw new IllegalArgumentException("fpp follows from bits, k and capacity: give either capacity and"
+                        + " fpp, or bits with k and/or capacity");
+            }
+        } else {
+            if (raw.containsKey("k")) {
+                throw new IllegalArgumentException("k needs bits: give either capacity and fpp, or bits with k and/or"
+                        + " capacity");
+            }
+            builder.capacity(KindParameters.longValue(raw, "capacity", 1, Long.MAX_VALUE, 1_000_000))
+                    .fpp(KindParameters.probability(raw, "fpp", 0.01));
+        }
+        BloomFilter shape = builder.build();
+        Map<String, String> canonical = new LinkedHashMap<>();
+        canonical.put("bits", Long.toString(shape.bits()));
+        canonical.put("k", Integer.toString(shape.hashes()));
+        canonical.put("capacity", Long.toString(shape.capacity()));
+        return canonical;
+    }
+
+    @Override
+    public HashedSeenSet create(Map<String, String> parameters) {
+        return BloomFilter.builder()
+                .bits(Long.parseLong(parameters.get("bits")))
+                .hashes(Integer.parseInt(parameters.get("k")))
+                .capacity(Long.parseLong(parameters.get("capacity")))
+                .build();
+    }
+
+    @Override
+    public void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException {
+        ((BloomFilter) store).writeTo(out);
+    }
+
+    @Override
+    public HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException {
+        BloomFilter filter = BloomFilter.readFrom(in);
+        if (filter.bits() != Long.parseLong(parameters.get("bits"))
+                || filter.hashes() != Integer.parseInt(parameters.get("k"))) {
+            throw new IOException("snapshot holds a filter of bits=" + filter.bits() + ", k=" + filter.hashes()
+                    + " but the namespace is " + parameters);
+        }
+        return filter;
+    }
+
+    @Override
+    public long capacity(Map<String, String> parameters) {
+        return Long.parseLong(parameters.get("capacity"));
+    }
+
+    @Override
+    public void merge(HashedSeenSet target, HashedSeenSet source) {
+        ((BloomFilter) target).mergeFrom((BloomFilter) source);
+    }
+}

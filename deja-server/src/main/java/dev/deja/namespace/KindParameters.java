@@ -1,0 +1,60 @@
+package dev.deja.namespace;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Reads typed, range-checked values out of a namespace's raw string parameters, for {@link StoreKind}s. */
+public final class KindParameters {
+
+    private KindParameters() {
+    }
+
+    /** Rejects any parameter whose name is not among the allowed ones. */
+    public static void onlyKnown(String kind, Map<String, String> raw, Set<String> allowed) {
+        for (String name : raw.keySet()) {
+            if (!allowed.contains(name)) {
+                throw new IllegalArgumentException("unknown parameter '" + name + "' for kind " + kind
+                        + " (known: " + String.join(", ", new TreeSet<>(allowed)) + ")");
+            }
+        }
+    }
+
+    /** The parameter as a long in [min, max], or the default when absent. */
+    public static long longValue(Map<String, String> raw, String name, long min, long max, long defaultValue) {
+        String text = raw.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer in [" + min + ", " + max
+                    + "] (got '" + text + "')");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] (got " + value + ")");
+        }
+        return value;
+    }
+
+    /** The parameter as a probability in the open interval (0, 1), or the default when absent. */
+    public static double probability(Map<String, String> raw, String name, double defaultValue) {
+        String text = raw.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        double value;
+        try {
+            value = Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number in the open interval (0, 1) (got '"
+                    + text + "')");
+        }
+        if (!(value > 0.0 && value < 1.0)) {
+            throw new IllegalArgumentException(name + " must be in the open interval (0, 1) (got " + text + ")");
+        }
+        return value;
+    }
+}

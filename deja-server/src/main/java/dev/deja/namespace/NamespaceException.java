@@ -1,0 +1,34 @@
+package dev.deja.namespace;
+
+/** A namespace operation refused because the namespace is missing or already exists. */
+public final class NamespaceException extends RuntimeException {
+
+    /** Why the operation was refused. */
+    public enum Problem {
+        /** No namespace has that name (and it was not to be created). */
+        UNKNOWN,
+        /** A namespace with that name exists already. */
+        EXISTS
+    }
+
+    private final Problem problem;
+
+    NamespaceException(Problem problem, String message) {
+        super(message);
+        this.problem = problem;
+    }
+
+    /** Why the operation was refused. */
+    public Problem problem() {
+        return problem;
+    }
+
+    static NamespaceException unknown(String name) {
+        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name
+                + "' does not exist (create it first, or start the server with auto-create on)");
+    }
+
+    static NamespaceException exists(String name) {
+        return new NamespaceException(Problem.EXISTS, "namespace '" + name + "' already exists");
+    }
+}

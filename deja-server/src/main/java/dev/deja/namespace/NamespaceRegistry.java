@@ -1,0 +1,278 @@
+package dev.deja.namespace;
+
+import dev.deja.seen.HashedSeenSet;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every namespace of a server, persisted under the data dir as {@code <data>/<name>/namespace.properties} (kind
+ * and parameters) plus its snapshots.
+ *
+ * <p>Lookups are lock-free; creating and deleting namespaces is rare and serialised on the registry.
+ */
+public final class NamespaceRegistry implements AutoCloseable {
+
+    /** The namespace that requests naming none use (seed 001's single filter). */
+    public static final String DEFAULT = "default";
+
+    private static final Logger log = LoggerFactory.getLogger(NamespaceRegistry.class);
+    private static final String KIND_KEY = "kind";
+    private static final String PARAMETER_PREFIX = "param.";
+
+    private final Path dataDir;
+    private final StoreKinds kinds;
+    private final NamespaceSpec defaultSpec;
+    private final boolean autoCreate;
+    private final Durability durability;
+    private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+
+    /**
+     * A registry over a data dir; call {@link #open()} before use.
+     *
+     * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
+     * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
+     * @param durability  the journal's fsync policy and the snapshot interval of every namespace
+     */
+    public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate,
+                             Durability durability) {
+        this.dataDir = dataDir;
+        this.kinds = kinds;
+        this.defaultSpec = defaultSpec;
+        this.autoCreate = autoCreate;
+        this.durability = durability;
+        kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
+    }
+
+    /** Loads every namespace found in the data dir, and creates the {@code default} one when it is missing. */
+    public synchronized void open() throws IOException {
+        Files.createDirectories(dataDir);
+        try (Stream<Path> dirs = Files.list(dataDir)) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA))).sorted().toList()) {
+                Namespace namespace = load(dir);
+                namespaces.put(namespace.name(), namespace);
+            }
+        }
+        if (!namespaces.containsKey(DEFAULT)) {
+            create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
+        }
+    }
+
+    /** The kinds this registry can create. */
+    public StoreKinds kinds() {
+        return kinds;
+    }
+
+    /**
+     * Creates a namespace and persists its kind and parameters.
+     *
+     * @throws NamespaceException       when one with that name exists
+     * @throws IllegalArgumentException when the name, kind or a parameter is invalid
+     */
+    public synchronized Namespace create(String name, String kind, Map<String, String> rawParameters) {
+        Namespace.checkName(name);
+        StoreKind storeKind = kinds.get(kind);
+        Map<String, String> parameters = storeKind.parameters(rawParameters);
+        if (namespaces.containsKey(name)) {
+            throw NamespaceException.exists(name);
+        }
+        Path dir = dataDir.resolve(name);
+        Namespace namespace;
+        try {
+            Files.createDirectories(dir);
+            writeMetadata(dir, name, storeKind, parameters);
+            namespace = Namespace.open(name, storeKind, parameters, dir, durability);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir, e);
+        }
+        namespaces.put(name, namespace);
+        log.info("created namespace '{}' ({} {})", name, kind, parameters);
+        return namespace;
+    }
+
+    /** The namespace, or an {@link NamespaceException.Problem#UNKNOWN} exception. */
+    public Namespace get(String name) {
+        Namespace namespace = namespaces.get(name);
+        if (namespace == null) {
+            Namespace.checkName(name);
+            throw NamespaceException.unknown(name);
+        }
+        return namespace;
+    }
+
+    /** The namespace if it exists; never creates one. */
+    public Optional<Namespace> find(String name) {
+        return Optional.ofNullable(namespaces.get(name));
+    }
+
+    /** The namespace, created with the default kind and parameters when missing and auto-create is on. */
+    public Namespace getOrCreate(String name) {
+        Namespace namespace = namespaces.get(name);
+        if (namespace != null) {
+            return namespace;
+        }
+        if (!autoCreate) {
+            return get(name);
+        }
+        synchronized (this) {
+            namespace = namespaces.get(name);
+            return namespace != null ? namespace : create(name, defaultSpec.kind(), defaultSpec.parameters());
+        }
+    }
+
+    /** Every namespace, by name. */
+    public List<Namespace> list() {
+        List<Namespace> all = new ArrayList<>(namespaces.values());
+        all.sort(Comparator.comparing(Namespace::name));
+        return all;
+    }
+
+    /** Deletes the namespace and its files. */
+    public synchronized void delete(String name) {
+        Namespace namespace = get(name);
+        namespaces.remove(name);
+        try {
+            namespace.delete();
+        } catch (IOException e) {
+            throw new UncheckedIOException("namespace '" + name + "' is deleted but some of its files could not be"
+                    + " removed", e);
+        }
+        log.info("deleted namespace '{}'", name);
+    }
+
+    /** Forgets every key of the namespace: its journal and snapshots are deleted. */
+    public void clear(String name) {
+        try {
+            get(name).clear();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear namespace '" + name + "'", e);
+        }
+    }
+
+    /** Snapshots one namespace in the background; completes at once when it has been deleted meanwhile. */
+    public CompletableFuture<?> snapshot(String name) {
+        Namespace namespace = namespaces.get(name);
+        return namespace == null ? CompletableFuture.completedFuture(null) : namespace.snapshot();
+    }
+
+    /** Snapshots every namespace in the background; completes when all are written. */
+    public CompletableFuture<?> snapshotAll() {
+        return CompletableFuture.allOf(list().stream().map(Namespace::snapshot).toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Writes a dump of the namespace: its kind, its parameters and a snapshot payload, in the form {@link
+     * #loadDump} reads (the content of {@code BF.SCANDUMP}).
+     */
+    public void writeDump(String name, OutputStream out) throws IOException {
+        Namespace namespace = get(name);
+        Properties metadata = metadata(name, namespace.kind(), namespace.parameters());
+        ByteArrayOutputStream header = new ByteArrayOutputStream();
+        metadata.store(header, null);
+        DataOutputStream data = new DataOutputStream(out);
+        data.writeInt(header.size());
+        header.writeTo(data);
+        namespace.writeContent(data);
+        data.flush();
+    }
+
+    /**
+     * Replaces the namespace's content with a dump written by {@link #writeDump}, creating the namespace with
+     * the dump's kind and parameters when it does not exist, and snapshots it.
+     *
+     * @throws IllegalArgumentException when the dump is malformed or its kind or parameters differ from an
+     *                                  existing namespace's
+     */
+    public synchronized Namespace loadDump(String name, InputStream in) throws IOException {
+        Namespace.checkName(name);
+        DataInputStream data = new DataInputStream(in);
+        int headerLength = data.readInt();
+        if (headerLength <= 0 || headerLength > 1 << 20) {
+            throw new IllegalArgumentException("dump header length must be in [1, 1048576] (got " + headerLength + ")");
+        }
+        Properties metadata = new Properties();
+        metadata.load(new ByteArrayInputStream(data.readNBytes(headerLength)));
+        StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
+        Map<String, String> parameters = kind.parameters(parameters(metadata));
+        HashedSeenSet loaded = kind.readSnapshot(parameters, data);
+        Namespace namespace = namespaces.get(name);
+        if (namespace == null) {
+            namespace = create(name, kind.name(), parameters);
+        } else if (namespace.kind() != kind || !namespace.parameters().equals(parameters)) {
+            throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters
+                    + " but namespace '" + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
+        }
+        namespace.replace(loaded);
+        return namespace;
+    }
+
+    /** Writes out every namespace's journal and a final snapshot; the registry must not be used afterwards. */
+    @Override
+    public synchronized void close() {
+        for (Namespace namespace : namespaces.values()) {
+            namespace.close();
+        }
+        namespaces.clear();
+    }
+
+    private Namespace load(Path dir) throws IOException {
+        Properties metadata = new Properties();
+        try (InputStream in = Files.newInputStream(dir.resolve(Namespace.METADATA))) {
+            metadata.load(in);
+        }
+        String name = dir.getFileName().toString();
+        StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
+        Map<String, String> parameters = kind.parameters(parameters(metadata));
+        return Namespace.open(name, kind, parameters, dir, durability);
+    }
+
+    private static Map<String, String> parameters(Properties metadata) {
+        Map<String, String> parameters = new TreeMap<>();
+        for (String key : metadata.stringPropertyNames()) {
+            if (key.startsWith(PARAMETER_PREFIX)) {
+                parameters.put(key.substring(PARAMETER_PREFIX.length()), metadata.getProperty(key));
+            }
+        }
+        return parameters;
+    }
+
+    private static Properties metadata(String name, StoreKind kind, Map<String, String> parameters) {
+        Properties metadata = new Properties();
+        metadata.setProperty("name", name);
+        metadata.setProperty(KIND_KEY, kind.name());
+        Map<String, String> ordered = new LinkedHashMap<>(parameters);
+        ordered.forEach((key, value) -> metadata.setProperty(PARAMETER_PREFIX + key, value));
+        return metadata;
+    }
+
+    private static void writeMetadata(Path dir, String name, StoreKind kind, Map<String, String> parameters)
+            throws IOException {
+        Path tmp = dir.resolve(Namespace.METADATA + ".tmp");
+        try (OutputStream out = Files.newOutputStream(tmp)) {
+            metadata(name, kind, parameters).store(out, "deja namespace");
+        }
+        Files.move(tmp, dir.resolve(Namespace.METADATA), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+}

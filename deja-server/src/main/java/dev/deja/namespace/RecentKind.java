@@ -1,0 +1,94 @@
+package dev.deja.namespace;
+
+import dev.deja.recent.RecentFilter;
+import dev.deja.seen.HashedSeenSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code recent} kind: a {@link RecentFilter}, sized either by {@code buckets} or by retention ({@code keys}
+ * later keys survived with probability {@code probability}, default 0.9), with {@code ways} (default 8) and
+ * {@code owners} (default true, so check-then-add can answer RETRY).
+ *
+ * <p>The canonical parameters are the resolved shape ({@code buckets}, {@code ways}, {@code owners}).
+ */
+final class RecentKind implements StoreKind {
+
+    private static final Set<String> KNOWN = Set.of("buckets", "keys", "probability", "ways", "owners");
+
+    @Override
+    public String name() {
+        return "recent";
+    }
+
+    @Override
+    public Map<String, String> parameters(Map<String, String> raw) {
+        KindParameters.onlyKnown(name(), raw, KNOWN);
+        int ways = (int) KindParameters.longValue(raw, "ways", 1, 16, RecentFilter.DEFAULT_WAYS);
+        boolean owners = bool(raw, "owners", true);
+        RecentFilter.Builder builder = RecentFilter.builder().ways(ways).owners(owners);
+        if (raw.containsKey("buckets") == raw.containsKey("keys")) {
+            throw new IllegalArgumentException("recent needs exactly one of buckets (total slots) or keys (how many"
+                    + " later keys a key must survive, with probability 'probability', default 0.9)");
+        }
+        if (raw.containsKey("buckets")) {
+            builder.buckets(KindParameters.longValue(raw, "buckets", 1, Long.MAX_VALUE, 0));
+        } else {
+            builder.forRetention(KindParameters.longValue(raw, "keys", 1, Long.MAX_VALUE, 0),
+                    KindParameters.probability(raw, "probability", 0.9));
+        }
+        RecentFilter shape = builder.build();
+        Map<String, String> canonical = new LinkedHashMap<>();
+        canonical.put("buckets", Long.toString(shape.buckets()));
+        canonical.put("ways", Integer.toString(shape.ways()));
+        canonical.put("owners", Boolean.toString(shape.hasOwners()));
+        return canonical;
+    }
+
+    private static boolean bool(Map<String, String> raw, String name, boolean defaultValue) {
+        String text = raw.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false (got '" + text + "')");
+        };
+    }
+
+    @Override
+    public HashedSeenSet create(Map<String, String> parameters) {
+        return RecentFilter.builder()
+                .buckets(Long.parseLong(parameters.get("buckets")))
+                .ways(Integer.parseInt(parameters.get("ways")))
+                .owners(Boolean.parseBoolean(parameters.get("owners")))
+                .build();
+    }
+
+    @Override
+    public void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException {
+        ((RecentFilter) store).writeTo(out);
+    }
+
+    @Override
+    public HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException {
+        RecentFilter filter = RecentFilter.readFrom(in);
+        if (filter.buckets() != Long.parseLong(parameters.get("buckets"))
+                || filter.ways() != Integer.parseInt(parameters.get("ways"))) {
+            throw new IOException("snapshot holds a recent filter of buckets=" + filter.buckets() + ", ways="
+                    + filter.ways() + " but the namespace is " + parameters);
+        }
+        return filter;
+    }
+
+    @Override
+    public long capacity(Map<String, String> parameters) {
+        return Long.parseLong(parameters.get("buckets"));
+    }
+}

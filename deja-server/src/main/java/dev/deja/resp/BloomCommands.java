@@ -1,0 +1,243 @@
+package dev.deja.resp;
+
+import dev.deja.namespace.Namespace;
+import dev.deja.namespace.NamespaceException;
+import dev.deja.namespace.NamespaceInfo;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Verdict;
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * RedisBloom's {@code BF.*} commands over deja namespaces, with RedisBloom's argument rules, replies and error
+ * strings, so its existing clients work unchanged. The RedisBloom key is the namespace name.
+ *
+ * <p>deja filters do not scale: {@code EXPANSION} is validated and ignored, {@code NONSCALING} is what every
+ * filter is, and {@code BF.INFO} reports one filter and a null expansion rate.
+ */
+final class BloomCommands {
+
+    /** RedisBloom's defaults for a filter created by {@code BF.INSERT} with only one of CAPACITY and ERROR. */
+    private static final long DEFAULT_CAPACITY = 100;
+    private static final double DEFAULT_ERROR = 0.01;
+
+    private final ServerContext context;
+    private final KeyAccess access;
+    private final DumpTransfers transfers;
+
+    BloomCommands(ServerContext context) {
+        this.context = context;
+        this.access = new KeyAccess(context);
+        this.transfers = new DumpTransfers(context);
+    }
+
+    void register(RespCommands commands) {
+        commands.add(new RespCommand("BF.RESERVE", -4, false, true, this::reserve));
+        commands.add(new RespCommand("BF.ADD", 3, false, true, this::add));
+        commands.add(new RespCommand("BF.MADD", -3, false, true, this::madd));
+        commands.add(new RespCommand("BF.EXISTS", 3, false, false, this::exists));
+        commands.add(new RespCommand("BF.MEXISTS", -3, false, false, this::mexists));
+        commands.add(new RespCommand("BF.INSERT", -4, false, true, this::insert));
+        commands.add(new RespCommand("BF.INFO", -2, false, false, this::info));
+        commands.add(new RespCommand("BF.CARD", 2, false, false, this::card));
+        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false,
+                (s, a) -> transfers.scanDump(existing(a.string(1)), a.integer(2))));
+        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true,
+                (s, a) -> transfers.loadChunk(Namespace.checkName(a.string(1)), a.integer(2), a.bytes(3))));
+    }
+
+    private RedisMessage reserve(RespSession session, RespArgs args) {
+        String name = Namespace.checkName(args.string(1));
+        double error = errorRate(args.string(2));
+        long capacity = capacity(args.string(3));
+        for (int i = 4; i < args.size(); i++) {
+            switch (args.upper(i)) {
+                case "NONSCALING" -> {
+                }
+                case "EXPANSION" -> {
+                    if (++i >= args.size()) {
+                        throw RespError.arity("bf.reserve");
+                    }
+                    expansion(args.string(i));
+                }
+                default -> throw RespError.syntax();
+            }
+        }
+        create(name, capacity, error);
+        return Replies.OK;
+    }
+
+    private Object add(RespSession session, RespArgs args) {
+        byte[] key = access.key(args.bytes(2));
+        return writable(args.string(1)).checkThenAdd(List.of(key), null)
+                .thenApply(verdicts -> Replies.integer(verdicts[0] == Verdict.NEW ? 1 : 0));
+    }
+
+    private Object madd(RespSession session, RespArgs args) {
+        List<byte[]> keys = access.keys(args.from(2));
+        return writable(args.string(1)).checkThenAdd(keys, null).thenApply(BloomCommands::added);
+    }
+
+    private RedisMessage exists(RespSession session, RespArgs args) {
+        HashedSeenSet store = access.ifExists(args.string(1));
+        byte[] key = access.key(args.bytes(2));
+        return Replies.integer(store != null && store.check(key) ? 1 : 0);
+    }
+
+    private RedisMessage mexists(RespSession session, RespArgs args) {
+        List<byte[]> keys = access.keys(args.from(2));
+        HashedSeenSet store = access.ifExists(args.string(1));
+        boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
+        List<RedisMessage> replies = new ArrayList<>(held.length);
+        for (boolean h : held) {
+            replies.add(Replies.integer(h ? 1 : 0));
+        }
+        return Replies.array(replies);
+    }
+
+    private Object insert(RespSession session, RespArgs args) {
+        String name = Namespace.checkName(args.string(1));
+        Long capacity = null;
+        Double error = null;
+        boolean noCreate = false;
+        int i = 2;
+        for (; i < args.size(); i++) {
+            String option = args.upper(i);
+            if (option.equals("ITEMS")) {
+                break;
+            }
+            switch (option) {
+                case "CAPACITY" -> capacity = capacity(value(args, ++i));
+                case "ERROR" -> error = errorRate(value(args, ++i));
+                case "EXPANSION" -> expansion(value(args, ++i));
+                case "NOCREATE" -> noCreate = true;
+                case "NONSCALING" -> {
+                }
+                default -> throw new RespError("ERR unknown argument received");
+            }
+        }
+        if (i + 1 >= args.size()) {
+            throw RespError.arity("bf.insert");
+        }
+        if (noCreate && (capacity != null || error != null)) {
+            throw new RespError("ERR NOCREATE cannot be used together with CAPACITY or ERROR");
+        }
+        List<byte[]> keys = access.keys(args.from(i + 1));
+        if (access.ifExists(name) == null) {
+            if (noCreate) {
+                throw new RespError("ERR not found");
+            }
+            if (capacity != null || error != null) {
+                create(name, capacity == null ? DEFAULT_CAPACITY : capacity, error == null ? DEFAULT_ERROR : error);
+            }
+        }
+        return writable(name).checkThenAdd(keys, null).thenApply(BloomCommands::added);
+    }
+
+    private RedisMessage info(RespSession session, RespArgs args) {
+        NamespaceInfo info = existing(args.string(1)).info();
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("Capacity", info.capacity());
+        fields.put("Size", info.stats().memoryBytes());
+        fields.put("Number of filters", 1L);
+        fields.put("Number of items inserted", info.stats().insertions());
+        fields.put("Expansion rate", null);
+        if (args.size() == 2) {
+            return Replies.fields(session, fields);
+        }
+        if (args.size() > 3) {
+            throw RespError.arity("bf.info");
+        }
+        Object value = switch (args.upper(2)) {
+            case "CAPACITY" -> fields.get("Capacity");
+            case "SIZE" -> fields.get("Size");
+            case "FILTERS" -> fields.get("Number of filters");
+            case "ITEMS" -> fields.get("Number of items inserted");
+            case "EXPANSION" -> null;
+            default -> throw new RespError("ERR Invalid information value");
+        };
+        return Replies.array(List.of(value == null ? Replies.nil(session) : Replies.integer((Long) value)));
+    }
+
+    private RedisMessage card(RespSession session, RespArgs args) {
+        HashedSeenSet store = access.ifExists(args.string(1));
+        return Replies.integer(store == null ? 0 : store.stats().insertions());
+    }
+
+    private void create(String name, long capacity, double error) {
+        try {
+            context.namespaces().create(name, "bloom", Map.of("capacity", Long.toString(capacity),
+                    "fpp", Double.toString(error)));
+        } catch (NamespaceException e) {
+            throw new RespError("ERR item exists");
+        }
+    }
+
+    private Namespace writable(String name) {
+        try {
+            return access.forWriting(Namespace.checkName(name));
+        } catch (NamespaceException e) {
+            throw new RespError("ERR not found");
+        }
+    }
+
+    private Namespace existing(String name) {
+        return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
+    }
+
+    private static RedisMessage added(Verdict[] verdicts) {
+        List<RedisMessage> replies = new ArrayList<>(verdicts.length);
+        for (Verdict verdict : verdicts) {
+            replies.add(Replies.integer(verdict == Verdict.NEW ? 1 : 0));
+        }
+        return Replies.array(replies);
+    }
+
+    private static String value(RespArgs args, int index) {
+        if (index >= args.size()) {
+            throw RespError.arity("bf.insert");
+        }
+        return args.string(index);
+    }
+
+    private static double errorRate(String text) {
+        double error;
+        try {
+            error = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new RespError("ERR bad error rate");
+        }
+        if (!(error > 0 && error < 1)) {
+            throw new RespError("ERR (0 < error rate range < 1)");
+        }
+        return error;
+    }
+
+    private static long capacity(String text) {
+        long capacity;
+        try {
+            capacity = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new RespError("ERR bad capacity");
+        }
+        if (capacity <= 0) {
+            throw new RespError("ERR (capacity should be larger than 0)");
+        }
+        return capacity;
+    }
+
+    private static void expansion(String text) {
+        try {
+            if (Long.parseLong(text) >= 1) {
+                return;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new RespError("ERR bad expansion");
+    }
+}

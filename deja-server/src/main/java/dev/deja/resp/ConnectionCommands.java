@@ -1,0 +1,236 @@
+package dev.deja.resp;
+
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The connection commands real clients and tools send: PING, ECHO, QUIT, AUTH, HELLO, SELECT, CLIENT, COMMAND,
+ * INFO and CONFIG GET.
+ */
+final class ConnectionCommands {
+
+    private final ServerContext context;
+    private final RespCommands commands;
+    private final byte[] password;
+
+    ConnectionCommands(ServerContext context, RespCommands commands) {
+        this.context = context;
+        this.commands = commands;
+        String configured = context.config().password();
+        this.password = configured == null ? null : configured.getBytes(StandardCharsets.UTF_8);
+    }
+
+    void register() {
+        commands.add(new RespCommand("PING", -1, false, false, this::ping));
+        commands.add(new RespCommand("ECHO", 2, false, false, (s, a) -> Replies.bulk(a.bytes(1))));
+        commands.add(new RespCommand("QUIT", -1, true, false, (s, a) -> {
+            s.closing = true;
+            return Replies.OK;
+        }));
+        commands.add(new RespCommand("AUTH", -2, true, false, this::auth));
+        commands.add(new RespCommand("HELLO", -1, true, false, this::hello));
+        commands.add(new RespCommand("SELECT", 2, false, false, (s, a) -> {
+            if (a.integer(1) != 0) {
+                throw new RespError("ERR DB index is out of range");
+            }
+            return Replies.OK;
+        }));
+        commands.add(new RespCommand("CLIENT", -2, false, false, this::client));
+        commands.add(new RespCommand("COMMAND", -1, false, false, this::command));
+        commands.add(new RespCommand("INFO", -1, false, false, this::info));
+        commands.add(new RespCommand("CONFIG", -2, false, false, this::config));
+    }
+
+    private RedisMessage ping(RespSession session, RespArgs args) {
+        if (args.size() > 2) {
+            throw RespError.arity("ping");
+        }
+        return args.size() == 2 ? Replies.bulk(args.bytes(1)) : Replies.simple("PONG");
+    }
+
+    private RedisMessage auth(RespSession session, RespArgs args) {
+        if (args.size() > 3) {
+            throw RespError.syntax();
+        }
+        if (password == null) {
+            throw new RespError("ERR AUTH <password> called without any password configured for the default user."
+                    + " Are you sure your configuration is correct?");
+        }
+        authenticate(session, args.size() == 3 ? args.string(1) : "default", args.bytes(args.size() - 1));
+        return Replies.OK;
+    }
+
+    private void authenticate(RespSession session, String user, byte[] given) {
+        if (!user.equals("default") || !MessageDigest.isEqual(password, given)) {
+            throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
+        }
+        session.authenticated = true;
+    }
+
+    private RedisMessage hello(RespSession session, RespArgs args) {
+        int protocol = session.protocol;
+        int i = 1;
+        if (args.size() > 1) {
+            long requested;
+            try {
+                requested = Long.parseLong(args.string(1));
+            } catch (NumberFormatException e) {
+                throw new RespError("ERR Protocol version is not an integer or out of range");
+            }
+            if (requested != 2 && requested != 3) {
+                throw new RespError("NOPROTO unsupported protocol version");
+            }
+            protocol = (int) requested;
+            i = 2;
+        }
+        String clientName = session.clientName;
+        for (; i < args.size(); i++) {
+            String option = args.upper(i);
+            if (option.equals("AUTH") && i + 2 < args.size()) {
+                if (password == null) {
+                    throw new RespError("ERR AUTH <password> called without any password configured for the"
+                            + " default user. Are you sure your configuration is correct?");
+                }
+                authenticate(session, args.string(i + 1), args.bytes(i + 2));
+                i += 2;
+            } else if (option.equals("SETNAME") && i + 1 < args.size()) {
+                clientName = args.string(++i);
+            } else {
+                throw new RespError("ERR Syntax error in HELLO option '" + args.string(i) + "'");
+            }
+        }
+        if (!session.authenticated) {
+            throw new RespError("NOAUTH HELLO must be called with the client already authenticated, otherwise the"
+                    + " HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select"
+                    + " the RESP protocol version at the same time");
+        }
+        session.protocol = protocol;
+        session.clientName = clientName;
+        List<RedisMessage> fields = new ArrayList<>();
+        field(fields, "server", Replies.bulk("deja"));
+        field(fields, "version", Replies.bulk(ServerContext.VERSION));
+        field(fields, "proto", Replies.integer(protocol));
+        field(fields, "id", Replies.integer(session.id));
+        field(fields, "mode", Replies.bulk("standalone"));
+        field(fields, "role", Replies.bulk("master"));
+        field(fields, "modules", Replies.array(List.of()));
+        return Replies.map(session, fields);
+    }
+
+    private RedisMessage client(RespSession session, RespArgs args) {
+        switch (args.upper(1)) {
+            case "SETNAME" -> {
+                if (args.size() != 3) {
+                    throw RespError.arity("client|setname");
+                }
+                String name = args.string(2);
+                if (name.chars().anyMatch(c -> c <= ' ' || c > '~')) {
+                    throw new RespError("ERR Client names cannot contain spaces, newlines or special characters.");
+                }
+                session.clientName = name.isEmpty() ? null : name;
+                return Replies.OK;
+            }
+            case "GETNAME" -> {
+                return session.clientName == null ? Replies.nil(session) : Replies.bulk(session.clientName);
+            }
+            case "ID" -> {
+                return Replies.integer(session.id);
+            }
+            case "SETINFO" -> {
+                if (args.size() != 4) {
+                    throw RespError.arity("client|setinfo");
+                }
+                String attribute = args.upper(2);
+                if (!attribute.equals("LIB-NAME") && !attribute.equals("LIB-VER")) {
+                    throw new RespError("ERR Unrecognized option '" + args.string(2) + "'");
+                }
+                return Replies.OK;
+            }
+            default -> throw new RespError("ERR unknown subcommand '" + args.string(1)
+                    + "'. Try CLIENT SETNAME, GETNAME, ID or SETINFO.");
+        }
+    }
+
+    private RedisMessage command(RespSession session, RespArgs args) {
+        if (args.size() == 1) {
+            return Replies.array(commands.all().stream().map(ConnectionCommands::describe).toList());
+        }
+        switch (args.upper(1)) {
+            case "COUNT" -> {
+                return Replies.integer(commands.all().size());
+            }
+            case "DOCS" -> {
+                // redis-cli asks for docs to offer hints; an empty map means "no docs" and it carries on
+                return Replies.map(session, List.of());
+            }
+            case "INFO" -> {
+                List<RedisMessage> infos = new ArrayList<>();
+                for (int i = 2; i < args.size(); i++) {
+                    RespCommand command = commands.find(args.upper(i));
+                    infos.add(command == null ? Replies.nil(session) : describe(command));
+                }
+                return Replies.array(infos);
+            }
+            default -> throw new RespError("ERR unknown subcommand '" + args.string(1)
+                    + "'. Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.");
+        }
+    }
+
+    /** A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step. */
+    private static RedisMessage describe(RespCommand command) {
+        boolean hasKey = command.name().startsWith("BF.") || command.name().startsWith("DJ.");
+        return Replies.array(List.of(
+                Replies.bulk(command.name().toLowerCase(Locale.ROOT)),
+                Replies.integer(command.arity()),
+                Replies.array(List.of(Replies.simple(command.write() ? "write" : "readonly"))),
+                Replies.integer(hasKey ? 1 : 0),
+                Replies.integer(hasKey ? 1 : 0),
+                Replies.integer(hasKey ? 1 : 0)));
+    }
+
+    /**
+     * {@code CONFIG GET name}: the Redis persistence settings tools such as redis-benchmark read, answered with
+     * deja's equivalents ({@code appendonly yes}: every write is journaled; {@code appendfsync}: the fsync policy;
+     * {@code save ""}: snapshots follow deja's own interval); any other name gives an empty map. Other subcommands
+     * are refused: deja is configured by its command line, environment or config file.
+     */
+    private RedisMessage config(RespSession session, RespArgs args) {
+        if (!args.upper(1).equals("GET") || args.size() != 3) {
+            throw new RespError("ERR only CONFIG GET <name> is supported: deja is configured by its command line,"
+                    + " environment or config file");
+        }
+        String name = args.string(2).toLowerCase(Locale.ROOT);
+        String value = switch (name) {
+            case "appendonly" -> "yes";
+            case "appendfsync" -> context.config().fsync().name().toLowerCase(Locale.ROOT);
+            case "save" -> "";
+            default -> null;
+        };
+        return Replies.map(session, value == null ? List.of() : List.of(Replies.bulk(name), Replies.bulk(value)));
+    }
+
+    private RedisMessage info(RespSession session, RespArgs args) {
+        String text = "# Server\r\n"
+                + "deja_version:" + ServerContext.VERSION + "\r\n"
+                // clients that gate features on the Redis version read this field
+                + "redis_version:7.2.0\r\n"
+                + "redis_mode:standalone\r\n"
+                + "process_id:" + ProcessHandle.current().pid() + "\r\n"
+                + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n"
+                + "\r\n# Persistence\r\n"
+                + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n"
+                + "\r\n# Keyspace\r\n"
+                + "namespaces:" + context.namespaces().list().size() + "\r\n";
+        return Replies.bulk(text);
+    }
+
+    private static void field(List<RedisMessage> fields, String name, RedisMessage value) {
+        fields.add(Replies.bulk(name));
+        fields.add(value);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.deja.resp;
+
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Verdict;
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * deja's own {@code DJ.*} commands, for every kind of namespace: create, drop, clear, list, info, snapshot and
+ * merge; check, add, checkThenAdd (NEW / DUPLICATE / RETRY) and forget with an optional owner, and their batch
+ * forms. Documented in docs/PROTOCOL.md.
+ */
+final class DejaCommands {
+
+    private static final String WITH_OWNERS = "WITHOWNERS";
+
+    private final ServerContext context;
+    private final NamespaceRegistry namespaces;
+    private final KeyAccess access;
+
+    DejaCommands(ServerContext context) {
+        this.context = context;
+        this.namespaces = context.namespaces();
+        this.access = new KeyAccess(context);
+    }
+
+    void register(RespCommands commands) {
+        commands.add(new RespCommand("DJ.CREATE", -3, false, true, this::create));
+        commands.add(new RespCommand("DJ.DROP", 2, false, true, (s, a) -> {
+            namespaces.delete(a.string(1));
+            return Replies.OK;
+        }));
+        commands.add(new RespCommand("DJ.CLEAR", 2, false, true, (s, a) -> {
+            namespaces.clear(a.string(1));
+            context.snapshotInBackground(a.string(1));
+            return Replies.OK;
+        }));
+        commands.add(new RespCommand("DJ.LIST", 1, false, false, (s, a) -> Replies.array(
+                namespaces.list().stream().map(n -> Replies.bulk(n.name())).toList())));
+        commands.add(new RespCommand("DJ.INFO", 2, false, false,
+                (s, a) -> Replies.fields(s, namespaces.get(a.string(1)).info().fields())));
+        commands.add(new RespCommand("DJ.SNAPSHOT", -1, false, false, this::snapshot));
+        commands.add(new RespCommand("DJ.MERGE", 3, false, true, this::merge));
+        commands.add(new RespCommand("DJ.CHECK", 3, false, false, (s, a) -> {
+            byte[] key = access.key(a.bytes(2));
+            HashedSeenSet store = readable(a.string(1));
+            return Replies.integer(store != null && store.check(key) ? 1 : 0);
+        }));
+        commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> single(a).thenApply(v -> Replies.OK)));
+        commands.add(new RespCommand("DJ.CHECKTHENADD", -3, false, true,
+                (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
+        commands.add(new RespCommand("DJ.FORGET", -3, false, true, (s, a) -> {
+            long[] owners = owners(a);
+            return access.forWriting(a.string(1)).forget(List.of(access.key(a.bytes(2))), owners)
+                    .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
+        }));
+        commands.add(new RespCommand("DJ.MCHECK", -3, false, false, this::mcheck));
+        commands.add(new RespCommand("DJ.MADD", -3, false, true, this::madd));
+        commands.add(new RespCommand("DJ.MCHECKTHENADD", -3, false, true, this::mcheckThenAdd));
+        commands.add(new RespCommand("DJ.MFORGET", -3, false, true, this::mforget));
+    }
+
+    private RedisMessage create(RespSession session, RespArgs args) {
+        if (args.size() % 2 != 1) {
+            throw new RespError("ERR parameters must come in name value pairs");
+        }
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 3; i < args.size(); i += 2) {
+            parameters.put(args.string(i), args.string(i + 1));
+        }
+        namespaces.create(args.string(1), args.string(2), parameters);
+        return Replies.OK;
+    }
+
+    private RedisMessage snapshot(RespSession session, RespArgs args) {
+        if (args.size() > 2) {
+            throw RespError.arity("dj.snapshot");
+        }
+        String name = args.size() == 2 ? namespaces.get(args.string(1)).name() : null;
+        context.snapshotInBackground(name);
+        return Replies.simple("Background saving started");
+    }
+
+    private RedisMessage merge(RespSession session, RespArgs args) {
+        namespaces.get(args.string(1)).mergeFrom(namespaces.get(args.string(2)));
+        return Replies.OK;
+    }
+
+    private RedisMessage mcheck(RespSession session, RespArgs args) {
+        List<byte[]> keys = access.keys(args.from(2));
+        HashedSeenSet store = readable(args.string(1));
+        boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
+        return integers(held);
+    }
+
+    private Object madd(RespSession session, RespArgs args) {
+        Batch batch = batch(args);
+        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners())
+                .thenApply(verdicts -> Replies.integer(verdicts.length));
+    }
+
+    private Object mcheckThenAdd(RespSession session, RespArgs args) {
+        Batch batch = batch(args);
+        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners()).thenApply(verdicts -> {
+            List<RedisMessage> replies = new ArrayList<>(verdicts.length);
+            for (Verdict verdict : verdicts) {
+                replies.add(verdict(verdict));
+            }
+            return Replies.array(replies);
+        });
+    }
+
+    private Object mforget(RespSession session, RespArgs args) {
+        Batch batch = batch(args);
+        return access.forWriting(args.string(1)).forget(batch.keys(), batch.owners())
+                .thenApply(DejaCommands::integers);
+    }
+
+    /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */
+    private CompletableFuture<Verdict[]> single(RespArgs args) {
+        long[] owners = owners(args);
+        return access.forWriting(args.string(1)).checkThenAdd(List.of(access.key(args.bytes(2))), owners);
+    }
+
+    private HashedSeenSet readable(String name) {
+        HashedSeenSet store = access.ifExists(name);
+        if (store == null && !context.config().autoCreate()) {
+            namespaces.get(name);
+        }
+        return store;
+    }
+
+    /** Keys, or with {@code WITHOWNERS} first, key-owner pairs; all checked before any is used. */
+    private Batch batch(RespArgs args) {
+        if (!args.upper(2).equals(WITH_OWNERS)) {
+            return new Batch(access.keys(args.from(2)), null);
+        }
+        List<byte[]> pairs = args.from(3);
+        if (pairs.isEmpty() || pairs.size() % 2 != 0) {
+            throw new RespError("ERR WITHOWNERS needs key owner pairs");
+        }
+        List<byte[]> keys = new ArrayList<>(pairs.size() / 2);
+        long[] owners = new long[pairs.size() / 2];
+        for (int i = 0; i < owners.length; i++) {
+            keys.add(access.key(pairs.get(2 * i)));
+            owners[i] = args.integer(3 + 2 * i + 1);
+        }
+        return new Batch(keys, owners);
+    }
+
+    private record Batch(List<byte[]> keys, long[] owners) {
+    }
+
+    /** The optional owner after {@code ns key}, as a one-element owners array, or null for none. */
+    private static long[] owners(RespArgs args) {
+        if (args.size() == 3) {
+            return null;
+        }
+        if (args.size() != 4) {
+            throw RespError.arity(args.string(0));
+        }
+        return new long[] {args.integer(3)};
+    }
+
+    private static RedisMessage verdict(Verdict verdict) {
+        return Replies.simple(verdict.name());
+    }
+
+    private static RedisMessage integers(boolean[] values) {
+        List<RedisMessage> replies = new ArrayList<>(values.length);
+        for (boolean value : values) {
+            replies.add(Replies.integer(value ? 1 : 0));
+        }
+        return Replies.array(replies);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.deja.resp;
+
+import dev.deja.namespace.Namespace;
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.server.ServerContext;
+import java.util.List;
+
+/** How RESP commands reach namespaces and validate keys, with the server's auto-create rule and key limit. */
+final class KeyAccess {
+
+    private final NamespaceRegistry namespaces;
+    private final int maxKeyBytes;
+
+    KeyAccess(ServerContext context) {
+        this.namespaces = context.namespaces();
+        this.maxKeyBytes = context.config().maxKeyBytes();
+    }
+
+    NamespaceRegistry namespaces() {
+        return namespaces;
+    }
+
+    /** The namespace to write to, created on first use when auto-create is on. */
+    Namespace forWriting(String name) {
+        return namespaces.getOrCreate(name);
+    }
+
+    /** The namespace's store, or null when it does not exist (it would be created empty). */
+    HashedSeenSet ifExists(String name) {
+        return namespaces.find(Namespace.checkName(name)).map(Namespace::store).orElse(null);
+    }
+
+    /** The key, or an error naming the limit when it is empty or too large. */
+    byte[] key(byte[] key) {
+        if (key.length == 0) {
+            throw new RespError("ERR key must be a non-empty string");
+        }
+        if (key.length > maxKeyBytes) {
+            throw new RespError("ERR key must be at most " + maxKeyBytes + " bytes (got " + key.length + ")");
+        }
+        return key;
+    }
+
+    /** Every key checked before any is used, so a bad one changes nothing. */
+    List<byte[]> keys(List<byte[]> keys) {
+        keys.forEach(this::key);
+        return keys;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.deja.resp;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
+import io.netty.handler.codec.redis.IntegerRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
+import io.netty.handler.codec.redis.SimpleStringRedisMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Builds RESP replies, choosing the RESP2 or RESP3 form of maps and nulls by the session's protocol. */
+final class Replies {
+
+    static final RedisMessage OK = new SimpleStringRedisMessage("OK");
+
+    private Replies() {
+    }
+
+    static RedisMessage simple(String text) {
+        return new SimpleStringRedisMessage(text);
+    }
+
+    static RedisMessage error(String message) {
+        return new ErrorRedisMessage(message);
+    }
+
+    static RedisMessage integer(long value) {
+        return new IntegerRedisMessage(value);
+    }
+
+    static RedisMessage bulk(byte[] bytes) {
+        return new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(bytes));
+    }
+
+    static RedisMessage bulk(String text) {
+        return bulk(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static RedisMessage array(List<RedisMessage> items) {
+        return new ArrayRedisMessage(items);
+    }
+
+    /** Null: {@code _} under RESP3, the null bulk string under RESP2. */
+    static RedisMessage nil(RespSession session) {
+        return session.resp3() ? Resp3Null.INSTANCE : FullBulkStringRedisMessage.NULL_INSTANCE;
+    }
+
+    /** A map under RESP3, a flat array of alternating keys and values under RESP2 (as Redis does). */
+    static RedisMessage map(RespSession session, List<RedisMessage> keysAndValues) {
+        return session.resp3() ? new Resp3Map(keysAndValues) : array(keysAndValues);
+    }
+
+    /** Renders named fields (strings, integers, doubles, nested maps, nulls) as a map reply. */
+    static RedisMessage fields(RespSession session, Map<String, ?> fields) {
+        List<RedisMessage> entries = new ArrayList<>(fields.size() * 2);
+        fields.forEach((name, value) -> {
+            entries.add(bulk(name));
+            entries.add(value(session, value));
+        });
+        return map(session, entries);
+    }
+
+    private static RedisMessage value(RespSession session, Object value) {
+        return switch (value) {
+            case null -> nil(session);
+            case Long l -> integer(l);
+            case Integer i -> integer(i);
+            case Boolean b -> integer(b ? 1 : 0);
+            case Map<?, ?> m -> {
+                @SuppressWarnings("unchecked")
+                Map<String, ?> nested = (Map<String, ?>) m;
+                yield fields(session, nested);
+            }
+            case List<?> list -> array(list.stream().map(item -> value(session, item)).toList());
+            default -> bulk(String.valueOf(value));
+        };
+    }
+}

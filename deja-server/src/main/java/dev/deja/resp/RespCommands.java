@@ -1,0 +1,114 @@
+package dev.deja.resp;
+
+import dev.deja.journal.JournalWriteException;
+import dev.deja.namespace.NamespaceException;
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every RESP command the server knows, and the dispatch that checks authentication and arity and turns failures
+ * into Redis error replies.
+ */
+final class RespCommands {
+
+    private static final Logger log = LoggerFactory.getLogger(RespCommands.class);
+    private static final String FRONT_END = "resp";
+
+    private final Map<String, RespCommand> commands = new HashMap<>();
+    private final ServerContext context;
+
+    RespCommands(ServerContext context) {
+        this.context = context;
+        new ConnectionCommands(context, this).register();
+        new BloomCommands(context).register(this);
+        new DejaCommands(context).register(this);
+    }
+
+    void add(RespCommand command) {
+        commands.put(command.name(), command);
+    }
+
+    /** Every command, by name. */
+    Collection<RespCommand> all() {
+        List<RespCommand> all = new ArrayList<>(commands.values());
+        all.sort(Comparator.comparing(RespCommand::name));
+        return all;
+    }
+
+    /** The command with this upper-case name, or null. */
+    RespCommand find(String name) {
+        return commands.get(name);
+    }
+
+    /** Runs one command: its reply, or a future of it for a write waiting for the journal; never fails. */
+    Object execute(RespSession session, RespArgs args) {
+        if (args.size() == 0) {
+            return failure("ERR empty command", "empty");
+        }
+        String name = args.command();
+        RespCommand command = commands.get(name);
+        if (command == null) {
+            return failure(unknown(args), "unknown_command");
+        }
+        if (!session.authenticated && !command.beforeAuth()) {
+            return failure("NOAUTH Authentication required.", "noauth");
+        }
+        if (!command.arityMatches(args.size())) {
+            return failure(RespError.arity(args.string(0)).getMessage(), "arity");
+        }
+        try {
+            context.metrics().operations(FRONT_END, name.toLowerCase(Locale.ROOT), 1);
+            Object reply = command.action().run(session, args);
+            if (reply instanceof CompletableFuture<?> future) {
+                return future.handle((value, error) -> error == null ? value : failure(name, unwrap(error)));
+            }
+            return reply;
+        } catch (RuntimeException e) {
+            return failure(name, e);
+        }
+    }
+
+    private RedisMessage failure(String name, Throwable error) {
+        return switch (error) {
+            case RespError e -> failure(e.getMessage(), "refused");
+            case NamespaceException e -> failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
+            case IllegalArgumentException e -> failure("ERR " + e.getMessage(), "bad_argument");
+            case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
+            // Redis's own prefix for a write refused because it cannot persist
+            case JournalWriteException e -> failure("MISCONF " + e.getMessage(), "journal");
+            default -> {
+                log.error("RESP command {} failed", name, error);
+                yield failure("ERR cannot serve this command now: " + error, "unavailable");
+            }
+        };
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private RedisMessage failure(String message, String reason) {
+        context.metrics().error(FRONT_END, reason);
+        return Replies.error(message);
+    }
+
+    private static String unknown(RespArgs args) {
+        StringBuilder message = new StringBuilder("ERR unknown command '").append(args.string(0))
+                .append("', with args beginning with: ");
+        for (int i = 1; i < args.size() && message.length() < 128; i++) {
+            message.append('\'').append(args.string(i)).append("' ");
+        }
+        return message.toString();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.deja.resp;
+
+import dev.deja.server.ServerContext;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.redis.RedisArrayAggregator;
+import io.netty.handler.codec.redis.RedisBulkStringAggregator;
+import io.netty.handler.codec.redis.RedisDecoder;
+import io.netty.handler.codec.redis.RedisEncoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds each RESP connection's pipeline: Netty's Redis decoder (inline commands included), the size limits, the
+ * bulk-string and array aggregators, Netty's encoder with deja's RESP3 additions, then the command handler.
+ */
+public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
+
+    /** What a connection beyond the limit receives before it is closed. */
+    public static final byte[] REFUSAL = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** Arguments a command may have beyond its keys (name, namespace, options). */
+    private static final int EXTRA_ARGUMENTS = 16;
+
+    private final ServerContext context;
+    private final RespCommands commands;
+    private final ChannelHandler connectionLimit;
+
+    /** A front end over the server's context; {@code connectionLimit} is the shared connection counter. */
+    public RespFrontEnd(ServerContext context, ChannelHandler connectionLimit) {
+        this.context = context;
+        this.commands = new RespCommands(context);
+        this.connectionLimit = connectionLimit;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast(connectionLimit);
+        if (context.config().idleTimeoutSeconds() > 0) {
+            pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
+        }
+        // a batch of n keys with owners takes 2n arguments
+        int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;
+        pipeline.addLast(new RedisDecoder(true));
+        pipeline.addLast(new RespLimits(maxArguments, context.config().maxBodyBytes()));
+        pipeline.addLast(new RedisBulkStringAggregator());
+        // commands are flat arrays; Netty's default depth and length limits are those of any Redis reply
+        pipeline.addLast(new RedisArrayAggregator(maxArguments, 2));
+        pipeline.addLast(new RedisEncoder());
+        pipeline.addLast(new Resp3Encoder());
+        pipeline.addLast(new RespHandler(commands, context.config().password() != null));
+    }
+}

@@ -1,0 +1,130 @@
+package dev.deja.server;
+
+import dev.deja.http.HttpFrontEnd;
+import dev.deja.metrics.ServerMetrics;
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.resp.RespFrontEnd;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running deja server: the namespaces and the HTTP and RESP front ends.
+ *
+ * <p>{@link #close()} stops it the way SIGTERM should: stop accepting connections, let in-flight requests finish,
+ * then write out every namespace's journal and snapshot it.
+ */
+public final class DejaServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DejaServer.class);
+
+    private final ServerContext context;
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup workers;
+    private final Channel http;
+    private final Channel resp;
+    private boolean closed;
+
+    private DejaServer(ServerContext context, EventLoopGroup acceptors, EventLoopGroup workers, Channel http,
+                       Channel resp) {
+        this.context = context;
+        this.acceptors = acceptors;
+        this.workers = workers;
+        this.http = http;
+        this.resp = resp;
+    }
+
+    /** Recovers the namespaces from the data dir and binds the enabled front ends. */
+    public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
+        NamespaceRegistry namespaces = new NamespaceRegistry(config.dataDir(), config.kinds(), config.defaultSpec(),
+                config.autoCreate(), config.durability());
+        namespaces.open();
+        AtomicInteger connections = new AtomicInteger();
+        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections));
+        EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+        Channel http = null;
+        Channel resp = null;
+        try {
+            if (enabled(config, config.httpPort())) {
+                http = bind(config, config.httpPort(), acceptors, workers, new HttpFrontEnd(context,
+                        new ConnectionLimit(connections, config.maxConnections(), HttpFrontEnd.REFUSAL)));
+            }
+            if (enabled(config, config.respPort())) {
+                resp = bind(config, config.respPort(), acceptors, workers, new RespFrontEnd(context,
+                        new ConnectionLimit(connections, config.maxConnections(), RespFrontEnd.REFUSAL)));
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            namespaces.close();
+            throw e;
+        }
+        return new DejaServer(context, acceptors, workers, http, resp);
+    }
+
+    private static boolean enabled(ServerConfig config, int port) {
+        return port > 0 || config.ephemeralPorts();
+    }
+
+    private static Channel bind(ServerConfig config, int port, EventLoopGroup acceptors, EventLoopGroup workers,
+                                ChannelInitializer<SocketChannel> frontEnd) throws InterruptedException {
+        return new ServerBootstrap()
+                .group(acceptors, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                // replies beyond the high mark pause reading from that client (PipelinedHandler)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                .childHandler(frontEnd)
+                .bind(config.bind(), port).sync().channel();
+    }
+
+    /** The bound HTTP port, or -1 when HTTP is disabled. */
+    public int httpPort() {
+        return http == null ? -1 : ((InetSocketAddress) http.localAddress()).getPort();
+    }
+
+    /** The bound RESP port, or -1 when RESP is disabled. */
+    public int respPort() {
+        return resp == null ? -1 : ((InetSocketAddress) resp.localAddress()).getPort();
+    }
+
+    /** The namespaces, configuration and metrics. */
+    public ServerContext context() {
+        return context;
+    }
+
+    /** Stops accepting, finishes in-flight requests, then closes every namespace (journal and snapshot). */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (http != null) {
+            http.close().syncUninterruptibly();
+        }
+        if (resp != null) {
+            resp.close().syncUninterruptibly();
+        }
+        acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        // the quiet period lets requests already read finish and their replies be flushed
+        workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        context.namespaces().close();
+        log.info("deja stopped; every namespace's journal is written out and snapshotted");
+    }
+}

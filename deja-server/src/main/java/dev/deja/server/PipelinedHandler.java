@@ -1,0 +1,124 @@
+package dev.deja.server;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
+ * collected, executed in order as one batch and answered with one flush.
+ *
+ * <p>A reply may be a future (a write waiting for the journal): then the connection stops reading until every
+ * reply of the batch is ready, and writes them in order. So a client can never have more than one batch waiting,
+ * and when the disk is slower than the writes the server answers more slowly instead of buffering without bound.
+ * For the same reason a connection whose replies cannot be written to the socket stops being read.
+ *
+ * @param <R> the request a front end turns each decoded message into
+ */
+public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
+
+    private final List<R> pending = new ArrayList<>();
+    private boolean waiting;
+
+    /** A reply after which the connection is closed (and later requests of the batch are not executed). */
+    public record Closing(Object reply) {
+    }
+
+    /** Turns a decoded message into a request; the message is released after this returns. */
+    protected abstract R request(ChannelHandlerContext ctx, Object message);
+
+    /** Executes one request: its reply, a {@link CompletableFuture} of it, or a {@link Closing} one. */
+    protected abstract Object execute(ChannelHandlerContext ctx, R request);
+
+    /** The reply that stands for a future that failed. */
+    protected abstract Object failure(Throwable cause);
+
+    @Override
+    public final void channelRead(ChannelHandlerContext ctx, Object message) {
+        try {
+            pending.add(request(ctx, message));
+        } finally {
+            ReferenceCountUtil.release(message);
+        }
+    }
+
+    @Override
+    public final void channelReadComplete(ChannelHandlerContext ctx) {
+        if (pending.isEmpty() || waiting) {
+            return;
+        }
+        List<R> batch = new ArrayList<>(pending);
+        pending.clear();
+        List<Object> replies = new ArrayList<>(batch.size());
+        List<CompletableFuture<?>> futures = new ArrayList<>();
+        for (R request : batch) {
+            Object reply = execute(ctx, request);
+            replies.add(reply);
+            if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
+                futures.add(future);
+            } else if (reply instanceof Closing) {
+                break;
+            }
+        }
+        if (futures.isEmpty()) {
+            writeAll(ctx, replies);
+            return;
+        }
+        waiting = true;
+        ctx.channel().config().setAutoRead(false);
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
+                ctx.executor().execute(() -> {
+                    waiting = false;
+                    writeAll(ctx, replies);
+                    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+                    if (!pending.isEmpty()) {
+                        channelReadComplete(ctx);
+                    }
+                }));
+    }
+
+    private void writeAll(ChannelHandlerContext ctx, List<Object> replies) {
+        for (Object reply : replies) {
+            if (reply instanceof CompletableFuture<?> future) {
+                reply = future.handle((value, error) -> error == null ? value : failure(unwrap(error))).join();
+            }
+            if (reply instanceof Closing closing) {
+                ctx.write(closing.reply());
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                pending.clear();
+                return;
+            }
+            ctx.write(reply);
+        }
+        ctx.flush();
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!waiting) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            ctx.close();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.deja.server;
+
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.namespace.Durability;
+import dev.deja.namespace.NamespaceSpec;
+import dev.deja.namespace.StoreKinds;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a {@link DejaServer} is started with; built with {@link #builder()}, whose defaults are those of
+ * {@code deja serve}.
+ *
+ * @param dataDir                 where namespaces are kept
+ * @param bind                    the address both front ends listen on
+ * @param httpPort                HTTP port; 0 disables HTTP when {@code ephemeralPorts} is off
+ * @param respPort                RESP port; 0 disables RESP when {@code ephemeralPorts} is off
+ * @param ephemeralPorts          whether port 0 means "any free port" (tests) rather than "disabled" (the CLI)
+ * @param fsync                   when the journal is forced to disk
+ * @param password                required by RESP AUTH and as an HTTP bearer token; {@code null} for none
+ * @param autoCreate              whether an unknown namespace is created on first use
+ * @param defaultSpec             what the {@code default} namespace and auto-created ones are made of
+ * @param kinds                   the store kinds offered
+ * @param snapshotIntervalSeconds seconds between snapshots of a namespace that changed; 0 disables the timer
+ * @param maxKeyBytes             largest key accepted
+ * @param maxBodyBytes            largest HTTP body and RESP bulk string accepted
+ * @param maxBatch                most keys in one batch request or command
+ * @param maxConnections          most open client connections, both front ends together
+ * @param idleTimeoutSeconds      seconds after which an idle connection is closed; 0 never
+ * @param ioThreads               Netty event loop threads; 0 lets Netty choose (twice the cores)
+ */
+public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
+                           FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
+                           StoreKinds kinds, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
+                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
+
+    /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
+    public static final NamespaceSpec SEED_DEFAULT =
+            NamespaceSpec.parse("bloom", "bits=8589934592,k=10,capacity=500000000");
+
+    public ServerConfig {
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(defaultSpec, "defaultSpec");
+        Objects.requireNonNull(kinds, "kinds");
+        Objects.requireNonNull(fsync, "fsync");
+        checkPort("httpPort", httpPort);
+        checkPort("respPort", respPort);
+        if (password != null && password.isEmpty()) {
+            password = null;
+        }
+        atLeast("snapshotIntervalSeconds", snapshotIntervalSeconds, 0);
+        atLeast("maxKeyBytes", maxKeyBytes, 1);
+        atLeast("maxBodyBytes", maxBodyBytes, 1);
+        atLeast("maxBatch", maxBatch, 1);
+        atLeast("maxConnections", maxConnections, 1);
+        atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
+        atLeast("ioThreads", ioThreads, 0);
+    }
+
+    /** The journal and snapshot settings every namespace is opened with. */
+    public Durability durability() {
+        return new Durability(fsync, Duration.ofSeconds(snapshotIntervalSeconds));
+    }
+
+    /** A builder holding the defaults of {@code deja serve}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private static void checkPort(String name, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(name + " must be in [0, 65535] (got " + port + ")");
+        }
+    }
+
+    private static void atLeast(String name, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + " (got " + value + ")");
+        }
+    }
+
+    /** Builds a {@link ServerConfig}; every setter names the setting it sets. */
+    public static final class Builder {
+        private Path dataDir = Path.of("deja-data");
+        private String bind = "127.0.0.1";
+        private int httpPort = 8889;
+        private int respPort = 6389;
+        private boolean ephemeralPorts;
+        private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
+        private String password;
+        private boolean autoCreate = true;
+        private NamespaceSpec defaultSpec = SEED_DEFAULT;
+        private StoreKinds kinds;
+        private int snapshotIntervalSeconds = 300;
+        private int maxKeyBytes = 64 * 1024;
+        private int maxBodyBytes = 16 * 1024 * 1024;
+        private int maxBatch = 100_000;
+        private int maxConnections = 10_000;
+        private int idleTimeoutSeconds = 300;
+        private int ioThreads;
+
+        private Builder() {
+        }
+
+        public Builder dataDir(Path dataDir) {
+            this.dataDir = dataDir;
+            return this;
+        }
+
+        public Builder bind(String bind) {
+            this.bind = bind;
+            return this;
+        }
+
+        public Builder httpPort(int httpPort) {
+            this.httpPort = httpPort;
+            return this;
+        }
+
+        public Builder respPort(int respPort) {
+            this.respPort = respPort;
+            return this;
+        }
+
+        /** Port 0 binds any free port instead of disabling the front end (for tests). */
+        public Builder ephemeralPorts(boolean ephemeralPorts) {
+            this.ephemeralPorts = ephemeralPorts;
+            return this;
+        }
+
+        public Builder fsync(FsyncPolicy fsync) {
+            this.fsync = fsync;
+            return this;
+        }
+
+        /** The fsync policy by name: {@code always}, {@code everysec} or {@code no}. */
+        public Builder fsync(String fsync) {
+            return fsync(FsyncPolicy.parse(fsync));
+        }
+
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        public Builder autoCreate(boolean autoCreate) {
+            this.autoCreate = autoCreate;
+            return this;
+        }
+
+        public Builder defaultSpec(NamespaceSpec defaultSpec) {
+            this.defaultSpec = defaultSpec;
+            return this;
+        }
+
+        public Builder kinds(StoreKinds kinds) {
+            this.kinds = kinds;
+            return this;
+        }
+
+        public Builder snapshotIntervalSeconds(int seconds) {
+            this.snapshotIntervalSeconds = seconds;
+            return this;
+        }
+
+        public Builder maxKeyBytes(int maxKeyBytes) {
+            this.maxKeyBytes = maxKeyBytes;
+            return this;
+        }
+
+        public Builder maxBodyBytes(int maxBodyBytes) {
+            this.maxBodyBytes = maxBodyBytes;
+            return this;
+        }
+
+        public Builder maxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
+            return this;
+        }
+
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        public Builder idleTimeoutSeconds(int seconds) {
+            this.idleTimeoutSeconds = seconds;
+            return this;
+        }
+
+        public Builder ioThreads(int ioThreads) {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        public ServerConfig build() {
+            return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
+                    defaultSpec, kinds == null ? StoreKinds.standard() : kinds, snapshotIntervalSeconds, maxKeyBytes,
+                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads);
+        }
+    }
+}

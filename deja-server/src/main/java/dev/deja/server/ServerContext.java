@@ -1,0 +1,57 @@
+package dev.deja.server;
+
+import dev.deja.metrics.ServerMetrics;
+import dev.deja.namespace.NamespaceRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What the front ends share: the configuration, the namespaces and the metrics. */
+public final class ServerContext {
+
+    /** The version reported by HTTP {@code /info}, RESP {@code INFO} and {@code HELLO}. */
+    public static final String VERSION = "0.1.0";
+
+    private static final Logger log = LoggerFactory.getLogger(ServerContext.class);
+
+    private final ServerConfig config;
+    private final NamespaceRegistry namespaces;
+    private final ServerMetrics metrics;
+    private final Instant started = Instant.now();
+
+    ServerContext(ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics) {
+        this.config = config;
+        this.namespaces = namespaces;
+        this.metrics = metrics;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    public NamespaceRegistry namespaces() {
+        return namespaces;
+    }
+
+    public ServerMetrics metrics() {
+        return metrics;
+    }
+
+    /** Time since the server started. */
+    public Duration uptime() {
+        return Duration.between(started, Instant.now());
+    }
+
+    /**
+     * Snapshots one namespace, or every one when {@code name} is null, in the background so requests keep being
+     * served; a failure is logged.
+     */
+    public void snapshotInBackground(String name) {
+        (name == null ? namespaces.snapshotAll() : namespaces.snapshot(name)).whenComplete((done, error) -> {
+            if (error != null) {
+                log.error("snapshot of {} failed", name == null ? "the namespaces" : "namespace '" + name + "'", error);
+            }
+        });
+    }
+}

@@ -1,0 +1,82 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.server.ServerConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code deja serve}'s options: help, defaults, and the config-file layer under the command line. */
+class ServeCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void helpDocumentsEveryOptionWithItsDefault() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setOut(new PrintWriter(out));
+        assertThat(cli.execute("serve", "--help")).isZero();
+        assertThat(out.toString())
+                .contains("--data-dir", "Default: deja-data")
+                .contains("--bind", "Default: 127.0.0.1")
+                .contains("--http-port", "Default: 8889")
+                .contains("--resp-port", "Default: 6389")
+                .contains("--fsync", "Default: everysec")
+                .contains("--password")
+                .contains("DEJA_HTTP_PORT");
+    }
+
+    @Test
+    void defaultsAreThoseOfTheIssue() throws Exception {
+        ServerConfig config = parse();
+        assertThat(config.dataDir()).isEqualTo(Path.of("deja-data"));
+        assertThat(config.bind()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isEqualTo(8889);
+        assertThat(config.respPort()).isEqualTo(6389);
+        assertThat(config.fsync()).isEqualTo(FsyncPolicy.EVERYSEC);
+        assertThat(config.password()).isNull();
+        assertThat(config.maxKeyBytes()).isEqualTo(65536);
+        assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
+    }
+
+    @Test
+    void configFileFillsWhatTheCommandLineLeavesOut() throws Exception {
+        Path file = dir.resolve("deja.properties");
+        Files.writeString(file, "http-port=1234\nresp-port=4321\nfsync=always\ndata-dir=" + dir + "\n");
+        ServerConfig config = parse("--config", file.toString(), "--resp-port", "0");
+        assertThat(config.httpPort()).isEqualTo(1234);
+        assertThat(config.respPort()).as("the command line wins").isZero();
+        assertThat(config.fsync()).isEqualTo(FsyncPolicy.ALWAYS);
+        assertThat(config.dataDir()).isEqualTo(dir);
+    }
+
+    @Test
+    void badValuesNameTheOption() throws Exception {
+        Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "http-port=eighty\n");
+        assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("--http-port");
+        Files.writeString(file, "colour=blue\n");
+        assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
+        assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
+        assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("httpPort must be in [0, 65535]");
+    }
+
+    private static ServerConfig parse(String... args) throws Exception {
+        // through the top-level command, as "deja serve ..." parses it
+        CommandLine cli = Main.commandLine();
+        String[] full = new String[args.length + 1];
+        full[0] = "serve";
+        System.arraycopy(args, 0, full, 1, args.length);
+        CommandLine.ParseResult result = cli.parseArgs(full);
+        return ((ServeCommand) result.subcommand().commandSpec().userObject()).serverConfig();
+    }
+}

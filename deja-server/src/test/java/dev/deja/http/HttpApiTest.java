@@ -1,0 +1,242 @@
+package dev.deja.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.deja.testing.TestServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP API driven by the JDK's HttpClient against a real server on an ephemeral port. */
+class HttpApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path dataDir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServer.start(dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(10_000).maxBatch(50));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void seedEndpointsAnswerAsTheSeedServerDid() throws Exception {
+        assertThat(get("/check?e=Hello%20Habr%21").body()).isEqualTo("MISSING\n");
+        HttpResponse<String> added = get("/add?e=Hello%20Habr%21");
+        assertThat(added.body()).isEqualTo("ADDED\n");
+        assertThat(added.headers().firstValue("content-type")).hasValue("text/plain; charset=UTF-8");
+        assertThat(get("/check?e=Hello%20Habr%21").body()).isEqualTo("PRESENT\n");
+        assertThat(get("/checkthenadd?e=unexistent").body()).isEqualTo("MISSING\n");
+        assertThat(get("/checkthenadd?e=unexistent").body()).isEqualTo("PRESENT\n");
+    }
+
+    @Test
+    void namespaceParameterSelectsAnotherNamespace() throws Exception {
+        assertThat(get("/add?e=only-in-a&ns=seed-a").body()).isEqualTo("ADDED\n");
+        assertThat(get("/check?e=only-in-a").body()).isEqualTo("MISSING\n");
+        assertThat(get("/check?e=only-in-a&ns=seed-a").body()).isEqualTo("PRESENT\n");
+        assertThat(json(get("/namespaces/seed-a")).get("count").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void ownerTurnsARepeatIntoRetry() throws Exception {
+        put("/namespaces/owned", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
+        assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=7").body()).isEqualTo("MISSING\n");
+        assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=7").body()).isEqualTo("RETRY\n");
+        assertThat(get("/checkthenadd?e=msg-1&ns=owned&owner=8").body()).isEqualTo("PRESENT\n");
+        assertThat(get("/forget?e=msg-1&ns=owned&owner=8").body()).isEqualTo("MISSING\n");
+        assertThat(get("/forget?e=msg-1&ns=owned&owner=7").body()).isEqualTo("FORGOTTEN\n");
+        assertThat(get("/check?e=msg-1&ns=owned").body()).isEqualTo("MISSING\n");
+        assertError(get("/forget?e=x"), 400, "bloom cannot forget a key");
+    }
+
+    @Test
+    void textBatchAnswersOneLetterPerKeyInOrder() throws Exception {
+        HttpResponse<String> response = post("/batch?op=checkthenadd&ns=batch-text", "text/plain", "a\nb\r\na\nc\n");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("MMPM\n");
+        assertThat(post("/batch?op=check&ns=batch-text", "text/plain", "a\nz").body()).isEqualTo("PM\n");
+        assertThat(post("/batch?op=add&ns=batch-text", "text/plain", "z").body()).isEqualTo("A\n");
+        assertThat(get("/check?e=z&ns=batch-text").body()).isEqualTo("PRESENT\n");
+    }
+
+    @Test
+    void jsonBatchAnswersWordsWithOwners() throws Exception {
+        put("/namespaces/batch-json", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
+        String body = "{\"op\":\"checkthenadd\",\"ns\":\"batch-json\",\"keys\":[\"x\",\"y\",\"x\",\"y\"],"
+                + "\"owners\":[1,2,1,3]}";
+        JsonNode reply = json(post("/batch", "application/json", body));
+        assertThat(reply.get("results")).extracting(JsonNode::asText)
+                .containsExactly("MISSING", "MISSING", "RETRY", "PRESENT");
+    }
+
+    @Test
+    void badRequestsGetJsonErrorsWithTheRightStatus() throws Exception {
+        assertError(get("/check"), 400, "parameter e is required");
+        assertError(get("/check?e=k&owner=seven"), 400, "owner must be a 64-bit signed integer");
+        assertError(get("/check?e=" + "k".repeat(101)), 413, "key must be at most 100 bytes");
+        assertError(get("/check?e=" + "k".repeat(5000)), 413, "malformed HTTP request");
+        assertError(post("/check?e=k", "text/plain", "x"), 405, "POST is not allowed on /check");
+        assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET");
+        assertError(get("/nowhere"), 404, "no endpoint at /nowhere");
+        assertError(post("/batch?op=check", "application/json", "{nope"), 400, "body is not valid JSON");
+        assertError(post("/batch?op=explode", "text/plain", "a"), 400, "op must be one of");
+        assertError(post("/batch?op=check", "text/plain", "a\n\nb"), 400, "key on line 2 is empty");
+        assertError(post("/batch?op=check", "text/plain", "k\n".repeat(51)), 413, "at most 50 keys");
+        assertError(post("/batch?op=check", "text/plain", "k\n".repeat(5001)), 413, "at most 10000 bytes");
+        assertError(get("/check?e=k&ns=..%2Fetc"), 400, "namespace name must be");
+    }
+
+    @Test
+    void adminApiCreatesListsDescribesClearsAndDeletesNamespaces() throws Exception {
+        HttpResponse<String> created = put("/namespaces/admin-a",
+                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"5000\",\"fpp\":\"0.02\"}}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        JsonNode info = json(created);
+        assertThat(info.get("kind").asText()).isEqualTo("bloom");
+        assertThat(info.get("capacity").asLong()).isEqualTo(5000);
+        assertThat(info.get("parameters").get("capacity").asText()).isEqualTo("5000");
+        assertThat(info.get("errorEstimate").get("targetFpp").asDouble()).isBetween(0.0, 0.02);
+        assertThat(info.get("errorEstimate").get("fillRatio").asDouble()).isZero();
+        assertThat(info.get("guarantee").get("name").asText()).isEqualTo("NEVER_FALSE_NEW");
+        assertThat(info.has("errorEstimate")).isTrue();
+
+        assertError(put("/namespaces/admin-a", "{\"kind\":\"bloom\"}"), 409, "already exists");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"bloom\",\"params\":{\"fpp\":\"2\"}}"), 400,
+                "fpp must be in the open interval (0, 1)");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent]");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
+
+        get("/add?e=k1&ns=admin-a");
+        assertThat(json(get("/namespaces/admin-a")).get("count").asLong()).isEqualTo(1);
+        assertThat(json(get("/namespaces")).get("namespaces").findValuesAsText("name")).contains("admin-a", "default");
+
+        assertThat(post("/namespaces/admin-a/clear", "text/plain", "").statusCode()).isEqualTo(200);
+        assertThat(get("/check?e=k1&ns=admin-a").body()).isEqualTo("MISSING\n");
+        assertThat(post("/namespaces/admin-a/snapshot", "text/plain", "").statusCode()).isEqualTo(202);
+
+        assertThat(delete("/namespaces/admin-a").statusCode()).isEqualTo(200);
+        assertError(get("/namespaces/admin-a"), 404, "namespace 'admin-a' does not exist");
+        assertError(delete("/namespaces/admin-a"), 404, "does not exist");
+    }
+
+    @Test
+    void mergeIsAUnionOfTwoNamespacesOfTheSameShape() throws Exception {
+        put("/namespaces/merge-a", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100\"}}");
+        put("/namespaces/merge-b", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100\"}}");
+        put("/namespaces/merge-c", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"200\"}}");
+        get("/add?e=left&ns=merge-a");
+        get("/add?e=right&ns=merge-b");
+        assertThat(post("/namespaces/merge-a/merge?from=merge-b", "text/plain", "").statusCode()).isEqualTo(200);
+        assertThat(get("/check?e=right&ns=merge-a").body()).isEqualTo("PRESENT\n");
+        assertThat(get("/check?e=left&ns=merge-b").body()).isEqualTo("MISSING\n");
+        assertError(post("/namespaces/merge-a/merge?from=merge-c", "text/plain", ""), 400, "same kind and parameters");
+    }
+
+    @Test
+    void healthInfoAndMetrics() throws Exception {
+        assertThat(json(get("/health")).get("status").asText()).isEqualTo("UP");
+        JsonNode info = json(get("/info"));
+        assertThat(info.get("server").asText()).isEqualTo("deja");
+        assertThat(info.get("limits").get("maxKeyBytes").asInt()).isEqualTo(100);
+        get("/add?e=counted&ns=metered");
+        String metrics = get("/metrics").body();
+        assertThat(metrics).contains("deja_operations_total{command=\"add\",frontend=\"http\"}");
+        assertThat(metrics).contains("deja_namespace_keys{kind=\"bloom\",namespace=\"metered\"} 1.0");
+        assertThat(metrics).contains("deja_connections");
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrderOnOneConnection() throws Exception {
+        String requests = "GET /add?e=p1&ns=piped HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /check?e=p1&ns=piped HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /check?e=p2&ns=piped HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        String replies = exchange(requests);
+        assertThat(replies.split("HTTP/1.1 200 OK", -1)).hasSize(4);
+        assertThat(replies.indexOf("ADDED\n")).isLessThan(replies.indexOf("PRESENT\n"));
+        assertThat(replies.indexOf("PRESENT\n")).isLessThan(replies.indexOf("MISSING\n"));
+    }
+
+    @Test
+    void malformedHttpClosesOnlyThatConnection() throws Exception {
+        String reply = exchange("GET /check?e=a HTTP/1.1\r\nHost: x\r\nContent-Length: banana\r\n\r\n");
+        assertThat(reply).startsWith("HTTP/1.1 400");
+        assertThat(reply).contains("malformed HTTP request");
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    private static void assertError(HttpResponse<String> response, int status, String message) throws IOException {
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("status").asInt()).isEqualTo(status);
+        assertThat(body.get("error").asText()).contains(message);
+    }
+
+    static String exchange(String raw) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(raw.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static JsonNode json(HttpResponse<String> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    static HttpResponse<String> get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    static HttpResponse<String> post(String path, String contentType, String body) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static HttpResponse<String> put(String path, String body) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static HttpResponse<String> delete(String path) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.httpPort() + path);
+    }
+
+    static String encode(String key) {
+        return URLEncoder.encode(key, StandardCharsets.UTF_8);
+    }
+}

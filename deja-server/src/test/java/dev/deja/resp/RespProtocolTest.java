@@ -1,0 +1,307 @@
+package dev.deja.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.testing.TestServer;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.probabilistic.BfInfoValue;
+import io.lettuce.core.probabilistic.ScanDumpValue;
+import io.lettuce.core.probabilistic.arguments.BfInsertArgs;
+import io.lettuce.core.probabilistic.arguments.BfReserveArgs;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.ClientOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The RESP front end driven by Lettuce (RESP3 after HELLO, and RESP2) the way RedisBloom users call it. */
+class RespProtocolTest {
+
+    @TempDir
+    static Path dataDir;
+    private static TestServer server;
+    private static RedisClient client;
+    private static StatefulRedisConnection<String, String> connection;
+    private static RedisCommands<String, String> redis;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServer.start(dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(64 * 1024).maxBatch(1000));
+        client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
+                .withTimeout(Duration.ofSeconds(10)).build());
+        connection = client.connect();
+        redis = connection.sync();
+    }
+
+    @AfterAll
+    static void stop() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        server.close();
+    }
+
+    @Test
+    void connectionCommandsRealClientsSend() {
+        assertThat(redis.ping()).isEqualTo("PONG");
+        assertThat(redis.echo("hi")).isEqualTo("hi");
+        assertThat(redis.clientSetname("tester")).isEqualTo("OK");
+        assertThat(redis.clientGetname()).isEqualTo("tester");
+        assertThat(redis.clientId()).isPositive();
+        assertThat(redis.select(0)).isEqualTo("OK");
+        assertThatThrownBy(() -> redis.select(1)).hasMessageContaining("DB index is out of range");
+        assertThat(redis.info()).contains("deja_version:").contains("redis_version:");
+        assertThat(redis.commandCount()).isGreaterThan(20L);
+        assertThat(redis.configGet("appendfsync")).containsExactly(Map.entry("appendfsync", "everysec"));
+        assertThat(redis.configGet("maxmemory")).isEmpty();
+        assertThatThrownBy(() -> redis.get("x")).isInstanceOf(RedisCommandExecutionException.class)
+                .hasMessage("ERR unknown command 'GET', with args beginning with: 'x' ");
+    }
+
+    @Test
+    void bloomCommandsAsRedisBloomUsersCallThem() {
+        assertThat(redis.bfReserve("bf-a", 0.01, 1000, BfReserveArgs.Builder.nonScaling())).isEqualTo("OK");
+        assertThat(redis.bfAdd("bf-a", "one")).isTrue();
+        assertThat(redis.bfAdd("bf-a", "one")).isFalse();
+        assertThat(redis.bfMAdd("bf-a", "two", "three", "two")).containsExactly(true, true, false);
+        assertThat(redis.bfExists("bf-a", "two")).isTrue();
+        assertThat(redis.bfExists("bf-a", "nine")).isFalse();
+        assertThat(redis.bfMExists("bf-a", "one", "nine", "three")).containsExactly(true, false, true);
+        assertThat(redis.bfCard("bf-a")).isEqualTo(3);
+        assertThat(redis.bfExists("bf-missing", "x")).isFalse();
+        assertThat(redis.bfCard("bf-missing")).isZero();
+
+        BfInfoValue info = redis.bfInfo("bf-a");
+        assertThat(info.getCapacity()).isEqualTo(1000);
+        assertThat(info.getNumberOfFilters()).isEqualTo(1);
+        assertThat(info.getNumberOfItemsInserted()).isEqualTo(3);
+        assertThat(info.getSize()).isPositive();
+
+        assertThat(redis.bfInsert("bf-b", BfInsertArgs.Builder.capacity(500).error(0.001), "x", "y", "x"))
+                .containsExactly(true, true, false);
+        assertThat(redis.bfInfo("bf-b").getCapacity()).isEqualTo(500);
+        assertThatThrownBy(() -> redis.bfInsert("bf-c", BfInsertArgs.Builder.noCreate(), "x"))
+                .hasMessage("ERR not found");
+        assertThat(redis.bfAdd("bf-auto", "x")).isTrue();
+    }
+
+    @Test
+    void bloomErrorsUseRedisBloomStrings() {
+        redis.bfReserve("bf-err", 0.01, 100);
+        assertThatThrownBy(() -> redis.bfReserve("bf-err", 0.01, 100)).hasMessage("ERR item exists");
+        assertThatThrownBy(() -> redis.bfReserve("bf-err2", 1.5, 100)).hasMessage("ERR (0 < error rate range < 1)");
+        assertThatThrownBy(() -> redis.bfReserve("bf-err2", 0.01, 0))
+                .hasMessage("ERR (capacity should be larger than 0)");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "often", "100")).hasMessage("ERR bad error rate");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "lots")).hasMessage("ERR bad capacity");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION", "0"))
+                .hasMessage("ERR bad expansion");
+        assertThatThrownBy(() -> raw("BF.ADD", "bf-err")).hasMessage("ERR wrong number of arguments for 'bf.add' command");
+        assertThatThrownBy(() -> redis.bfInfo("bf-nope")).hasMessage("ERR not found");
+        assertThatThrownBy(() -> raw("BF.INFO", "bf-err", "COLOUR")).hasMessage("ERR Invalid information value");
+        assertThatThrownBy(() -> redis.bfAdd("bf-err", "k".repeat(101))).hasMessageContaining("at most 100 bytes");
+        assertThatThrownBy(() -> redis.bfMAdd("bf-err", "fine", "k".repeat(101)))
+                .hasMessageContaining("at most 100 bytes");
+        assertThat(redis.bfExists("bf-err", "fine")).as("a refused batch changes nothing").isFalse();
+        assertThatThrownBy(() -> redis.bfAdd("../x", "k")).hasMessageContaining("namespace name must be");
+    }
+
+    @Test
+    void scanDumpAndLoadChunkCopyAFilter() {
+        redis.bfReserve("dump-src", 0.01, 1000);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            keys.add("key-" + i);
+        }
+        redis.bfMAdd("dump-src", keys.toArray(String[]::new));
+        List<ScanDumpValue> chunks = new ArrayList<>();
+        long iterator = 0;
+        while (true) {
+            ScanDumpValue chunk = redis.bfScanDump("dump-src", iterator);
+            if (chunk.getIterator() == 0) {
+                break;
+            }
+            chunks.add(chunk);
+            iterator = chunk.getIterator();
+        }
+        assertThat(chunks).isNotEmpty();
+        for (ScanDumpValue chunk : chunks) {
+            assertThat(redis.bfLoadChunk("dump-dst", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+        }
+        assertThat(redis.bfMExists("dump-dst", "key-0", "key-299", "other")).containsExactly(true, true, false);
+        assertThat(redis.bfInfo("dump-dst").getCapacity()).isEqualTo(1000);
+        assertThatThrownBy(() -> redis.bfLoadChunk("dump-dst", 7, new byte[] {1})).hasMessageContaining("iterator");
+    }
+
+    @Test
+    void dejaCommandsForEveryKind() {
+        assertThat(raw("DJ.CREATE", "dj-a", "recent", "keys", "1000")).isEqualTo("OK");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-a", "recent", "keys", "1000"))
+                .hasMessageContaining("already exists");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "keys", "-1"))
+                .hasMessageContaining("keys must be in [1,");
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "colour", "blue"))
+                .hasMessageContaining("unknown parameter 'colour' for kind recent");
+        assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("NEW");
+        assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("RETRY");
+        assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1")).isEqualTo("DUPLICATE");
+        assertThat(rawList("DJ.MCHECKTHENADD", "dj-a", "WITHOWNERS", "m2", "1", "m1", "42", "m2", "2"))
+                .containsExactly("NEW", "RETRY", "DUPLICATE");
+        assertThat(rawList("DJ.MCHECKTHENADD", "dj-a", "m3", "m3")).containsExactly("NEW", "DUPLICATE");
+        assertThat(rawInteger("DJ.FORGET", "dj-a", "m1", "7")).isZero();
+        assertThat(rawInteger("DJ.FORGET", "dj-a", "m1", "42")).isOne();
+        assertThat(rawInteger("DJ.CHECK", "dj-a", "m1")).isZero();
+        assertThat(rawList("DJ.MCHECK", "dj-a", "m1", "m2")).containsExactly(0L, 1L);
+        assertThat(rawList("DJ.LIST")).contains("dj-a", "default");
+        assertThat(rawList("DJ.INFO", "dj-a")).contains("kind", "recent", "count");
+        assertThat(raw("DJ.SNAPSHOT", "dj-a")).isEqualTo("Background saving started");
+        assertThat(raw("DJ.DROP", "dj-a")).isEqualTo("OK");
+        assertThat(rawList("DJ.LIST")).doesNotContain("dj-a");
+        assertThat(rawInteger("DJ.CHECK", "dj-a", "m1")).as("a missing namespace reads as empty").isZero();
+        assertThat(rawList("DJ.LIST")).as("checking does not create it").doesNotContain("dj-a");
+    }
+
+    @Test
+    void mergeUnitesTwoBloomNamespacesOfTheSameShape() {
+        redis.bfReserve("merge-x", 0.01, 100);
+        redis.bfReserve("merge-y", 0.01, 100);
+        redis.bfReserve("merge-z", 0.01, 200);
+        redis.bfAdd("merge-x", "x");
+        redis.bfAdd("merge-y", "y");
+        assertThat(raw("DJ.MERGE", "merge-x", "merge-y")).isEqualTo("OK");
+        assertThat(redis.bfMExists("merge-x", "x", "y")).containsExactly(true, true);
+        assertThatThrownBy(() -> raw("DJ.MERGE", "merge-x", "merge-z")).hasMessageContaining("same kind and parameters");
+    }
+
+    @Test
+    void pipelinedCommandsAllGetTheirReplies() throws Exception {
+        try (StatefulRedisConnection<String, String> pipelined = client.connect()) {
+            pipelined.setAutoFlushCommands(false);
+            RedisAsyncCommands<String, String> async = pipelined.async();
+            List<RedisFuture<Boolean>> adds = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                adds.add(async.bfAdd("piped", "k" + (i % 1000)));
+            }
+            pipelined.flushCommands();
+            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, adds.toArray(RedisFuture[]::new))).isTrue();
+            long firstTimes = adds.stream().filter(f -> f.toCompletableFuture().join()).count();
+            assertThat(firstTimes).isEqualTo(1000);
+            for (int i = 0; i < 1000; i++) {
+                assertThat(adds.get(i).get()).as("first add of k" + i).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void resp2ClientsGetFlatArrays() {
+        RedisClient resp2 = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
+        resp2.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        try (StatefulRedisConnection<String, String> c = resp2.connect()) {
+            c.sync().bfReserve("resp2", 0.01, 321);
+            assertThat(c.sync().bfInfo("resp2").getCapacity()).isEqualTo(321);
+            List<Object> flat = c.sync().dispatch(Command.of("BF.INFO"), new ArrayOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("resp2"));
+            assertThat(flat).hasSize(10).startsWith("Capacity", 321L);
+        } finally {
+            resp2.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    void inlineCommandsWork() throws IOException {
+        assertThat(exchange("PING\r\nECHO hello\r\n", 2)).isEqualTo("+PONG\r\n$5\r\nhello\r\n");
+    }
+
+    @Test
+    void protocolErrorsCloseOnlyThatConnection() throws IOException {
+        String reply = exchange("*2\r\n$6\r\nBF.ADD\r\n$100000000\r\n", 1);
+        assertThat(reply).startsWith("-ERR Protocol error: a bulk string may be at most");
+        String garbage = exchange("*1\r\n:5\r\n", 1);
+        assertThat(garbage).startsWith("-ERR Protocol error");
+        assertThat(redis.ping()).isEqualTo("PONG");
+    }
+
+    // ---- helpers ----
+
+    private record Command(String word) implements ProtocolKeyword {
+        static Command of(String word) {
+            return new Command(word);
+        }
+
+        @Override
+        public byte[] getBytes() {
+            return word.getBytes(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public String toString() {
+            return word;
+        }
+    }
+
+    private static CommandArgs<String, String> args(String... values) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String value : values) {
+            args.add(value);
+        }
+        return args;
+    }
+
+    private static String raw(String command, String... values) {
+        return redis.dispatch(Command.of(command), new StatusOutput<>(StringCodec.UTF8), args(values));
+    }
+
+    private static Long rawInteger(String command, String... values) {
+        return redis.dispatch(Command.of(command), new IntegerOutput<>(StringCodec.UTF8), args(values));
+    }
+
+    private static List<Object> rawList(String command, String... values) {
+        return redis.dispatch(Command.of(command), new ArrayOutput<>(StringCodec.UTF8), args(values));
+    }
+
+    /** Sends raw bytes and reads until {@code replies} replies' worth of lines or the server closes. */
+    private static String exchange(String raw, int replies) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(raw.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder text = new StringBuilder();
+            byte[] buffer = new byte[4096];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                if (text.toString().split("\r\n").length >= replies + (text.indexOf("$") >= 0 ? 1 : 0)) {
+                    break;
+                }
+            }
+            return text.toString();
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package dev.deja.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server as a separate process: killed with SIGKILL under write load with {@code --fsync always}, it comes back
+ * with every acknowledged add; the same with a torn journal tail; and SIGTERM stops it cleanly.
+ */
+class CrashTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String[] ARGS = {"--fsync", "always", "--default-kind", "recent",
+            "--default-params", "keys=2000000", "--snapshot-interval", "1"};
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void everyAcknowledgedAddSurvivesKillNine() throws Exception {
+        List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
+            loadThen(server, acknowledged, "a", server::kill);
+        }
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(5_000);
+        try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
+            assertAllPresent(server, acknowledged);
+        }
+    }
+
+    @Test
+    void aTornJournalTailIsCutAndAcknowledgedAddsSurvive() throws Exception {
+        List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
+            loadThen(server, acknowledged, "b", server::kill);
+        }
+        Path segment = newestJournalSegment(dataDir.resolve("default"));
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            // half a record's worth of garbage, as a write cut short by a power loss leaves it
+            channel.write(ByteBuffer.wrap(new byte[] {0x13, 0x37, 0x00, 0x42, 0x7F, 0x01, 0x02}));
+        }
+        try (ServerProcess server = ServerProcess.start(dataDir, ARGS)) {
+            assertThat(server.output()).as("the cut is reported").contains("namespace 'default' recovered from damage");
+            assertAllPresent(server, acknowledged);
+            HttpResponse<String> added = get(server, "/checkthenadd?e=after-the-tear");
+            assertThat(added.body()).isEqualTo("MISSING\n");
+        }
+    }
+
+    @Test
+    void sigtermStopsCleanlyAndKeepsEverything() throws Exception {
+        // settings from the environment this time, as a container would pass them
+        Map<String, String> environment = Map.of("DEJA_FSYNC", "no", "DEJA_DEFAULT_KIND", "recent",
+                "DEJA_DEFAULT_PARAMS", "keys=100000", "DEJA_SNAPSHOT_INTERVAL", "0");
+        try (ServerProcess server = ServerProcess.start(dataDir, environment)) {
+            assertThat(get(server, "/info").body()).contains("\"fsync\":\"no\"", "\"defaultKind\":\"recent\"");
+            for (int i = 0; i < 100; i++) {
+                assertThat(get(server, "/add?e=term-" + i).body()).isEqualTo("ADDED\n");
+            }
+            // a JVM ended by SIGTERM exits with 128 + 15 once its shutdown hook has run
+            assertThat(server.terminate()).isEqualTo(143);
+            assertThat(server.output()).contains("deja stopped");
+        }
+        try (ServerProcess server = ServerProcess.start(dataDir, environment)) {
+            for (int i = 0; i < 100; i++) {
+                assertThat(get(server, "/check?e=term-" + i).body()).isEqualTo("PRESENT\n");
+            }
+        }
+    }
+
+    @Test
+    void sigusr1WritesASnapshotWhileServing() throws Exception {
+        String[] args = {"--default-kind", "recent", "--default-params", "keys=100000", "--snapshot-interval", "0"};
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertThat(get(server, "/add?e=before-usr1").body()).isEqualTo("ADDED\n");
+            assertThat(snapshots(dataDir.resolve("default"))).isEmpty();
+            server.signal("USR1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (snapshots(dataDir.resolve("default")).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(snapshots(dataDir.resolve("default"))).hasSize(1);
+            assertThat(get(server, "/check?e=before-usr1").body()).isEqualTo("PRESENT\n");
+        }
+    }
+
+    private static List<Path> snapshots(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap")).toList();
+        }
+    }
+
+    /** What a test does to the server while it is under load. */
+    private interface Blow {
+        void strike();
+    }
+
+    /**
+     * Four writers send batches of adds (the keys of a 200 reply are acknowledged); once 5,000 keys are acknowledged,
+     * while they are still writing, {@code blow} strikes the server.
+     */
+    private static void loadThen(ServerProcess server, List<String> acknowledged, String prefix, Blow blow)
+            throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        for (int w = 0; w < 4; w++) {
+            int writer = w;
+            writers.execute(() -> {
+                for (int batch = 0; !stop.get(); batch++) {
+                    List<String> keys = new ArrayList<>();
+                    for (int i = 0; i < 50; i++) {
+                        keys.add(prefix + "-" + writer + "-" + batch + "-" + i);
+                    }
+                    try {
+                        HttpResponse<String> reply = post(server, "/batch?op=add", String.join("\n", keys));
+                        if (reply.statusCode() == 200) {
+                            acknowledged.addAll(keys);
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (acknowledged.size() < 5_000 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        blow.strike();
+        stop.set(true);
+        writers.shutdown();
+        assertThat(writers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static void assertAllPresent(ServerProcess server, List<String> keys) throws Exception {
+        for (int from = 0; from < keys.size(); from += 10_000) {
+            List<String> chunk = keys.subList(from, Math.min(keys.size(), from + 10_000));
+            String verdicts = post(server, "/batch?op=check", String.join("\n", chunk)).body().strip();
+            assertThat(verdicts).hasSize(chunk.size());
+            int missing = verdicts.indexOf('M');
+            assertThat(missing).as("acknowledged key %s is missing after the restart",
+                    missing < 0 ? "" : chunk.get(missing)).isEqualTo(-1);
+        }
+    }
+
+    private static Path newestJournalSegment(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().matches("journal-\\d+\\.log"))
+                    .max(Comparator.comparing(Path::toString))
+                    .orElseThrow(() -> new IllegalStateException("no journal segment in " + dir));
+        }
+    }
+
+    private static HttpResponse<String> get(ServerProcess server, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(ServerProcess server, String path, String body)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,135 @@
+package dev.deja.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.testing.TestServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole-server behaviour: restarts, auto-create off, passwords, connection and idle limits. */
+class ServerBehaviourTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void keysAddedBeforeAStopArePresentAfterARestart() throws Exception {
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(get(server, "/add?e=survivor", null).body()).isEqualTo("ADDED\n");
+            assertThat(get(server, "/add?e=other&ns=second", null).body()).isEqualTo("ADDED\n");
+        }
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(get(server, "/check?e=survivor", null).body()).isEqualTo("PRESENT\n");
+            assertThat(get(server, "/check?e=other&ns=second", null).body()).isEqualTo("PRESENT\n");
+            assertThat(get(server, "/check?e=never", null).body()).isEqualTo("MISSING\n");
+        }
+    }
+
+    @Test
+    void unknownNamespaceWithAutoCreateOffIsAClearError() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
+            HttpResponse<String> response = get(server, "/add?e=k&ns=nope", null);
+            assertThat(response.statusCode()).isEqualTo(404);
+            assertThat(response.body()).contains("namespace 'nope' does not exist");
+            assertThat(get(server, "/check?e=k&ns=nope", null).statusCode()).isEqualTo(404);
+            assertThat(get(server, "/add?e=k", null).body()).as("default always exists").isEqualTo("ADDED\n");
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                assertThatThrownBy(() -> c.sync().bfAdd("nope", "k")).hasMessage("ERR not found");
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void passwordGuardsBothFrontEnds() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.password("s3cret"))) {
+            HttpResponse<String> refused = get(server, "/check?e=k", null);
+            assertThat(refused.statusCode()).isEqualTo(401);
+            assertThat(refused.headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"deja\"");
+            assertThat(get(server, "/check?e=k", "Bearer wrong").statusCode()).isEqualTo(401);
+            assertThat(get(server, "/check?e=k", "Bearer s3cret").body()).isEqualTo("MISSING\n");
+            assertThat(get(server, "/health", null).statusCode()).isEqualTo(200);
+
+            assertThat(resp(server, "PING\r\n")).isEqualTo("-NOAUTH Authentication required.\r\n");
+            assertThat(resp(server, "AUTH nope\r\n"))
+                    .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+
+            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
+                    .withPort(server.respPort()).withPassword("s3cret".toCharArray()).build());
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                assertThat(c.sync().bfAdd("guarded", "k")).isTrue();
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void connectionsBeyondTheLimitAreRefusedWithAReason() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.maxConnections(1));
+             Socket first = new Socket("127.0.0.1", server.respPort())) {
+            first.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readLine(first.getInputStream())).isEqualTo("+PONG");
+            try (Socket second = new Socket("127.0.0.1", server.httpPort())) {
+                second.setSoTimeout(5_000);
+                String reply = new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertThat(reply).startsWith("HTTP/1.1 503").contains("too many connections");
+            }
+        }
+    }
+
+    @Test
+    void idleConnectionsAreClosed() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1));
+             Socket idle = new Socket("127.0.0.1", server.respPort())) {
+            idle.setSoTimeout(10_000);
+            assertThat(idle.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+    }
+
+    private static String readLine(InputStream in) throws Exception {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0 && c != '\n') {
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    private static String resp(TestServer server, String command) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(command.getBytes(StandardCharsets.US_ASCII));
+            return readLine(socket.getInputStream()) + "\r\n";
+        }
+    }
+
+    private static HttpResponse<String> get(TestServer server, String path, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.deja.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** {@code deja serve} run as a separate JVM on the test class path, for tests that kill or signal it. */
+final class ServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int httpPort;
+    private Thread reader;
+    private final StringBuffer output = new StringBuffer();
+
+    private ServerProcess(Process process, int httpPort) {
+        this.process = process;
+        this.httpPort = httpPort;
+    }
+
+    /** Starts the server on a free HTTP port (RESP off) and waits until it says where it listens. */
+    static ServerProcess start(Path dataDir, String... extraArgs) throws IOException, InterruptedException {
+        return start(dataDir, Map.of(), extraArgs);
+    }
+
+    /** As {@link #start(Path, String...)}, with extra environment variables. */
+    static ServerProcess start(Path dataDir, Map<String, String> environment, String... extraArgs)
+            throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve",
+                "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
+        command.addAll(List.of(extraArgs));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        ServerProcess server = new ServerProcess(process, port);
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    server.output.append(line).append('\n');
+                    if (line.contains("HTTP on http://")) {
+                        ready.complete(null);
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed
+            }
+            ready.completeExceptionally(new IllegalStateException("server exited before listening:\n" + server.output));
+        });
+        reader.setDaemon(true);
+        reader.start();
+        server.reader = reader;
+        try {
+            ready.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("server did not start:\n" + server.output, e);
+        }
+        return server;
+    }
+
+    /** Sends the server a signal by name, as {@code kill -USR1 <pid>} does. */
+    void signal(String name) throws IOException, InterruptedException {
+        int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (status != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " exited with " + status);
+        }
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** Everything the server printed so far. */
+    String output() {
+        return output.toString();
+    }
+
+    /** {@code kill -9}: no shutdown hook runs. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGTERM, then waits for the exit; returns the exit code. */
+    int terminate() throws InterruptedException {
+        // through the handle: Process.destroy() would also close our end of its output, losing the last lines
+        process.toHandle().destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("server did not stop on SIGTERM:\n" + output);
+        }
+        reader.join(10_000); // everything it printed while stopping
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
