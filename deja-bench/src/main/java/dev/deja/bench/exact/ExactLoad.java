@@ -2,7 +2,7 @@ package dev.deja.bench.exact;
 
 import dev.deja.exact.ExactMetrics;
 import dev.deja.exact.ExactStore;
-import dev.deja.exact.FsyncPolicy;
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.exact.IdFormat;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
