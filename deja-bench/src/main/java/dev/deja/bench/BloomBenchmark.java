@@ -35,7 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>The {@code batch*} benchmarks pass 64 keys per call to deja's batch forms ({@code checkAll}, {@code addAll},
  * {@code checkThenAddAll}), which hash every key and then test every block, so the cache misses of one batch
  * overlap; Guava has no batch form, so its side is the loop a caller would write over the same 64 keys. Scores
- * are per key.
+ * are per key in both families, so the two comparisons sit side by side: single calls against single calls (like
+ * for like), and deja's batch API against the Guava loop (the comparison a caller who batches sees).
+ * {@link BloomBatchSizeBenchmark} shows how the batch gain depends on the batch size.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

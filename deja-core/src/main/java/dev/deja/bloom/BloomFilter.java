@@ -33,7 +33,8 @@ import java.util.zip.CRC32C;
  * 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing and memory grows as blocks are first written.
  *
  * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent
- * adds never lose bits; {@code check} reads with acquire semantics and takes no lock. {@code checkThenAdd} must be
+ * adds never lose bits; {@code check} reads words with plain loads (enough, as {@link ChunkedBits#read} explains) and
+ * takes no lock. {@code checkThenAdd} must be
  * linearizable per key: when many threads race on the same new key, exactly one is told {@link Verdict#NEW}. Atomic
  * ORs alone cannot give that, since two racers may each set a different missing bit of the same key and both conclude
  * it was new. A key's bits all lie in one block, so a lock chosen by block index (one of {@value #STRIPES} stripes)
@@ -42,9 +43,10 @@ import java.util.zip.CRC32C;
  * answers {@code DUPLICATE} for keys whose bits are all set already (bits are never cleared, so that answer stays
  * true), which keeps the lock off the path of the duplicates that dominate a de-duplication workload.
  *
- * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first and then test every
- * block in a loop whose iterations do not depend on each other, so the processor may overlap a large filter's cache
- * misses instead of taking them one after another; they answer exactly as the single calls made in order.
+ * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first, then touch every
+ * key's block in a short loop whose iterations do not depend on each other, so the processor overlaps a large
+ * filter's cache misses instead of taking them one after another, and only then test the blocks; they answer exactly
+ * as the single calls made in order.
  *
  * <p>Owners. A Bloom filter stores no owners, so the owner arguments are ignored and
  * {@code checkThenAdd(key, owner)} never returns {@link Verdict#RETRY}. {@code forget} is not supported: clearing a
@@ -71,6 +73,9 @@ public final class BloomFilter implements HashedSeenSet {
     private final ChunkedBits words;
     private final LongAdder setBits = new LongAdder();
     private final Object[] stripes = new Object[STRIPES];
+    /** Written with the words {@link #present} touches, only so that the compiler cannot drop those loads. */
+    @SuppressWarnings("unused")
+    private long touchSink;
 
     private BloomFilter(long bits, int hashes, long capacity, double targetFpp) {
         this.bits = bits;
@@ -116,7 +121,7 @@ public final class BloomFilter implements HashedSeenSet {
             }
             int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
             shift += BlockHash.POSITION_BITS;
-            missing |= ~ChunkedBits.get(chunk, base + (pos >>> 6)) & (1L << pos);
+            missing |= ~ChunkedBits.read(chunk, base + (pos >>> 6)) & (1L << pos);
         }
         return missing == 0;
     }
@@ -223,11 +228,34 @@ public final class BloomFilter implements HashedSeenSet {
         return hashes;
     }
 
-    /** {@link #checkHash} for each pair; the iterations are independent, so their cache misses may overlap. */
+    /**
+     * {@link #checkHash} for each pair, in two passes so that a large filter's cache misses overlap. The first pass
+     * only touches each key's block: two loads per key, from a loop body so short and free of dependencies between
+     * iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are
+     * loaded because a Java array is only 8-byte aligned, so a 64-byte block usually straddles two cache lines. The
+     * second pass tests the keys' bits in blocks the first has just brought into the cache; tested directly, a
+     * key's {@code k} loads and their arithmetic fill the processor's window, and one key's misses barely overlap
+     * the next key's.
+     */
     private boolean[] present(long[] hashes) {
-        boolean[] out = new boolean[hashes.length / 2];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = checkHash(hashes[2 * i], hashes[2 * i + 1]);
+        int n = hashes.length / 2;
+        long[][] chunkOf = new long[n][];
+        int[] baseOf = new int[n];
+        long touched = 0;
+        for (int i = 0; i < n; i++) {
+            long firstWord = BlockHash.block(hashes[2 * i], blocks) << 3;
+            long[] chunk = words.chunkOrNull(firstWord);
+            int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
+            if (chunk != null) {
+                touched ^= ChunkedBits.read(chunk, base) ^ ChunkedBits.read(chunk, base + 7);
+            }
+            chunkOf[i] = chunk;
+            baseOf[i] = base;
+        }
+        touchSink = touched;
+        boolean[] out = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = chunkOf[i] != null && allSet(chunkOf[i], baseOf[i], hashes[2 * i + 1]);
         }
         return out;
     }
@@ -253,7 +281,7 @@ public final class BloomFilter implements HashedSeenSet {
             shift += BlockHash.POSITION_BITS;
             int w = base + (pos >>> 6);
             long bit = 1L << pos;
-            if ((ChunkedBits.get(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
+            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
                 newlySet++;
             }
         }

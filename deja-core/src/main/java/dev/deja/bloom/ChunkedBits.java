@@ -13,8 +13,9 @@ import java.nio.ByteOrder;
  * 64-bit, so the array may exceed 2^32 bits. A chunk holds a whole number of 512-bit blocks, so a filter block never
  * straddles two chunks and one chunk lookup serves a whole key.
  *
- * <p>Bits are only ever set by {@link #or}, an atomic {@code getAndBitwiseOr}, and read with acquire semantics, so
- * concurrent setters never lose each other's bits and a bit set before a read began is seen by it. Bulk
+ * <p>Bits are only ever set by {@link #or}, an atomic {@code getAndBitwiseOr}, so concurrent setters never lose each
+ * other's bits; lookups read words with plain loads ({@link #read} explains why that is enough) and a bit set before
+ * a read began is seen by it. Bulk
  * {@link #storeBytes} replaces words and is meant for restoring a filter that nobody writes to at the same time.
  *
  * <p>Bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}; as bytes, word {@code w} is bytes {@code 8w..8w+7}
@@ -65,6 +66,19 @@ final class ChunkedBits {
     /** Reads word {@code i} of a chunk with acquire semantics. */
     static long get(long[] chunk, int i) {
         return (long) WORD.getAcquire(chunk, i);
+    }
+
+    /**
+     * Reads word {@code i} of a chunk with a plain load, for the lookup hot path. Enough because bits only go from
+     * 0 to 1: a read that happens-after an {@link #or} sees its bits (the memory model's happens-before consistency
+     * holds for plain reads too), and a read racing with one sees either the old or the new word. Even a torn read
+     * (which the model allows for plain longs, though 64-bit JVMs never tear) would hold, in each half, a subset of
+     * the bits present at its end, so a racing lookup can only miss bits of the add it races with, which any
+     * ordering of the two permits. Plain loads also leave the compiler free to schedule the loads of consecutive
+     * lookups together.
+     */
+    static long read(long[] chunk, int i) {
+        return chunk[i];
     }
 
     /** Atomically ORs the mask into word {@code i} of a chunk; returns the bits this call newly set. */
