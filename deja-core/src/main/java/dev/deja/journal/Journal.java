@@ -21,11 +21,14 @@ import org.slf4j.LoggerFactory;
  * <p>Appenders put records into a bounded queue; one writer thread drains whatever has accumulated (up to one
  * group), encodes it into one buffer, writes it with one call and, under {@link FsyncPolicy#ALWAYS}, forces it
  * with one fsync, then completes the futures of the calls it covered. The more writers wait, the larger the
- * groups, so the fsync cost is shared. When the disk falls behind the queue fills and {@link #append} blocks:
- * memory stays bounded by the queue and the writers slow down to the disk's pace.
+ * groups, so the fsync cost is shared. Under {@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO} the calls
+ * are acknowledged when their records are queued instead (see {@link #acknowledgeBuffered}). When the disk falls
+ * behind the queue fills and {@link #append} blocks: memory stays bounded by the queue and the writers slow down
+ * to the disk's pace, under every policy.
  *
  * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
- * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
+ * of every record not yet written (under ALWAYS; the other policies have acknowledged them already) and keeps those
+ * records, in order, to retry every {@code retryDelay}. The log
  * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
  * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them.
  *
@@ -112,24 +115,39 @@ final class Journal implements AutoCloseable {
     }
 
     /**
-     * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes once this
-     * record and all before it are written (and fsynced under {@link FsyncPolicy#ALWAYS}), or fails if they were
-     * not.
+     * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes under
+     * {@link FsyncPolicy#ALWAYS} once this record and all before it are written and fsynced, or fails if they were
+     * not; under the other policies it completes as soon as the record is queued (see {@link #acknowledgeBuffered}).
      */
     void append(byte op, long high, long low, long owner, CompletableFuture<Void> done) {
-        enqueue(new Entry(op, nextSeq, high, low, owner, done));
+        enqueue(new Entry(op, nextSeq, high, low, owner, policy == FsyncPolicy.ALWAYS ? done : null));
         nextSeq++;
+        acknowledgeBuffered(done);
     }
 
     /**
-     * Completes {@code done} once every record appended so far is written as {@link #append} promises, so that a
-     * call that changed nothing (a duplicate) does not return before the change it observed is durable.
+     * Completes {@code done} once every record appended so far is as durable as {@link #append} promises, so that
+     * a call that changed nothing (a duplicate) does not return before the change it observed is.
      */
     void sync(CompletableFuture<Void> done) {
-        if (writtenSeq == nextSeq) {
+        if (writtenSeq == nextSeq || policy != FsyncPolicy.ALWAYS) {
             done.complete(null);
         } else {
             enqueue(new Entry(MARKER, nextSeq, 0, 0, 0, done));
+        }
+    }
+
+    /**
+     * Under {@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO} a record is acknowledged once it is in the
+     * queue, as Redis answers once a command is in its AOF buffer: waiting for the writer thread would cost two
+     * thread hand-offs per request for a guarantee (nothing lost when the process is killed) that these policies
+     * do not make for a power loss anyway. The writer wakes at once and writes what is queued, so a killed process
+     * loses only the records queued and not yet written: at most the queue's capacity plus one group, in practice
+     * the last few milliseconds of changes.
+     */
+    private void acknowledgeBuffered(CompletableFuture<Void> done) {
+        if (done != null && policy != FsyncPolicy.ALWAYS) {
+            done.complete(null);
         }
     }
 

@@ -39,10 +39,11 @@ class JournalFaultTest {
                     byte[] k = key(i);
                     writers.add(Thread.ofPlatform().start(() -> set.add(k)));
                 }
-                // Wait until the queue has filled and every writer is parked (waiting for room, for the lock or
-                // for the disk). Without a bound every change would be applied and queued by then.
-                while (memory.owners.size() <= buffer
-                        || !writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+                // Wait until the queue has filled and every writer is parked (waiting for room or for the lock)
+                // or, acknowledged once queued under NO, done. Without a bound every change would be applied and
+                // queued by then.
+                while (memory.owners.size() <= buffer || !writers.stream().allMatch(t ->
+                        t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TERMINATED)) {
                     Thread.sleep(5);
                 }
                 assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
