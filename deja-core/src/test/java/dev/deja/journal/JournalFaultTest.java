@@ -30,7 +30,7 @@ class JournalFaultTest {
         int buffer = 8;
         int group = 4;
         try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> memory)
-                .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.NO).bufferRecords(buffer).channelOpener(disk)
+                .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.ALWAYS).bufferRecords(buffer).channelOpener(disk)
                 .groupRecords(group).open()) {
             disk.stall(); // the disk takes no more writes until resumed
             List<Thread> writers = new ArrayList<>();
@@ -39,11 +39,10 @@ class JournalFaultTest {
                     byte[] k = key(i);
                     writers.add(Thread.ofPlatform().start(() -> set.add(k)));
                 }
-                // Wait until the queue has filled and every writer is parked (waiting for room or for the lock)
-                // or, acknowledged once queued under NO, done. Without a bound every change would be applied and
-                // queued by then.
-                while (memory.owners.size() <= buffer || !writers.stream().allMatch(t ->
-                        t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TERMINATED)) {
+                // Wait until the queue has filled and every writer is parked (waiting for room, for the lock or
+                // for the disk). Without a bound every change would be applied and queued by then.
+                while (memory.owners.size() <= buffer
+                        || !writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
                     Thread.sleep(5);
                 }
                 assertThat(memory.owners.size()).as("changes applied while the disk is stalled")
