@@ -9,10 +9,10 @@ import java.util.stream.Collectors;
  *
  * <p>Under {@code ALWAYS} a write returns only after its record is written and fsynced, so neither a killed process
  * nor a power loss loses anything acknowledged. Under {@code EVERYSEC} and {@code NO} a write returns once its
- * record is queued for the journal's writer thread, which writes it to the operating system at once (as Redis
- * answers once a command is in its AOF buffer): a killed process loses the acknowledged records still queued, at
- * most the journal's buffer plus one group (in practice the last milliseconds of writes), and a power loss or
- * kernel crash loses in addition what the operating system had not put on the disk.
+ * record is queued for the journal's writer thread, which hands queued records to the operating system about every
+ * millisecond (as Redis answers once a command is in its AOF buffer): a killed process loses the acknowledged
+ * records still queued, at most the journal's buffer plus one group (in practice about the last millisecond of
+ * writes), and a power loss or kernel crash loses in addition what the operating system had not put on the disk.
  */
 public enum FsyncPolicy {
     /** Every group of records is fsynced before its writers return: a power loss loses nothing acknowledged. */

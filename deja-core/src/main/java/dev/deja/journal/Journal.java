@@ -144,9 +144,9 @@ final class Journal implements AutoCloseable {
      * Under {@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO} a record is acknowledged once it is in the
      * queue, as Redis answers once a command is in its AOF buffer: waiting for the writer thread would cost two
      * thread hand-offs per request for a guarantee (nothing lost when the process is killed) that these policies
-     * do not make for a power loss anyway. The writer wakes at once and writes what is queued, so a killed process
-     * loses only the records queued and not yet written: at most the queue's capacity plus one group, in practice
-     * the last few milliseconds of changes (see {@link #gather}).
+     * do not make for a power loss anyway. The writer writes what is queued about every millisecond
+     * ({@link #gather}), so a killed process loses only the records queued and not yet written: at most the queue's
+     * capacity plus one group, in practice the last millisecond or so of changes.
      */
     private void acknowledgeBuffered(CompletableFuture<Void> done) {
         if (done != null && policy != FsyncPolicy.ALWAYS) {
