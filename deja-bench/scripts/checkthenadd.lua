@@ -1,4 +1,6 @@
 -- wrk script: GET /checkthenadd?e=<300-byte key>, a fresh random key per request.
+-- seeded by the clock so that a second run (after a warm-up) sends keys the first did not
+math.randomseed(os.time())
 local chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 local prefix = ""
 for i = 1, 288 do

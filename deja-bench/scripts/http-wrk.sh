@@ -14,4 +14,6 @@ DEJA_PID=$!
 for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
 curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); wrk -t$THREADS -c$CONNS -d${SECONDS_}s"
+# Warm-up, not reported: JIT compilation and the first allocation of the default namespace's bit array.
+wrk -t"$THREADS" -c"$CONNS" -d5s -s "$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua" "http://127.0.0.1:$PORT" >/dev/null
 wrk -t"$THREADS" -c"$CONNS" -d"${SECONDS_}s" -s "$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua" "http://127.0.0.1:$PORT"

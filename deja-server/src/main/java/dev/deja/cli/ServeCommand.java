@@ -4,6 +4,7 @@ import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
+import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -112,7 +113,7 @@ final class ServeCommand implements Callable<Integer> {
     int idleTimeout;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
-            description = "Network threads; 0 lets Netty choose (twice the cores). Default: ${DEFAULT-VALUE}.")
+            description = "Network threads; 0 means one per two cores. Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
@@ -120,6 +121,11 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            // Netty tracks a sample of buffers by default, a cost per request; the tests run with it on, and
+            // -Dio.netty.leakDetection.level turns it back on here
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         ServerConfig serverConfig = serverConfig();
         DejaServer server;
         try {

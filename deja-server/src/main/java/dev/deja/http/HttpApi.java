@@ -42,8 +42,10 @@ final class HttpApi {
     private enum KeyOp {
         CHECK, ADD, CHECKTHENADD, FORGET;
 
+        private final String label = name().toLowerCase(Locale.ROOT); // once: it is needed per request
+
         String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return label;
         }
 
         static KeyOp parse(String text) {

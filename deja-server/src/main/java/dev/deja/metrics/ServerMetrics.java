@@ -28,7 +28,7 @@ public final class ServerMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final NamespaceRegistry namespaces;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<CounterKey, Counter> counters = new ConcurrentHashMap<>();
     private final List<NamespaceGauge> namespaceGauges = new ArrayList<>();
 
     /** Metrics over the given namespaces and connection counter. */
@@ -52,14 +52,14 @@ public final class ServerMetrics {
 
     /** Counts {@code keys} operations of one command on one front end. */
     public void operations(String frontEnd, String command, int keys) {
-        counter("deja.operations", "Keys processed, by front end and command", Tags.of("frontend", frontEnd,
-                "command", command)).increment(keys);
+        counter("deja.operations", "Keys processed, by front end and command", "frontend", frontEnd, "command",
+                command).increment(keys);
     }
 
     /** Counts one request answered with an error. */
     public void error(String frontEnd, String reason) {
-        counter("deja.errors", "Requests answered with an error, by front end and reason", Tags.of("frontend",
-                frontEnd, "reason", reason)).increment();
+        counter("deja.errors", "Requests answered with an error, by front end and reason", "frontend", frontEnd,
+                "reason", reason).increment();
     }
 
     /** The Prometheus text exposition of every metric. */
@@ -81,12 +81,17 @@ public final class ServerMetrics {
                 value));
     }
 
-    private Counter counter(String name, String description, Tags tags) {
-        // cached because the registry's own lookup allocates an id per call, and this runs per request
-        String key = name + tags;
+    private Counter counter(String name, String description, String tag1, String value1, String tag2,
+                            String value2) {
+        // cached because the registry's own lookup allocates an id per call, and this runs per request; the key
+        // is a small record rather than a string so that a hit builds no string and no tags
+        CounterKey key = new CounterKey(name, value1, value2);
         Counter counter = counters.get(key);
-        return counter != null ? counter : counters.computeIfAbsent(key,
-                k -> Counter.builder(name).description(description).tags(tags).register(registry));
+        return counter != null ? counter : counters.computeIfAbsent(key, k -> Counter.builder(name)
+                .description(description).tags(Tags.of(tag1, value1, tag2, value2)).register(registry));
+    }
+
+    private record CounterKey(String name, String value1, String value2) {
     }
 
     private record NamespaceGauge(MultiGauge multi, ToDoubleFunction<NamespaceInfo> value) {

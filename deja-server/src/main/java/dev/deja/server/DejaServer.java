@@ -55,7 +55,7 @@ public final class DejaServer implements AutoCloseable {
         AtomicInteger connections = new AtomicInteger();
         ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections));
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), NioIoHandler.newFactory());
         Channel http = null;
         Channel resp = null;
         try {
@@ -74,6 +74,16 @@ public final class DejaServer implements AutoCloseable {
             throw e;
         }
         return new DejaServer(context, acceptors, workers, http, resp);
+    }
+
+    /**
+     * One event loop per two cores unless configured: the loops share each namespace's lock and the cores with the
+     * journal writers and the clients, and on 2 cores one loop answered redis-benchmark faster than Netty's
+     * default of two per core (docs/BENCHMARKS.md).
+     */
+    private static int ioThreads(ServerConfig config) {
+        return config.ioThreads() > 0 ? config.ioThreads()
+                : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 
     private static boolean enabled(ServerConfig config, int port) {
