@@ -7,19 +7,15 @@ import java.util.stream.Collectors;
 /**
  * When the journal asks the operating system to put appended records on the disk, as Redis's {@code appendfsync}.
  *
- * <p>Under {@code ALWAYS} a write returns only after its record is written and fsynced, so neither a killed process
- * nor a power loss loses anything acknowledged. Under {@code EVERYSEC} and {@code NO} a write returns once its
- * record is queued for the journal's writer thread, which hands queued records to the operating system about every
- * millisecond (as Redis answers once a command is in its AOF buffer): a killed process loses the acknowledged
- * records still queued, at most the journal's buffer plus one group (in practice about the last millisecond of
- * writes), and a power loss or kernel crash loses in addition what the operating system had not put on the disk.
+ * <p>Under every policy a write returns only after its record has been handed to the operating system, so killing
+ * the process loses nothing that was acknowledged. The policies differ in what a power loss or kernel crash may lose.
  */
 public enum FsyncPolicy {
     /** Every group of records is fsynced before its writers return: a power loss loses nothing acknowledged. */
     ALWAYS,
-    /** Writes return when queued; the journal is fsynced about once a second: a power loss may lose the last second. */
+    /** The journal is fsynced at most once a second: a power loss may lose the last second of writes. */
     EVERYSEC,
-    /** Writes return when queued; fsynced only when a segment is closed: the operating system decides when. */
+    /** The journal is fsynced only when a segment is closed: the operating system decides when data reaches disk. */
     NO;
 
     /** The policy named {@code always}, {@code everysec} or {@code no} (case-insensitive). */

@@ -12,7 +12,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +21,11 @@ import org.slf4j.LoggerFactory;
  * <p>Appenders put records into a bounded queue; one writer thread drains whatever has accumulated (up to one
  * group), encodes it into one buffer, writes it with one call and, under {@link FsyncPolicy#ALWAYS}, forces it
  * with one fsync, then completes the futures of the calls it covered. The more writers wait, the larger the
- * groups, so the fsync cost is shared. Under {@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO} the calls
- * are acknowledged when their records are queued instead (see {@link #acknowledgeBuffered}). When the disk falls
- * behind the queue fills and {@link #append} blocks: memory stays bounded by the queue and the writers slow down
- * to the disk's pace, under every policy.
+ * groups, so the fsync cost is shared. When the disk falls behind the queue fills and {@link #append} blocks:
+ * memory stays bounded by the queue and the writers slow down to the disk's pace.
  *
  * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
- * of every record not yet written (under ALWAYS; the other policies have acknowledged them already) and keeps those
- * records, in order, to retry every {@code retryDelay}. The log
+ * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
  * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
  * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them.
  *
@@ -49,8 +45,6 @@ final class Journal implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     private static final long EVERYSEC_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** How long the writer lets records accumulate after a group under the policies that do not wait for it. */
-    private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * One appended operation, or a marker (op 0, not written) whose future completes when every record before it
@@ -118,39 +112,24 @@ final class Journal implements AutoCloseable {
     }
 
     /**
-     * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes under
-     * {@link FsyncPolicy#ALWAYS} once this record and all before it are written and fsynced, or fails if they were
-     * not; under the other policies it completes as soon as the record is queued (see {@link #acknowledgeBuffered}).
+     * Appends one operation, blocking while the queue is full. {@code done}, when not null, completes once this
+     * record and all before it are written (and fsynced under {@link FsyncPolicy#ALWAYS}), or fails if they were
+     * not.
      */
     void append(byte op, long high, long low, long owner, CompletableFuture<Void> done) {
-        enqueue(new Entry(op, nextSeq, high, low, owner, policy == FsyncPolicy.ALWAYS ? done : null));
+        enqueue(new Entry(op, nextSeq, high, low, owner, done));
         nextSeq++;
-        acknowledgeBuffered(done);
     }
 
     /**
-     * Completes {@code done} once every record appended so far is as durable as {@link #append} promises, so that
-     * a call that changed nothing (a duplicate) does not return before the change it observed is.
+     * Completes {@code done} once every record appended so far is written as {@link #append} promises, so that a
+     * call that changed nothing (a duplicate) does not return before the change it observed is durable.
      */
     void sync(CompletableFuture<Void> done) {
-        if (writtenSeq == nextSeq || policy != FsyncPolicy.ALWAYS) {
+        if (writtenSeq == nextSeq) {
             done.complete(null);
         } else {
             enqueue(new Entry(MARKER, nextSeq, 0, 0, 0, done));
-        }
-    }
-
-    /**
-     * Under {@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO} a record is acknowledged once it is in the
-     * queue, as Redis answers once a command is in its AOF buffer: waiting for the writer thread would cost two
-     * thread hand-offs per request for a guarantee (nothing lost when the process is killed) that these policies
-     * do not make for a power loss anyway. The writer writes what is queued about every millisecond
-     * ({@link #gather}), so a killed process loses only the records queued and not yet written: at most the queue's
-     * capacity plus one group, in practice the last millisecond or so of changes.
-     */
-    private void acknowledgeBuffered(CompletableFuture<Void> done) {
-        if (done != null && policy != FsyncPolicy.ALWAYS) {
-            done.complete(null);
         }
     }
 
@@ -199,9 +178,6 @@ final class Journal implements AutoCloseable {
                 if (failure != null) {
                     LOG.info("journal {}: writing again after: {}", dir, failure.toString());
                     failure = null;
-                }
-                if (policy != FsyncPolicy.ALWAYS && !closing) {
-                    gather();
                 }
             } catch (IOException e) {
                 if (failure == null) {
@@ -380,16 +356,6 @@ final class Journal implements AutoCloseable {
                 e.done().completeExceptionally(error);
             }
         }
-    }
-
-    /**
-     * Waits a millisecond for records to accumulate. Nobody waits for this writer under EVERYSEC and NO, and a
-     * writer that is parked in the queue whenever it is empty is woken by every append: a futex wake-up and a
-     * context switch per write, which on a busy server cost more than the writes. Pausing instead bounds the
-     * wake-ups to about a thousand a second, and what a killed process can lose to about the last millisecond.
-     */
-    private static void gather() {
-        LockSupport.parkNanos(GATHER_NANOS);
     }
 
     private void pause() {

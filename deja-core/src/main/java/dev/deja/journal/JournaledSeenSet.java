@@ -35,9 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design (DESIGN.md section 5, seed 001 and its readers' request for an operation log). Every change is
  * applied to the store and appended to the {@link Journal} under one per-store lock, so the journal's order is the
- * order in which changes were applied; under {@link FsyncPolicy#ALWAYS} the caller then waits, outside the lock,
- * until its record is written and fsynced, under the other policies only until it is queued (see
- * {@link FsyncPolicy}). Only changes are journaled: an add or check-then-add that found the
+ * order in which changes were applied; the caller then waits, outside the lock, until its record is written (and
+ * fsynced under {@link FsyncPolicy#ALWAYS}). Only changes are journaled: an add or check-then-add that found the
  * key new becomes {@code ADD}, a forget that erased it becomes {@code FORGET}; a duplicate or retry changes
  * nothing and is not journaled, though it still waits for the records before it so that it never acknowledges a
  * change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while

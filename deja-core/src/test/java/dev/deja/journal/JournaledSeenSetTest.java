@@ -28,13 +28,8 @@ class JournaledSeenSetTest {
     @TempDir
     Path tmp;
 
-    /**
-     * A builder under {@code fsync always}: the tests copy live directories as a killed process leaves them, and only
-     * ALWAYS promises that such a copy holds every acknowledged write.
-     */
     static JournaledSeenSet.Builder<MapSeenSet> builder(Path dir) {
-        return JournaledSeenSet.builder(dir, MapSeenSet.CODEC, MapSeenSet::new).snapshotInterval(Duration.ZERO)
-                .fsync(FsyncPolicy.ALWAYS);
+        return JournaledSeenSet.builder(dir, MapSeenSet.CODEC, MapSeenSet::new).snapshotInterval(Duration.ZERO);
     }
 
     static byte[] key(int i) {
@@ -76,7 +71,7 @@ class JournaledSeenSetTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = "ALWAYS") // the others may lose what is still queued
+    @EnumSource(FsyncPolicy.class)
     void journalAloneRestoresEveryChangeAfterACrash(FsyncPolicy policy) throws IOException {
         Path dir = tmp.resolve("live");
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).fsync(policy).open()) {
@@ -231,9 +226,8 @@ class JournaledSeenSetTest {
         }
     }
 
-    // only ALWAYS promises this for a crash at any instant: the other policies acknowledge a record once queued
     @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = "ALWAYS")
+    @EnumSource(FsyncPolicy.class)
     void everyAcknowledgedWriteOfConcurrentWritersSurvivesACrash(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("live");
         ConcurrentLinkedQueue<Integer> acknowledged = new ConcurrentLinkedQueue<>();
@@ -265,32 +259,6 @@ class JournaledSeenSetTest {
             }
         } finally {
             writers.shutdownNow();
-        }
-    }
-
-    @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = {"EVERYSEC", "NO"})
-    void underTheBufferedPoliciesAWriteReturnsAtOnceAndReachesTheFileWithoutAnotherWrite(FsyncPolicy policy)
-            throws Exception {
-        Path dir = tmp.resolve("live");
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).fsync(policy).open()) {
-            var added = set.checkThenAddAllAsync(List.of(key(1), key(2)), null);
-            assertThat(added).as("acknowledged once queued").isCompleted();
-            assertThat(added.join()).containsExactly(Verdict.NEW, Verdict.NEW);
-            var duplicate = set.checkThenAddAllAsync(List.of(key(2)), null);
-            assertThat(duplicate).as("a duplicate does not wait either").isCompleted();
-            assertThat(duplicate.join()).containsExactly(Verdict.DUPLICATE);
-            // the writer writes queued records by itself; a process killed after that loses nothing
-            for (int attempt = 0; ; attempt++) {
-                try (JournaledSeenSet<MapSeenSet> crashed = builder(
-                        Crash.copy(dir, tmp.resolve("crashed-" + attempt))).open()) {
-                    if (crashed.check(key(1)) && crashed.check(key(2))) {
-                        break;
-                    }
-                }
-                assertThat(attempt).as("attempts to find the records in the file").isLessThan(500);
-                Thread.sleep(10);
-            }
         }
     }
 

@@ -30,7 +30,7 @@ class RecoveryTest {
     @BeforeEach
     void writeJournal() throws IOException {
         Path live = tmp.resolve("live");
-        try (JournaledSeenSet<MapSeenSet> set = builder(live).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = builder(live).fsync(FsyncPolicy.NO).open()) {
             for (int i = 0; i < RECORDS; i++) {
                 set.add(key(i));
             }

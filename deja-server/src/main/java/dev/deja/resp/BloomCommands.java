@@ -179,7 +179,7 @@ final class BloomCommands {
 
     private Namespace writable(String name) {
         try {
-            return access.forWriting(name); // checks the name only when it is not a namespace already
+            return access.forWriting(Namespace.checkName(name));
         } catch (NamespaceException e) {
             throw new RespError("ERR not found");
         }
