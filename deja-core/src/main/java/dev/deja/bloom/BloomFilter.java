@@ -110,7 +110,17 @@ public final class BloomFilter implements HashedSeenSet {
      * lets the processor overlap the misses of consecutive lookups.
      */
     private boolean allSet(long[] chunk, int base, long low) {
-        long missing = 0;
+        return walk(chunk, base, low, false) == 0;
+    }
+
+    /**
+     * Walks the key's {@code k} bit positions in the block starting at word {@code base} (the derivation of
+     * {@link BlockHash}) and counts the bits that were clear; with {@code set}, also sets them and counts only the
+     * bits this call set. The one place the positions are sliced on the hot path; the {@code set} branch is the same
+     * for a whole call, so it is predicted, and the read-only walk stays branch-free per bit.
+     */
+    private int walk(long[] chunk, int base, long low, boolean set) {
+        int clear = 0;
         long h = low;
         int shift = 0;
         int round = 0;
@@ -121,9 +131,17 @@ public final class BloomFilter implements HashedSeenSet {
             }
             int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
             shift += BlockHash.POSITION_BITS;
-            missing |= ~ChunkedBits.read(chunk, base + (pos >>> 6)) & (1L << pos);
+            int w = base + (pos >>> 6);
+            long bit = 1L << pos;
+            if (set) {
+                if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
+                    clear++;
+                }
+            } else {
+                clear += (int) ((~ChunkedBits.read(chunk, w) & bit) >>> pos);
+            }
         }
-        return missing == 0;
+        return clear;
     }
 
     /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
@@ -268,23 +286,7 @@ public final class BloomFilter implements HashedSeenSet {
         if (allSet(chunk, base, low)) {
             return false;
         }
-        long h = low;
-        int shift = 0;
-        int round = 0;
-        int newlySet = 0;
-        for (int i = 0; i < hashes; i++) {
-            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
-                h = BlockHash.positionWord(low, ++round);
-                shift = 0;
-            }
-            int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
-            shift += BlockHash.POSITION_BITS;
-            int w = base + (pos >>> 6);
-            long bit = 1L << pos;
-            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                newlySet++;
-            }
-        }
+        int newlySet = walk(chunk, base, low, true);
         if (newlySet == 0) {
             return false;
         }
