@@ -8,13 +8,14 @@ import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceRegistry;
-import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -102,6 +103,7 @@ final class HttpApi {
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
                     "Bad Request");
             case JournalWriteException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
+            case UncheckedIOException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "storage");
             default -> {
                 log.error("{} {} failed", call.method(), call.path(), error);
                 yield failure(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,
@@ -238,7 +240,7 @@ final class HttpApi {
         long owner = owner(call.parameter("owner"));
         context.metrics().operations(FRONT_END, op.label(), 1);
         if (op == KeyOp.CHECK) {
-            HashedSeenSet store = storeForReading(name);
+            SeenSet store = storeForReading(name);
             return HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n");
         }
         long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
@@ -246,7 +248,7 @@ final class HttpApi {
     }
 
     /** The store to check keys in, or null when the namespace does not exist yet and would be created empty. */
-    private HashedSeenSet storeForReading(String name) {
+    private SeenSet storeForReading(String name) {
         Namespace namespace = namespaces.find(Namespace.checkName(name)).orElse(null);
         if (namespace == null && !config.autoCreate()) {
             namespaces.get(name);
@@ -307,7 +309,7 @@ final class HttpApi {
     private CompletableFuture<String[]> execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
         return switch (op) {
             case CHECK -> {
-                HashedSeenSet store = storeForReading(name);
+                SeenSet store = storeForReading(name);
                 boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
                 String[] results = new String[held.length];
                 for (int i = 0; i < held.length; i++) {

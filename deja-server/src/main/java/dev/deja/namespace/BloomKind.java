@@ -16,7 +16,7 @@ import java.util.Set;
  * <p>The canonical parameters are the resolved shape ({@code bits}, {@code k}, {@code capacity}), so two namespaces
  * asked for in different words but with the same shape can be merged, and a reopened namespace is rebuilt exactly.
  */
-final class BloomKind implements StoreKind {
+final class BloomKind implements SnapshotKind {
 
     private static final Set<String> KNOWN = Set.of("capacity", "fpp", "bits", "k");
 

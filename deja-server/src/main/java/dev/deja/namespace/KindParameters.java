@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,5 +57,18 @@ public final class KindParameters {
             throw new IllegalArgumentException(name + " must be in the open interval (0, 1) (got " + text + ")");
         }
         return value;
+    }
+
+    /** The parameter as a boolean ({@code true/yes/1}, {@code false/no/0}), or the default when absent. */
+    public static boolean bool(Map<String, String> raw, String name, boolean defaultValue) {
+        String text = raw.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false (got '" + text + "')");
+        };
     }
 }

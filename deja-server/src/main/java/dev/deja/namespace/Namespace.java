@@ -1,92 +1,52 @@
 package dev.deja.namespace;
 
-import dev.deja.journal.JournaledSeenSet;
-import dev.deja.journal.SnapshotCodec;
+import dev.deja.exact.ExactStore;
 import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A named store of one kind with its parameters, made durable by a journal and snapshots in its own directory of
- * the data dir (DESIGN.md section 5).
+ * A named store of one kind with its parameters, kept in its own directory of the data dir.
  *
  * <p>Reads go straight to the store ({@link #store()}); writes go through {@link #checkThenAdd} and {@link #forget},
- * whose futures complete once the journal holds the change as durably as the fsync policy says, so a front end
- * answers then without parking a thread. The namespace adds what the journaled store lacks: a name and kind,
- * clearing, loading a dump, and merging (a bulk union that bypasses the journal, made durable by a snapshot).
+ * whose futures complete once the change is as durable as the fsync policy says, so a front end answers then
+ * without parking a thread. How the store is made durable is its kind's business ({@link NamespaceStore}).
  */
 public final class Namespace {
 
-    private static final Logger log = LoggerFactory.getLogger(Namespace.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}");
-    /** The file that holds a namespace's kind and parameters; everything else in its directory is the journal's. */
+    /** The file that holds a namespace's kind and parameters; everything else in its directory is the store's. */
     static final String METADATA = "namespace.properties";
 
     private final String name;
     private final StoreKind kind;
     private final Map<String, String> parameters;
     private final Path dir;
-    private final Durability durability;
-    private volatile JournaledSeenSet<HashedSeenSet> store;
-    /** The store inside the journal, needed for merges, which are not journaled key by key. */
-    private volatile HashedSeenSet inner;
+    private final NamespaceStore store;
 
-    private Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, Durability durability) {
+    private Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, NamespaceStore store) {
         this.name = name;
         this.kind = kind;
         this.parameters = parameters;
         this.dir = dir;
-        this.durability = durability;
+        this.store = store;
     }
 
-    /** Opens (recovering from its directory) or creates the namespace's journaled store. */
+    /** Opens (recovering from its directory) or creates the namespace's store. */
     static Namespace open(String name, StoreKind kind, Map<String, String> parameters, Path dir, Durability durability)
             throws IOException {
-        Namespace namespace = new Namespace(name, kind, parameters, dir, durability);
-        namespace.store = namespace.openStore(() -> kind.create(parameters));
-        return namespace;
-    }
-
-    private JournaledSeenSet<HashedSeenSet> openStore(Supplier<HashedSeenSet> empty) throws IOException {
-        SnapshotCodec<HashedSeenSet> codec = new SnapshotCodec<>() {
-            @Override
-            public void write(HashedSeenSet store, OutputStream out) throws IOException {
-                kind.writeSnapshot(store, out);
-            }
-
-            @Override
-            public HashedSeenSet read(InputStream in) throws IOException {
-                HashedSeenSet loaded = kind.readSnapshot(parameters, in);
-                inner = loaded;
-                return loaded;
-            }
-        };
-        JournaledSeenSet<HashedSeenSet> opened = JournaledSeenSet.builder(dir, codec, () -> {
-                    HashedSeenSet created = empty.get();
-                    inner = created;
-                    return created;
-                })
-                .fsync(durability.fsync())
-                .snapshotInterval(durability.snapshotInterval())
-                .open();
-        if (!opened.recovery().clean()) {
-            log.warn("namespace '{}' recovered from damage: {}", name, opened.recovery().summary());
-        }
-        return opened;
+        return new Namespace(name, kind, parameters, dir, kind.open(name, parameters, dir, durability));
     }
 
     /**
@@ -118,27 +78,58 @@ public final class Namespace {
     }
 
     /** The store, for reads; replaced by {@link #clear()}, so callers fetch it for each operation or batch. */
-    public HashedSeenSet store() {
+    public SeenSet store() {
+        return store.reader();
+    }
+
+    /** The durable store itself, for what only some kinds offer. */
+    public NamespaceStore durableStore() {
         return store;
     }
 
     /**
+     * The exact store of an {@code exact} namespace, for what only it offers (per-key info, key-value commands).
+     *
+     * @throws UnsupportedOperationException when the namespace is of another kind
+     */
+    public ExactStore exactStore() {
+        if (store instanceof ExactNamespaceStore exact) {
+            return exact.exact();
+        }
+        throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
+                + "; this needs an exact namespace");
+    }
+
+    /**
+     * Runs a write on an exact namespace's writer threads (which wait for the disk under {@code --fsync always}).
+     *
+     * @throws UnsupportedOperationException when the namespace is of another kind
+     */
+    public <T> CompletableFuture<T> writeExact(Function<ExactStore, T> write) {
+        if (store instanceof ExactNamespaceStore exact) {
+            return exact.write(() -> write.apply(exact.exact()));
+        }
+        throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
+                + "; this needs an exact namespace");
+    }
+
+    /**
      * Atomically records each key under the owner at the same index (none when {@code owners} is null) and says what
-     * it was; completes once the changes are as durable as the fsync policy says, or fails when the journal cannot
+     * it was; completes once the changes are as durable as the fsync policy says, or fails when the store cannot
      * take them (a full disk).
      */
     public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
-        return store.checkThenAddAllAsync(keys, owners);
+        return store.checkThenAdd(keys, owners);
     }
 
     /** Erases each key held under the owner at the same index; completes once the erasures are durable. */
     public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
-        return store.forgetAllAsync(keys, owners);
+        return store.forget(keys, owners);
     }
 
     /**
      * Adds every key of {@code source} to this namespace (a union), then snapshots, since a union of whole stores
-     * is not written to the journal key by key.
+     * is not written key by key.
      *
      * @throws IllegalArgumentException when the two differ in kind or parameters, or are the same namespace
      */
@@ -151,8 +142,7 @@ public final class Namespace {
                     + name + "' is " + kind.name() + " " + parameters + ", '" + source.name + "' is "
                     + source.kind.name() + " " + source.parameters + ")");
         }
-        kind.merge(inner, source.inner);
-        return store.snapshotNow();
+        return store.mergeFrom(source.store);
     }
 
     /** What the namespace is and holds right now. */
@@ -162,34 +152,25 @@ public final class Namespace {
 
     /** Writes the store's content as its kind's snapshot payload, for dumps; the store keeps serving meanwhile. */
     void writeContent(OutputStream out) throws IOException {
-        kind.writeSnapshot(inner, out);
+        store.writeContent(out);
     }
 
     /** Writes a snapshot in the background; the future completes with its file. */
     CompletableFuture<Path> snapshot() {
-        return store.snapshotNow();
+        return store.snapshot();
     }
 
-    /** Forgets every key: the journal and snapshots are deleted and the store starts empty. */
+    /** Forgets every key. */
     synchronized void clear() throws IOException {
-        replace(() -> kind.create(parameters));
+        store.clear();
     }
 
     /** Replaces the content with a store read elsewhere (a dump loaded chunk by chunk) and snapshots it. */
     synchronized void replace(HashedSeenSet loaded) throws IOException {
-        replace(() -> loaded);
-        store.snapshotNow();
+        store.replace(loaded);
     }
 
-    private void replace(Supplier<HashedSeenSet> content) throws IOException {
-        // a request that fetched the old store just before the swap fails with "closed" rather than writing
-        // into a journal that is about to be deleted
-        store.close();
-        deleteJournalFiles();
-        store = openStore(content);
-    }
-
-    /** Writes the journal out and a final snapshot; the namespace must not be used afterwards. */
+    /** Makes everything durable (a final snapshot, a flush); the namespace must not be used afterwards. */
     void close() {
         store.close();
     }
@@ -201,16 +182,6 @@ public final class Namespace {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(file);
             }
-        }
-    }
-
-    private void deleteJournalFiles() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> !f.getFileName().toString().equals(METADATA)).toList()) {
-                Files.delete(file);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 }

@@ -213,7 +213,10 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         Properties metadata = new Properties();
         metadata.load(new ByteArrayInputStream(data.readNBytes(headerLength)));
-        StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
+        StoreKind named = kinds.get(metadata.getProperty(KIND_KEY));
+        if (!(named instanceof SnapshotKind kind)) {
+            throw new IllegalArgumentException("namespaces of kind " + named.name() + " cannot be loaded from a dump");
+        }
         Map<String, String> parameters = kind.parameters(parameters(metadata));
         HashedSeenSet loaded = kind.readSnapshot(parameters, data);
         Namespace namespace = namespaces.get(name);

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +16,7 @@ import java.util.Set;
  *
  * <p>The canonical parameters are the resolved shape ({@code buckets}, {@code ways}, {@code owners}).
  */
-final class RecentKind implements StoreKind {
+final class RecentKind implements SnapshotKind {
 
     private static final Set<String> KNOWN = Set.of("buckets", "keys", "probability", "ways", "owners");
 
@@ -30,7 +29,7 @@ final class RecentKind implements StoreKind {
     public Map<String, String> parameters(Map<String, String> raw) {
         KindParameters.onlyKnown(name(), raw, KNOWN);
         int ways = (int) KindParameters.longValue(raw, "ways", 1, 16, RecentFilter.DEFAULT_WAYS);
-        boolean owners = bool(raw, "owners", true);
+        boolean owners = KindParameters.bool(raw, "owners", true);
         RecentFilter.Builder builder = RecentFilter.builder().ways(ways).owners(owners);
         if (raw.containsKey("buckets") == raw.containsKey("keys")) {
             throw new IllegalArgumentException("recent needs exactly one of buckets (total slots) or keys (how many"
@@ -48,18 +47,6 @@ final class RecentKind implements StoreKind {
         canonical.put("ways", Integer.toString(shape.ways()));
         canonical.put("owners", Boolean.toString(shape.hasOwners()));
         return canonical;
-    }
-
-    private static boolean bool(Map<String, String> raw, String name, boolean defaultValue) {
-        String text = raw.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        return switch (text.strip().toLowerCase(Locale.ROOT)) {
-            case "true", "yes", "1" -> true;
-            case "false", "no", "0" -> false;
-            default -> throw new IllegalArgumentException(name + " must be true or false (got '" + text + "')");
-        };
     }
 
     @Override

@@ -1,18 +1,17 @@
 package dev.deja.namespace;
 
-import dev.deja.seen.HashedSeenSet;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One kind of store a namespace can hold ({@code bloom}, {@code recent}, ...): its parameters, how to build a
- * store from them, and how to write and read its snapshot.
+ * One kind of store a namespace can hold ({@code bloom}, {@code recent}, {@code exact}): its parameters and how to
+ * open a durable store from them in a namespace's directory.
  *
  * <p>Parameters travel as strings (HTTP JSON, RESP arguments, the namespace's properties file), so a kind
  * validates and completes them once, in {@link #parameters}, and every other method receives only the canonical
- * map that method returned.
+ * map that method returned. Kinds held in memory and made durable by a journal and snapshots implement {@link
+ * SnapshotKind}; a kind with its own durable storage implements {@link #open} itself.
  */
 public interface StoreKind {
 
@@ -26,24 +25,16 @@ public interface StoreKind {
      */
     Map<String, String> parameters(Map<String, String> raw);
 
-    /** A new, empty store built from canonical parameters. */
-    HashedSeenSet create(Map<String, String> parameters);
-
-    /** Writes the store's whole content; the store keeps serving while this runs. */
-    void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException;
-
-    /** Reads a store written by {@link #writeSnapshot} for the same canonical parameters. */
-    HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException;
-
-    /** The number of keys the store is sized for (reported as RedisBloom's {@code Capacity}). */
+    /**
+     * The number of keys the store is sized for (reported as RedisBloom's {@code Capacity}); -1 for a store bounded
+     * by time or bytes rather than keys.
+     */
     long capacity(Map<String, String> parameters);
 
     /**
-     * Adds every key of {@code source} into {@code target}; both were built from equal parameters.
-     *
-     * @throws UnsupportedOperationException when stores of this kind cannot be merged
+     * Opens the store kept in {@code dir} (the namespace's directory, which holds nothing else but the namespace's
+     * metadata file), recovering what it holds, or creates it empty.
      */
-    default void merge(HashedSeenSet target, HashedSeenSet source) {
-        throw new UnsupportedOperationException("namespaces of kind '" + name() + "' cannot be merged");
-    }
+    NamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
+            throws IOException;
 }

@@ -17,9 +17,9 @@ public final class StoreKinds {
         }
     }
 
-    /** The kinds {@code deja serve} offers: {@code bloom} and {@code recent}. */
+    /** The kinds {@code deja serve} offers: {@code bloom}, {@code recent} and {@code exact}. */
     public static StoreKinds standard() {
-        return of(new BloomKind(), new RecentKind());
+        return of(new BloomKind(), new RecentKind(), new ExactKind());
     }
 
     /** The given kinds; their names must differ. */

@@ -3,7 +3,7 @@ package dev.deja.resp;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceInfo;
-import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
@@ -83,14 +83,14 @@ final class BloomCommands {
     }
 
     private RedisMessage exists(RespSession session, RespArgs args) {
-        HashedSeenSet store = access.ifExists(args.string(1));
+        SeenSet store = access.ifExists(args.string(1));
         byte[] key = access.key(args.bytes(2));
         return Replies.integer(store != null && store.check(key) ? 1 : 0);
     }
 
     private RedisMessage mexists(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        HashedSeenSet store = access.ifExists(args.string(1));
+        SeenSet store = access.ifExists(args.string(1));
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         List<RedisMessage> replies = new ArrayList<>(held.length);
         for (boolean h : held) {
@@ -164,7 +164,7 @@ final class BloomCommands {
     }
 
     private RedisMessage card(RespSession session, RespArgs args) {
-        HashedSeenSet store = access.ifExists(args.string(1));
+        SeenSet store = access.ifExists(args.string(1));
         return Replies.integer(store == null ? 0 : store.stats().insertions());
     }
 

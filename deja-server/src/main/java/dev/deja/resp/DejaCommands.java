@@ -1,7 +1,7 @@
 package dev.deja.resp;
 
 import dev.deja.namespace.NamespaceRegistry;
-import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
@@ -49,7 +49,7 @@ final class DejaCommands {
         commands.add(new RespCommand("DJ.MERGE", 3, false, true, this::merge));
         commands.add(new RespCommand("DJ.CHECK", 3, false, false, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
-            HashedSeenSet store = readable(a.string(1));
+            SeenSet store = readable(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
         commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> single(a).thenApply(v -> Replies.OK)));
@@ -60,6 +60,7 @@ final class DejaCommands {
             return access.forWriting(a.string(1)).forget(List.of(access.key(a.bytes(2))), owners)
                     .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
         }));
+        commands.add(new RespCommand("DJ.KEYINFO", 3, false, false, this::keyInfo));
         commands.add(new RespCommand("DJ.MCHECK", -3, false, false, this::mcheck));
         commands.add(new RespCommand("DJ.MADD", -3, false, true, this::madd));
         commands.add(new RespCommand("DJ.MCHECKTHENADD", -3, false, true, this::mcheckThenAdd));
@@ -92,9 +93,21 @@ final class DejaCommands {
         return Replies.OK;
     }
 
+    /** What an exact namespace holds about one key: owner, first-seen time and duplicate count; nil if not held. */
+    private RedisMessage keyInfo(RespSession session, RespArgs args) {
+        byte[] key = access.key(args.bytes(2));
+        return namespaces.get(args.string(1)).exactStore().info(key).map(info -> {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("owner", info.owner());
+            fields.put("firstSeen", info.firstSeen().toString());
+            fields.put("duplicates", info.duplicates());
+            return Replies.fields(session, fields);
+        }).orElseGet(() -> Replies.nil(session));
+    }
+
     private RedisMessage mcheck(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        HashedSeenSet store = readable(args.string(1));
+        SeenSet store = readable(args.string(1));
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         return integers(held);
     }
@@ -128,8 +141,8 @@ final class DejaCommands {
         return access.forWriting(args.string(1)).checkThenAdd(List.of(access.key(args.bytes(2))), owners);
     }
 
-    private HashedSeenSet readable(String name) {
-        HashedSeenSet store = access.ifExists(name);
+    private SeenSet readable(String name) {
+        SeenSet store = access.ifExists(name);
         if (store == null && !context.config().autoCreate()) {
             namespaces.get(name);
         }

@@ -2,7 +2,7 @@ package dev.deja.resp;
 
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
-import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerContext;
 import java.util.List;
 
@@ -27,7 +27,7 @@ final class KeyAccess {
     }
 
     /** The namespace's store, or null when it does not exist (it would be created empty). */
-    HashedSeenSet ifExists(String name) {
+    SeenSet ifExists(String name) {
         return namespaces.find(Namespace.checkName(name)).map(Namespace::store).orElse(null);
     }
 

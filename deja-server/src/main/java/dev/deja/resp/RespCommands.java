@@ -4,6 +4,7 @@ import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -87,6 +88,8 @@ final class RespCommands {
             case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
             // Redis's own prefix for a write refused because it cannot persist
             case JournalWriteException e -> failure("MISCONF " + e.getMessage(), "journal");
+            // the exact store could not write (a full disk): refused the same way
+            case UncheckedIOException e -> failure("MISCONF " + e.getMessage(), "storage");
             default -> {
                 log.error("RESP command {} failed", name, error);
                 yield failure("ERR cannot serve this command now: " + error, "unavailable");

@@ -168,7 +168,7 @@ class SizeCommandTest {
                 "size", "recent", "--rate", "-5", "--window", "1h", "--probability", "0.9");
         assertError(2, "Invalid value for option '--window': '1x' is not a duration",
                 "size", "recent", "--rate", "1", "--window", "1x", "--probability", "0.9");
-        assertError(2, "Invalid value for option '--memory': '12q' is not a memory size",
+        assertError(2, "Invalid value for option '--memory': '12q' is not a size",
                 "size", "bloom", "--capacity", "10", "--memory", "12q");
         assertError(2, "--buckets must be a multiple of --ways (8)",
                 "size", "recent", "--rate", "1", "--buckets", "12", "--probability", "0.9");

@@ -3,6 +3,7 @@ package dev.deja.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
@@ -224,7 +225,7 @@ class RespProtocolTest {
         try (StatefulRedisConnection<String, String> c = resp2.connect()) {
             c.sync().bfReserve("resp2", 0.01, 321);
             assertThat(c.sync().bfInfo("resp2").getCapacity()).isEqualTo(321);
-            List<Object> flat = c.sync().dispatch(Command.of("BF.INFO"), new ArrayOutput<>(StringCodec.UTF8),
+            List<Object> flat = c.sync().dispatch(new RawCommands.Word("BF.INFO"), new ArrayOutput<>(StringCodec.UTF8),
                     new CommandArgs<>(StringCodec.UTF8).add("resp2"));
             assertThat(flat).hasSize(10).startsWith("Capacity", 321L);
         } finally {
@@ -248,40 +249,16 @@ class RespProtocolTest {
 
     // ---- helpers ----
 
-    private record Command(String word) implements ProtocolKeyword {
-        static Command of(String word) {
-            return new Command(word);
-        }
-
-        @Override
-        public byte[] getBytes() {
-            return word.getBytes(StandardCharsets.US_ASCII);
-        }
-
-        @Override
-        public String toString() {
-            return word;
-        }
-    }
-
-    private static CommandArgs<String, String> args(String... values) {
-        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
-        for (String value : values) {
-            args.add(value);
-        }
-        return args;
-    }
-
     private static String raw(String command, String... values) {
-        return redis.dispatch(Command.of(command), new StatusOutput<>(StringCodec.UTF8), args(values));
+        return new RawCommands(redis).status(command, values);
     }
 
     private static Long rawInteger(String command, String... values) {
-        return redis.dispatch(Command.of(command), new IntegerOutput<>(StringCodec.UTF8), args(values));
+        return new RawCommands(redis).integer(command, values);
     }
 
     private static List<Object> rawList(String command, String... values) {
-        return redis.dispatch(Command.of(command), new ArrayOutput<>(StringCodec.UTF8), args(values));
+        return new RawCommands(redis).list(command, values);
     }
 
     /** Sends raw bytes and reads until {@code replies} replies' worth of lines or the server closes. */

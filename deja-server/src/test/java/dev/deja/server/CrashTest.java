@@ -71,6 +71,27 @@ class CrashTest {
     }
 
     @Test
+    void everyAcknowledgedAddToAnExactNamespaceSurvivesKillNineAndATornLogTail() throws Exception {
+        String[] args = {"--fsync", "always", "--default-kind", "exact", "--default-params", "window=1h"};
+        List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            loadThen(server, acknowledged, "x", server::kill);
+        }
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(5_000);
+        // RocksDB's write-ahead log, cut short as a power loss leaves it
+        Path wal = newest(dataDir.resolve("default").resolve("db"), "\\d+\\.log");
+        try (FileChannel channel = FileChannel.open(wal, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            channel.write(ByteBuffer.wrap(new byte[] {0x13, 0x37, 0x00, 0x42, 0x7F, 0x01, 0x02}));
+        }
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertThat(get(server, "/namespaces/default").body()).contains("\"kind\":\"exact\"");
+            assertAllPresent(server, acknowledged);
+            assertThat(get(server, "/checkthenadd?e=x-after-restart").body()).isEqualTo("MISSING\n");
+            assertThat(get(server, "/checkthenadd?e=" + acknowledged.get(0)).body()).isEqualTo("PRESENT\n");
+        }
+    }
+
+    @Test
     void sigtermStopsCleanlyAndKeepsEverything() throws Exception {
         // settings from the environment this time, as a container would pass them
         Map<String, String> environment = Map.of("DEJA_FSYNC", "no", "DEJA_DEFAULT_KIND", "recent",
@@ -167,11 +188,16 @@ class CrashTest {
     }
 
     private static Path newestJournalSegment(Path dir) throws IOException {
+        return newest(dir, "journal-\\d+\\.log");
+    }
+
+    /** The last, by name, of the files under {@code dir} whose names match {@code pattern}. */
+    private static Path newest(Path dir, String pattern) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile)
-                    .filter(f -> f.getFileName().toString().matches("journal-\\d+\\.log"))
+                    .filter(f -> f.getFileName().toString().matches(pattern))
                     .max(Comparator.comparing(Path::toString))
-                    .orElseThrow(() -> new IllegalStateException("no journal segment in " + dir));
+                    .orElseThrow(() -> new IllegalStateException("no file matching " + pattern + " in " + dir));
         }
     }
 

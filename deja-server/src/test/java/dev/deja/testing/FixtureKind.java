@@ -1,7 +1,7 @@
 package dev.deja.testing;
 
 import dev.deja.namespace.KindParameters;
-import dev.deja.namespace.StoreKind;
+import dev.deja.namespace.SnapshotKind;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A test-only store kind: an exact hash map of key hashes to owners, taking bloom-like parameters, so server
  * behaviour is tested without depending on a filter's false positives.
  */
-public final class FixtureKind implements StoreKind {
+public final class FixtureKind implements SnapshotKind {
 
     private final String name;
 

@@ -1,0 +1,155 @@
+package dev.deja.namespace;
+
+import dev.deja.journal.JournaledSeenSet;
+import dev.deja.journal.SnapshotCodec;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
+import dev.deja.seen.SeenStats;
+import dev.deja.seen.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An in-memory store of a {@link SnapshotKind} made durable by a journal and snapshots in the namespace's directory
+ * (DESIGN.md section 5). Besides the journaled writes it offers what only in-memory stores can: dumps, loading a
+ * dump, and merging (a bulk union that bypasses the journal, made durable by a snapshot).
+ */
+final class JournaledStore implements NamespaceStore {
+
+    private static final Logger log = LoggerFactory.getLogger(JournaledStore.class);
+
+    private final String namespace;
+    private final SnapshotKind kind;
+    private final Map<String, String> parameters;
+    private final Path dir;
+    private final Durability durability;
+    private volatile JournaledSeenSet<HashedSeenSet> store;
+    /** The store inside the journal, needed for merges and dumps, which are not journaled key by key. */
+    private volatile HashedSeenSet inner;
+
+    private JournaledStore(String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir,
+                           Durability durability) {
+        this.namespace = namespace;
+        this.kind = kind;
+        this.parameters = parameters;
+        this.dir = dir;
+        this.durability = durability;
+    }
+
+    /** Opens (recovering from the directory) or creates the journaled store. */
+    static JournaledStore open(String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir,
+                               Durability durability) throws IOException {
+        JournaledStore opened = new JournaledStore(namespace, kind, parameters, dir, durability);
+        opened.store = opened.openJournal(() -> kind.create(parameters));
+        return opened;
+    }
+
+    private JournaledSeenSet<HashedSeenSet> openJournal(Supplier<HashedSeenSet> empty) throws IOException {
+        SnapshotCodec<HashedSeenSet> codec = new SnapshotCodec<>() {
+            @Override
+            public void write(HashedSeenSet content, OutputStream out) throws IOException {
+                kind.writeSnapshot(content, out);
+            }
+
+            @Override
+            public HashedSeenSet read(InputStream in) throws IOException {
+                HashedSeenSet loaded = kind.readSnapshot(parameters, in);
+                inner = loaded;
+                return loaded;
+            }
+        };
+        JournaledSeenSet<HashedSeenSet> opened = JournaledSeenSet.builder(dir, codec, () -> {
+                    HashedSeenSet created = empty.get();
+                    inner = created;
+                    return created;
+                })
+                .fsync(durability.fsync())
+                .snapshotInterval(durability.snapshotInterval())
+                .open();
+        if (!opened.recovery().clean()) {
+            log.warn("namespace '{}' recovered from damage: {}", namespace, opened.recovery().summary());
+        }
+        return opened;
+    }
+
+    @Override
+    public SeenSet reader() {
+        return store;
+    }
+
+    @Override
+    public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
+        return store.checkThenAddAllAsync(keys, owners);
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
+        return store.forgetAllAsync(keys, owners);
+    }
+
+    @Override
+    public SeenStats stats() {
+        return store.stats();
+    }
+
+    @Override
+    public CompletableFuture<Path> snapshot() {
+        return store.snapshotNow();
+    }
+
+    @Override
+    public void writeContent(OutputStream out) throws IOException {
+        kind.writeSnapshot(inner, out);
+    }
+
+    @Override
+    public CompletableFuture<Path> mergeFrom(NamespaceStore source) {
+        kind.merge(inner, ((JournaledStore) source).inner);
+        return store.snapshotNow();
+    }
+
+    @Override
+    public synchronized void clear() throws IOException {
+        replaceWith(() -> kind.create(parameters));
+    }
+
+    @Override
+    public synchronized void replace(HashedSeenSet loaded) throws IOException {
+        replaceWith(() -> loaded);
+        store.snapshotNow();
+    }
+
+    private void replaceWith(Supplier<HashedSeenSet> content) throws IOException {
+        // a request that fetched the old store just before the swap fails with "closed" rather than writing
+        // into a journal that is about to be deleted
+        store.close();
+        deleteJournalFiles();
+        store = openJournal(content);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private void deleteJournalFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> !f.getFileName().toString().equals(Namespace.METADATA)).toList()) {
+                Files.delete(file);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.deja.namespace;
+
+import dev.deja.seen.HashedSeenSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A kind held in memory and made durable by a journal of its changes plus snapshots of its whole content (DESIGN.md
+ * section 5): bloom and recent. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code BF.LOADCHUNK}).
+ */
+public interface SnapshotKind extends StoreKind {
+
+    /** A new, empty store built from canonical parameters. */
+    HashedSeenSet create(Map<String, String> parameters);
+
+    /** Writes the store's whole content; the store keeps serving while this runs. */
+    void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException;
+
+    /** Reads a store written by {@link #writeSnapshot} for the same canonical parameters. */
+    HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException;
+
+    /**
+     * Adds every key of {@code source} into {@code target}; both were built from equal parameters.
+     *
+     * @throws UnsupportedOperationException when stores of this kind cannot be merged
+     */
+    default void merge(HashedSeenSet target, HashedSeenSet source) {
+        throw new UnsupportedOperationException("namespaces of kind '" + name() + "' cannot be merged");
+    }
+
+    @Override
+    default NamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
+            throws IOException {
+        return JournaledStore.open(namespace, this, parameters, dir, durability);
+    }
+}

@@ -1,0 +1,176 @@
+package dev.deja.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.testing.RawCommands;
+import dev.deja.testing.TestServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Exact namespaces served over RESP and HTTP: created with parameters, owners, errors, restarts and checkpoints. */
+class ExactNamespaceTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String ID = "3b241101-e2bb-4255-8caf-4136c566a962";
+    private static final String OTHER = "1f0e6c1a-7d2b-4c3e-9a8f-0123456789ab";
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void checkThenAddWithOwnersOverRespAndHttp() throws Exception {
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            assertThat(c.raw.status("DJ.CREATE", "ev", "exact", "window", "1h", "idFormat", "uuid",
+                    "countDuplicates", "true")).isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "7")).isEqualTo("NEW");
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "7")).as("same owner again").isEqualTo("RETRY");
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "8")).isEqualTo("DUPLICATE");
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID.toUpperCase())).as("UUIDs are case-blind")
+                    .isEqualTo("DUPLICATE");
+            assertThat(c.raw.list("DJ.MCHECKTHENADD", "ev", OTHER, ID, OTHER))
+                    .containsExactly("NEW", "DUPLICATE", "DUPLICATE");
+            assertThat(c.raw.list("DJ.KEYINFO", "ev", ID)).containsSubsequence("owner", 7L)
+                    .containsSubsequence("duplicates", 3L);
+            assertThat(c.raw.status("DJ.KEYINFO", "ev", "00000000-0000-4000-8000-000000000000")).isNull();
+
+            assertThat(http(server, "/checkthenadd?ns=ev&e=" + ID).body()).isEqualTo("PRESENT\n");
+            assertThat(http(server, "/check?ns=ev&e=" + OTHER).body()).isEqualTo("PRESENT\n");
+            String third = "c0ffee00-0000-4000-8000-000000000001";
+            assertThat(http(server, "/checkthenadd?ns=ev&e=" + third).body()).isEqualTo("MISSING\n");
+            assertThat(http(server, "/checkthenadd?ns=ev&e=" + third).body()).isEqualTo("PRESENT\n");
+
+            assertThat(c.raw.integer("DJ.FORGET", "ev", OTHER, "99")).as("not ours").isZero();
+            assertThat(c.raw.integer("DJ.FORGET", "ev", OTHER)).isOne();
+            assertThat(c.raw.integer("DJ.CHECK", "ev", OTHER)).isZero();
+
+            String info = http(server, "/namespaces/ev").body();
+            assertThat(info).contains("\"kind\":\"exact\"", "\"window\":\"1h\"", "\"idFormat\":\"uuid\"",
+                    "EXACT_WITHIN_WINDOW", "effectiveWindowSeconds");
+        }
+    }
+
+    @Test
+    void badParametersAndKeysAreClearErrorsThatChangeNothing() throws Exception {
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "1x"))
+                    .hasMessageContaining("window: '1x' is not a duration");
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "none"))
+                    .hasMessageContaining("exact needs a window, a maxBytes, or both");
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "idFormat", "base64"))
+                    .hasMessageContaining("idFormat must be one of raw, hex, uuid");
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "colour", "blue"))
+                    .hasMessageContaining("unknown parameter 'colour' for kind exact");
+            assertThat(c.raw.list("DJ.LIST")).doesNotContain("e1");
+
+            assertThat(c.raw.status("DJ.CREATE", "e2", "exact", "idFormat", "hex")).isEqualTo("OK");
+            assertThatThrownBy(() -> c.raw.status("DJ.CHECKTHENADD", "e2", "xyz"))
+                    .hasMessageContaining("hex");
+            assertThat(c.raw.integer("DJ.CHECK", "e2", "abcd")).isZero();
+            assertThat(http(server, "/checkthenadd?ns=e2&e=nothex").statusCode()).isEqualTo(400);
+
+            assertThat(c.raw.status("DJ.CREATE", "e3", "exact", "idFormat", "hex")).isEqualTo("OK");
+            assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "e2", "e3")).hasMessageContaining("cannot be merged");
+            assertThatThrownBy(() -> c.raw.list("BF.SCANDUMP", "e2", "0")).hasMessageContaining("cannot be dumped");
+            assertThatThrownBy(() -> c.raw.list("DJ.KEYINFO", "default", "k"))
+                    .hasMessageContaining("this needs an exact namespace");
+        }
+    }
+
+    @Test
+    void keysSurviveARestartAndACheckpointRestoresIntoANewDataDir(@TempDir Path restored) throws Exception {
+        Path checkpoint;
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            c.raw.status("DJ.CREATE", "ev", "exact", "window", "2h");
+            assertThat(c.raw.list("DJ.MCHECKTHENADD", "ev", "a", "b", "c")).containsOnly("NEW");
+            assertThat(c.raw.status("DJ.SNAPSHOT", "ev")).isEqualTo("Background saving started");
+            checkpoint = awaitCheckpoint(dataDir.resolve("ev").resolve("checkpoints"));
+            c.raw.status("DJ.CHECKTHENADD", "ev", "after-checkpoint");
+        }
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            assertThat(c.raw.list("DJ.MCHECK", "ev", "a", "b", "c", "after-checkpoint", "d"))
+                    .containsExactly(1L, 1L, 1L, 1L, 0L);
+        }
+        // a new data dir from the checkpoint: the namespace's metadata file plus the checkpoint as its db
+        Files.createDirectories(restored.resolve("ev"));
+        Files.copy(dataDir.resolve("ev").resolve("namespace.properties"),
+                restored.resolve("ev").resolve("namespace.properties"));
+        copyTree(checkpoint, restored.resolve("ev").resolve("db"));
+        try (TestServer server = TestServer.start(restored); Client c = new Client(server)) {
+            assertThat(c.raw.list("DJ.MCHECK", "ev", "a", "b", "c", "after-checkpoint"))
+                    .containsExactly(1L, 1L, 1L, 0L);
+        }
+    }
+
+    @Test
+    void theDefaultNamespaceCanBeExact() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.defaultSpec(
+                dev.deja.namespace.NamespaceSpec.parse("exact", "window=10m,generations=4")))) {
+            assertThat(http(server, "/checkthenadd?e=hello").body()).isEqualTo("MISSING\n");
+            assertThat(http(server, "/checkthenadd?e=hello").body()).isEqualTo("PRESENT\n");
+            assertThat(http(server, "/namespaces/default").body()).contains("\"window\":\"10m\"",
+                    "\"generations\":\"4\"");
+        }
+    }
+
+    private static Path awaitCheckpoint(Path checkpoints) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(checkpoints)) {
+                try (Stream<Path> list = Files.list(checkpoints)) {
+                    List<Path> done = list.filter(d -> Files.isRegularFile(d.resolve("CURRENT"))).toList();
+                    if (!done.isEmpty()) {
+                        return done.getFirst();
+                    }
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no checkpoint appeared in " + checkpoints);
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
+        }
+    }
+
+    private static HttpResponse<String> http(TestServer server, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A Lettuce connection to the server's RESP port. */
+    private static final class Client implements AutoCloseable {
+        final RedisClient client;
+        final StatefulRedisConnection<String, String> connection;
+        final RawCommands raw;
+
+        Client(TestServer server) {
+            client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
+                    .withTimeout(Duration.ofSeconds(10)).build());
+            connection = client.connect();
+            raw = new RawCommands(connection.sync());
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+}
