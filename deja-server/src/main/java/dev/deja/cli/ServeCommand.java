@@ -88,6 +88,16 @@ final class ServeCommand implements Callable<Integer> {
                     + " (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as it fills).")
     String defaultParams;
 
+    @Option(names = "--kv-namespace", paramLabel = "NAME", defaultValue = "kv",
+            description = "The exact namespace the Redis key-value commands (SET key value NX EX, GET, EXISTS, DEL,"
+                    + " TTL) address; created on first use. Default: ${DEFAULT-VALUE}.")
+    String kvNamespace;
+
+    @Option(names = "--kv-params", paramLabel = "NAME=VALUE,...", defaultValue = "window=24h,values=true",
+            description = "Parameters of the key-value namespace when it is created on first use (kind exact);"
+                    + " expiries longer than its window are refused. Default: ${DEFAULT-VALUE}.")
+    String kvParams;
+
     @Option(names = "--snapshot-interval", paramLabel = "SECONDS", defaultValue = "300",
             description = "Seconds between timed snapshots; 0 disables the timer. Default: ${DEFAULT-VALUE}.")
     int snapshotInterval;
@@ -171,6 +181,7 @@ final class ServeCommand implements Callable<Integer> {
                     .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
                     .password(password).autoCreate(autoCreate)
                     .defaultSpec(NamespaceSpec.parse(defaultKind, defaultParams))
+                    .kvNamespace(kvNamespace).kvSpec(NamespaceSpec.parse("exact", kvParams))
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
                     .ioThreads(ioThreads)

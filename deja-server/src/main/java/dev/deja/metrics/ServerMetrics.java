@@ -1,5 +1,7 @@
 package dev.deja.metrics;
 
+import dev.deja.exact.ExactMetrics;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceInfo;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.ErrorEstimate;
@@ -41,13 +43,20 @@ public final class ServerMetrics {
         Gauge.builder("deja.connections", openConnections, AtomicInteger::get)
                 .description("Open client connections, both front ends")
                 .register(registry);
-        gauge("deja.namespace.keys", "Keys recorded in the namespace", info -> info.stats().insertions());
-        gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies",
-                info -> info.stats().memoryBytes());
+        gauge("deja.namespace.keys", "Keys recorded in the namespace", s -> s.info().stats().insertions());
+        gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies (exact: its files on disk)",
+                s -> s.info().stats().memoryBytes());
         gauge("deja.namespace.bloom.fill.ratio", "Fraction of the bloom filter's bits that are set",
-                info -> info.stats().estimate() instanceof ErrorEstimate.Bloom b ? b.fillRatio() : Double.NaN);
+                s -> s.info().stats().estimate() instanceof ErrorEstimate.Bloom b ? b.fillRatio() : Double.NaN);
         gauge("deja.namespace.bloom.fpp", "False-positive probability a new key meets now",
-                info -> info.stats().estimate() instanceof ErrorEstimate.Bloom b ? b.currentFpp() : Double.NaN);
+                s -> s.info().stats().estimate() instanceof ErrorEstimate.Bloom b ? b.currentFpp() : Double.NaN);
+        gauge("deja.exact.window.seconds", "Age of the oldest key an exact namespace still holds",
+                s -> s.exact() == null ? Double.NaN : s.exact().effectiveWindow().toMillis() / 1000.0);
+        gauge("deja.exact.window.below.minimum", "1 when the disk bound has shrunk an exact namespace's window below"
+                + " its minWindow (keys younger than the window are being dropped)",
+                s -> s.exact() == null ? Double.NaN : s.exact().windowBelowMinimum() ? 1 : 0);
+        gauge("deja.exact.generations", "Time slices an exact namespace holds",
+                s -> s.exact() == null ? Double.NaN : s.exact().generations());
     }
 
     /** Counts {@code keys} operations of one command on one front end. */
@@ -64,19 +73,29 @@ public final class ServerMetrics {
 
     /** The Prometheus text exposition of every metric. */
     public String scrape() {
-        List<NamespaceInfo> infos = namespaces.list().stream().map(n -> n.info()).toList();
+        List<Sample> samples = namespaces.list().stream().map(Sample::of).toList();
         synchronized (namespaceGauges) {
             for (NamespaceGauge gauge : namespaceGauges) {
-                gauge.multi.register(infos.stream()
-                        .map(info -> MultiGauge.Row.of(Tags.of("namespace", info.name(), "kind", info.kind()),
-                                gauge.value.applyAsDouble(info)))
+                gauge.multi.register(samples.stream()
+                        .filter(sample -> !Double.isNaN(gauge.value.applyAsDouble(sample)))
+                        .map(sample -> MultiGauge.Row.of(
+                                Tags.of("namespace", sample.info().name(), "kind", sample.info().kind()),
+                                gauge.value.applyAsDouble(sample)))
                         .toList(), true);
             }
         }
         return registry.scrape();
     }
 
-    private void gauge(String name, String description, ToDoubleFunction<NamespaceInfo> value) {
+    /** One namespace's numbers at one scrape, read once for every gauge. */
+    private record Sample(NamespaceInfo info, ExactMetrics exact) {
+        static Sample of(Namespace namespace) {
+            return new Sample(namespace.info(),
+                    namespace.kind().name().equals("exact") ? namespace.exactStore().metrics() : null);
+        }
+    }
+
+    private void gauge(String name, String description, ToDoubleFunction<Sample> value) {
         namespaceGauges.add(new NamespaceGauge(MultiGauge.builder(name).description(description).register(registry),
                 value));
     }
@@ -94,6 +113,6 @@ public final class ServerMetrics {
     private record CounterKey(String name, String value1, String value2) {
     }
 
-    private record NamespaceGauge(MultiGauge multi, ToDoubleFunction<NamespaceInfo> value) {
+    private record NamespaceGauge(MultiGauge multi, ToDoubleFunction<Sample> value) {
     }
 }

@@ -18,14 +18,16 @@ import java.util.Set;
  * {@code maxBytes} (disk bound, e.g. {@code 50g}; default none), {@code generations} (default 8),
  * {@code minWindow} (warn below this effective window), {@code idFormat} ({@code raw}, {@code hex}, {@code uuid}),
  * {@code refresh} (keep a key a new window from each duplicate, default false), {@code countDuplicates}
- * (default false), {@code blockCache} (default 64m) and {@code memtable} (default 16m). Canonical values are
+ * (default false), {@code values} (keep a small value and an expiry per key, for the Redis key-value commands;
+ * default false), {@code maxValueBytes} (default 512), {@code blockCache} (default 64m) and {@code memtable}
+ * (default 16m). Canonical values are
  * durations in their largest whole unit and sizes in bytes, with 0 or {@code none} for an absent bound.
  */
 final class ExactKind implements StoreKind {
 
     static final String NONE = "none";
     private static final Set<String> KNOWN = Set.of("window", "maxBytes", "generations", "minWindow", "idFormat",
-            "refresh", "countDuplicates", "blockCache", "memtable");
+            "refresh", "countDuplicates", "blockCache", "memtable", "values", "maxValueBytes");
 
     @Override
     public String name() {
@@ -53,6 +55,8 @@ final class ExactKind implements StoreKind {
         canonical.put("idFormat", idFormat(raw.getOrDefault("idFormat", "raw")).name().toLowerCase(Locale.ROOT));
         canonical.put("refresh", Boolean.toString(KindParameters.bool(raw, "refresh", false)));
         canonical.put("countDuplicates", Boolean.toString(KindParameters.bool(raw, "countDuplicates", false)));
+        canonical.put("values", Boolean.toString(KindParameters.bool(raw, "values", false)));
+        canonical.put("maxValueBytes", Long.toString(KindParameters.longValue(raw, "maxValueBytes", 0, 1 << 20, 512)));
         canonical.put("blockCache", Long.toString(optionalBytes(raw, "blockCache", 64L << 20)));
         canonical.put("memtable", Long.toString(optionalBytes(raw, "memtable", 16L << 20)));
         return canonical;

@@ -96,6 +96,8 @@ final class ExactNamespaceStore implements NamespaceStore {
                 .idFormat(IdFormat.valueOf(parameters.get("idFormat").toUpperCase(Locale.ROOT)))
                 .refreshOnDuplicate(Boolean.parseBoolean(parameters.get("refresh")))
                 .countDuplicates(Boolean.parseBoolean(parameters.get("countDuplicates")))
+                .values(Boolean.parseBoolean(parameters.get("values")))
+                .maxValueBytes(Integer.parseInt(parameters.get("maxValueBytes")))
                 .blockCacheBytes(Long.parseLong(parameters.get("blockCache")))
                 .memtableBytes(Long.parseLong(parameters.get("memtable")))
                 .fsync(durability.fsync());

@@ -141,6 +141,18 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
     }
 
+    /** The namespace, created from {@code spec} when missing whatever the auto-create setting (a configured name). */
+    public Namespace getOrCreate(String name, NamespaceSpec spec) {
+        Namespace namespace = namespaces.get(name);
+        if (namespace != null) {
+            return namespace;
+        }
+        synchronized (this) {
+            namespace = namespaces.get(name);
+            return namespace != null ? namespace : create(name, spec.kind(), spec.parameters());
+        }
+    }
+
     /** Every namespace, by name. */
     public List<Namespace> list() {
         List<Namespace> all = new ArrayList<>(namespaces.values());

@@ -34,6 +34,7 @@ final class RespCommands {
         new ConnectionCommands(context, this).register();
         new BloomCommands(context).register(this);
         new DejaCommands(context).register(this);
+        new KvCommands(context).register(this);
     }
 
     void add(RespCommand command) {

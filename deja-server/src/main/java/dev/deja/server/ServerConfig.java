@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param autoCreate              whether an unknown namespace is created on first use
  * @param defaultSpec             what the {@code default} namespace and auto-created ones are made of
  * @param kinds                   the store kinds offered
+ * @param kvNamespace             the exact namespace Redis key-value commands (SET, GET, ...) address
+ * @param kvSpec                  what that namespace is made of when they create it on first use
  * @param snapshotIntervalSeconds seconds between snapshots of a namespace that changed; 0 disables the timer
  * @param maxKeyBytes             largest key accepted
  * @param maxBodyBytes            largest HTTP body and RESP bulk string accepted
@@ -32,8 +34,11 @@ import java.util.Objects;
  */
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
-                           StoreKinds kinds, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
+                           StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
+
+    /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
+    public static final NamespaceSpec KV_DEFAULT = NamespaceSpec.parse("exact", "window=24h,values=true");
 
     /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
     public static final NamespaceSpec SEED_DEFAULT =
@@ -44,6 +49,12 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(defaultSpec, "defaultSpec");
         Objects.requireNonNull(kinds, "kinds");
+        Objects.requireNonNull(kvNamespace, "kvNamespace");
+        Objects.requireNonNull(kvSpec, "kvSpec");
+        if (!kvSpec.kind().equals("exact")) {
+            throw new IllegalArgumentException("the key-value namespace must be of kind exact (got " + kvSpec.kind()
+                    + ")");
+        }
         Objects.requireNonNull(fsync, "fsync");
         checkPort("httpPort", httpPort);
         checkPort("respPort", respPort);
@@ -93,6 +104,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private boolean autoCreate = true;
         private NamespaceSpec defaultSpec = SEED_DEFAULT;
         private StoreKinds kinds;
+        private String kvNamespace = "kv";
+        private NamespaceSpec kvSpec = KV_DEFAULT;
         private int snapshotIntervalSeconds = 300;
         private int maxKeyBytes = 64 * 1024;
         private int maxBodyBytes = 16 * 1024 * 1024;
@@ -155,6 +168,16 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
+        public Builder kvNamespace(String kvNamespace) {
+            this.kvNamespace = kvNamespace;
+            return this;
+        }
+
+        public Builder kvSpec(NamespaceSpec kvSpec) {
+            this.kvSpec = kvSpec;
+            return this;
+        }
+
         public Builder kinds(StoreKinds kinds) {
             this.kinds = kinds;
             return this;
@@ -197,7 +220,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
 
         public ServerConfig build() {
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
-                    defaultSpec, kinds == null ? StoreKinds.standard() : kinds, snapshotIntervalSeconds, maxKeyBytes,
+                    defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
+                    snapshotIntervalSeconds, maxKeyBytes,
                     maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads);
         }
     }

@@ -1,0 +1,188 @@
+package dev.deja.resp;
+
+import dev.deja.exact.ExactStore;
+import dev.deja.namespace.Namespace;
+import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.server.ServerConfig;
+import dev.deja.server.ServerContext;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Redis's key-value commands on an exact namespace ({@code --kv-namespace}, default {@code kv}, created on first
+ * write), so code written for the Redis dedup idiom, {@code SET id value NX EX seconds}, works unchanged: SET (NX,
+ * XX, EX, PX, EXAT, PXAT, KEEPTTL), SETNX, SETEX, PSETEX, GET, EXISTS, DEL, UNLINK, TTL and PTTL.
+ *
+ * <p>Expiry is per key, as in Redis, but a key cannot outlive the namespace's window: a longer expiry is refused
+ * with the window in the message. A key set without an expiry is held for the window (TTL reports the time left
+ * of it). Writes run on the namespace's writer threads and are answered once durable per {@code --fsync}.
+ */
+final class KvCommands {
+
+    private final NamespaceRegistry namespaces;
+    private final ServerConfig config;
+    private final KeyAccess access;
+
+    KvCommands(ServerContext context) {
+        this.namespaces = context.namespaces();
+        this.config = context.config();
+        this.access = new KeyAccess(context);
+    }
+
+    void register(RespCommands commands) {
+        commands.add(new RespCommand("SET", -3, false, true, this::set));
+        commands.add(new RespCommand("SETNX", 3, false, true, (s, a) -> setNx(a)));
+        commands.add(new RespCommand("SETEX", 4, false, true, (s, a) -> setEx(a, 1000)));
+        commands.add(new RespCommand("PSETEX", 4, false, true, (s, a) -> setEx(a, 1)));
+        commands.add(new RespCommand("GET", 2, false, false, this::get));
+        commands.add(new RespCommand("EXISTS", -2, false, false, (s, a) -> exists(a)));
+        commands.add(new RespCommand("DEL", -2, false, true, (s, a) -> delete(a)));
+        commands.add(new RespCommand("UNLINK", -2, false, true, (s, a) -> delete(a)));
+        commands.add(new RespCommand("TTL", 2, false, false, (s, a) -> ttl(a, 1000)));
+        commands.add(new RespCommand("PTTL", 2, false, false, (s, a) -> ttl(a, 1)));
+    }
+
+    /** What SET's options ask for. */
+    private record SetOptions(boolean ifAbsent, boolean ifPresent, long expiresAt, boolean keepExpiry) {
+    }
+
+    private Object set(RespSession session, RespArgs args) {
+        byte[] key = access.key(args.bytes(1));
+        byte[] value = args.bytes(2);
+        Namespace kv = writable();
+        SetOptions options = setOptions(args, kv.exactStore());
+        if (options.ifAbsent()) {
+            return kv.writeExact(store -> store.putIfAbsent(key, value, options.expiresAt()))
+                    .thenApply(set -> set ? Replies.OK : Replies.nil(session));
+        }
+        if (options.ifPresent()) {
+            return kv.writeExact(store -> store.putIfPresent(key, value, options.expiresAt(), options.keepExpiry()))
+                    .thenApply(set -> set ? Replies.OK : Replies.nil(session));
+        }
+        return kv.writeExact(store -> {
+            store.put(key, value, options.expiresAt(), options.keepExpiry());
+            return Replies.OK;
+        });
+    }
+
+    private static SetOptions setOptions(RespArgs args, ExactStore store) {
+        boolean nx = false;
+        boolean xx = false;
+        boolean keep = false;
+        long expiresAt = 0;
+        boolean expiry = false;
+        for (int i = 3; i < args.size(); i++) {
+            String option = args.upper(i);
+            switch (option) {
+                case "NX" -> nx = true;
+                case "XX" -> xx = true;
+                case "KEEPTTL" -> keep = true;
+                case "EX", "PX", "EXAT", "PXAT" -> {
+                    if (expiry || i + 1 >= args.size()) {
+                        throw RespError.syntax();
+                    }
+                    expiry = true;
+                    expiresAt = expiresAt(store, option, args.integer(++i), "set");
+                }
+                case "GET" -> throw new RespError("ERR SET with GET is not supported by deja; use GET, then SET");
+                default -> throw RespError.syntax();
+            }
+        }
+        if ((nx && xx) || (keep && expiry)) {
+            throw RespError.syntax();
+        }
+        return new SetOptions(nx, xx, expiresAt, keep);
+    }
+
+    /** The epoch millisecond an expiry option names, or Redis's error for a non-positive or overflowing one. */
+    private static long expiresAt(ExactStore store, String option, long amount, String command) {
+        if (amount <= 0) {
+            throw new RespError("ERR invalid expire time in '" + command + "' command");
+        }
+        try {
+            long now = store.clock().millis();
+            return switch (option) {
+                case "EX" -> Math.addExact(now, Math.multiplyExact(amount, 1000L));
+                case "PX" -> Math.addExact(now, amount);
+                case "EXAT" -> Math.multiplyExact(amount, 1000L);
+                default -> amount; // PXAT
+            };
+        } catch (ArithmeticException e) {
+            throw new RespError("ERR invalid expire time in '" + command + "' command");
+        }
+    }
+
+    private Object setNx(RespArgs args) {
+        byte[] key = access.key(args.bytes(1));
+        byte[] value = args.bytes(2);
+        return writable().writeExact(store -> Replies.integer(store.putIfAbsent(key, value, 0) ? 1 : 0));
+    }
+
+    /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */
+    private Object setEx(RespArgs args, long unitMillis) {
+        byte[] key = access.key(args.bytes(1));
+        byte[] value = args.bytes(3);
+        Namespace kv = writable();
+        String command = args.command().toLowerCase(Locale.ROOT);
+        long expiresAt = expiresAt(kv.exactStore(), unitMillis == 1 ? "PX" : "EX", args.integer(2), command);
+        return kv.writeExact(store -> {
+            store.put(key, value, expiresAt, false);
+            return Replies.OK;
+        });
+    }
+
+    private RedisMessage get(RespSession session, RespArgs args) {
+        byte[] key = access.key(args.bytes(1));
+        ExactStore store = readable();
+        if (store == null) {
+            return Replies.nil(session);
+        }
+        return store.get(key).map(entry -> Replies.bulk(entry.value())).orElseGet(() -> Replies.nil(session));
+    }
+
+    private RedisMessage exists(RespArgs args) {
+        List<byte[]> keys = access.keys(args.from(1));
+        ExactStore store = readable();
+        if (store == null) {
+            return Replies.integer(0);
+        }
+        int held = 0;
+        for (boolean h : store.checkAll(keys)) {
+            held += h ? 1 : 0;
+        }
+        return Replies.integer(held);
+    }
+
+    private Object delete(RespArgs args) {
+        List<byte[]> keys = access.keys(args.from(1));
+        if (readable() == null) {
+            return Replies.integer(0);
+        }
+        return writable().writeExact(store -> {
+            int erased = 0;
+            for (boolean e : store.forgetAll(keys, null)) {
+                erased += e ? 1 : 0;
+            }
+            return Replies.integer(erased);
+        });
+    }
+
+    private RedisMessage ttl(RespArgs args, long unitMillis) {
+        byte[] key = access.key(args.bytes(1));
+        ExactStore store = readable();
+        long remaining = store == null ? -2 : store.remainingMillis(key);
+        // Redis rounds TTL to the nearest second
+        return Replies.integer(remaining < 0 || unitMillis == 1 ? remaining : (remaining + 500) / 1000);
+    }
+
+    /** The key-value namespace, created on first write from {@code --kv-params}. */
+    private Namespace writable() {
+        return namespaces.getOrCreate(config.kvNamespace(), config.kvSpec());
+    }
+
+    /** The key-value namespace's store, or null while it does not exist (every key is then absent). */
+    private ExactStore readable() {
+        return namespaces.find(config.kvNamespace()).map(Namespace::exactStore).orElse(null);
+    }
+}

@@ -1,0 +1,154 @@
+package dev.deja.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.namespace.NamespaceSpec;
+import dev.deja.testing.RawCommands;
+import dev.deja.testing.TestServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Redis dedup idiom against deja, through Lettuce's own key-value methods as application code calls them:
+ * {@code SET id value NX EX seconds}, GET, EXISTS, DEL, TTL, addressing the exact namespace {@code kv}.
+ */
+class KeyValueCommandsTest {
+
+    @TempDir
+    Path dataDir;
+    private TestServer server;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> connection;
+    private RedisCommands<String, String> redis;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = TestServer.start(dataDir);
+        client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
+                .withTimeout(Duration.ofSeconds(10)).build());
+        connection = client.connect();
+        redis = connection.sync();
+    }
+
+    @AfterEach
+    void stop() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        server.close();
+    }
+
+    @Test
+    void setNxExIsTheDedupIdiom() {
+        assertThat(redis.get("msg-1")).as("before the namespace exists").isNull();
+        assertThat(redis.exists("msg-1")).isZero();
+        assertThat(redis.ttl("msg-1")).isEqualTo(-2);
+
+        assertThat(redis.set("msg-1", "worker-a", SetArgs.Builder.nx().ex(3600))).isEqualTo("OK");
+        assertThat(redis.set("msg-1", "worker-b", SetArgs.Builder.nx().ex(3600))).as("a duplicate").isNull();
+        assertThat(redis.get("msg-1")).isEqualTo("worker-a");
+        assertThat(redis.exists("msg-1", "msg-2", "msg-1")).isEqualTo(2);
+        assertThat(redis.ttl("msg-1")).isBetween(3590L, 3600L);
+        assertThat(redis.pttl("msg-1")).isBetween(3_590_000L, 3_600_000L);
+        assertThat(redis.setnx("msg-1", "again")).isFalse();
+        assertThat(redis.setnx("msg-2", "first")).isTrue();
+        assertThat(redis.ttl("msg-2")).as("no expiry of its own: held for the 24h window")
+                .isBetween(86_390L, 86_400L);
+
+        assertThat(redis.del("msg-1", "msg-3")).isEqualTo(1);
+        assertThat(redis.get("msg-1")).isNull();
+        assertThat(redis.set("msg-1", "worker-c", SetArgs.Builder.nx().px(60_000))).isEqualTo("OK");
+        assertThat(redis.get("msg-1")).isEqualTo("worker-c");
+
+        assertThat(new RawCommands(redis).list("DJ.LIST")).contains("kv");
+        assertThat(new RawCommands(redis).list("DJ.INFO", "kv")).contains("exact");
+    }
+
+    @Test
+    void anExpiredKeyIsGoneForEveryCommand() throws Exception {
+        assertThat(redis.set("short", "1", SetArgs.Builder.nx().px(200))).isEqualTo("OK");
+        assertThat(redis.set("short", "2", SetArgs.Builder.nx().px(200))).isNull();
+        Thread.sleep(600);
+        assertThat(redis.get("short")).isNull();
+        assertThat(redis.exists("short")).isZero();
+        assertThat(redis.ttl("short")).isEqualTo(-2);
+        assertThat(redis.set("short", "3", SetArgs.Builder.nx().ex(60))).as("new again once expired")
+                .isEqualTo("OK");
+        assertThat(redis.get("short")).isEqualTo("3");
+    }
+
+    @Test
+    void xxKeepTtlSetexAndOverwrites() {
+        assertThat(redis.set("k", "v1", SetArgs.Builder.xx())).as("XX on an absent key").isNull();
+        assertThat(redis.setex("k", 100, "v1")).isEqualTo("OK");
+        assertThat(redis.set("k", "v2", SetArgs.Builder.xx().keepttl())).isEqualTo("OK");
+        assertThat(redis.get("k")).isEqualTo("v2");
+        assertThat(redis.ttl("k")).as("KEEPTTL kept the 100 s").isBetween(95L, 100L);
+        assertThat(redis.set("k", "v3")).isEqualTo("OK");
+        assertThat(redis.ttl("k")).as("a plain SET drops the key's own expiry").isGreaterThan(86_000L);
+        assertThat(redis.psetex("p", 5_000, "x")).isEqualTo("OK");
+        assertThat(redis.pttl("p")).isBetween(4_000L, 5_000L);
+    }
+
+    @Test
+    void badArgumentsAreRedisStyleErrorsThatChangeNothing() {
+        assertThatThrownBy(() -> redis.set("k", "v", SetArgs.Builder.nx().ex(0)))
+                .hasMessageContaining("invalid expire time in 'set' command");
+        assertThatThrownBy(() -> redis.set("k", "v", SetArgs.Builder.nx().ex(2 * 86_400)))
+                .hasMessageContaining("window");
+        assertThatThrownBy(() -> new RawCommands(redis).status("SET", "k", "v", "NX", "XX"))
+                .hasMessageContaining("syntax error");
+        assertThatThrownBy(() -> new RawCommands(redis).status("SET", "k", "v", "EX", "ten"))
+                .hasMessageContaining("not an integer");
+        assertThatThrownBy(() -> redis.set("k", "v".repeat(513))).hasMessageContaining("512");
+        assertThat(redis.exists("k")).isZero();
+        assertThatThrownBy(() -> new RawCommands(redis).status("GET")).hasMessageContaining("wrong number");
+    }
+
+    @Test
+    void theKeyValueNamespaceIsConfigurableAndMustBeExact(@TempDir Path other) throws Exception {
+        try (TestServer s = TestServer.start(other, b -> b.kvNamespace("dedup")
+                .kvSpec(NamespaceSpec.parse("exact", "window=1h,values=true")))) {
+            RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", s.respPort()));
+            try (StatefulRedisConnection<String, String> conn = c.connect()) {
+                RedisCommands<String, String> r = conn.sync();
+                assertThat(r.set("id", "1", SetArgs.Builder.nx().ex(60))).isEqualTo("OK");
+                assertThatThrownBy(() -> r.set("id2", "1", SetArgs.Builder.nx().ex(7200)))
+                        .hasMessageContaining("window");
+                RawCommands raw = new RawCommands(r);
+                assertThat(raw.list("DJ.LIST")).contains("dedup").doesNotContain("kv");
+                assertThat(raw.integer("DJ.CHECK", "dedup", "id")).isOne();
+            } finally {
+                c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+        assertThatThrownBy(() -> TestServer.start(other, b -> b.kvSpec(NamespaceSpec.parse("bloom", ""))))
+                .hasMessageContaining("must be of kind exact");
+    }
+
+    @Test
+    void valuesSurviveARestart() throws Exception {
+        assertThat(redis.set("durable", "yes", SetArgs.Builder.nx().ex(3600))).isEqualTo("OK");
+        stop();
+        start();
+        assertThat(redis.get("durable")).isEqualTo("yes");
+        assertThat(redis.ttl("durable")).isBetween(3500L, 3600L);
+        HttpResponse<String> check = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.httpPort() + "/check?ns=kv&e=durable")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(check.body()).isEqualTo("PRESENT\n");
+    }
+}
