@@ -71,6 +71,11 @@ import org.slf4j.LoggerFactory;
  *       sees a closed column family.</li>
  * </ul>
  *
+ * <p>A store created with {@link ExactStoreBuilder#values(boolean) values} also keeps a small value and an optional
+ * expiry per key, for the key-value idiom of Redis ({@code SET id value NX EX seconds}): see {@link #putIfAbsent}
+ * and {@link KeyValues}. A key whose expiry has passed is not held for any operation; it stays on disk, shadowed or
+ * not, until its generation ages out.
+ *
  * <p>Values are a few bytes ({@link StoredValue}); the RocksDB settings and why are in {@link Tuning}; a generation
  * that stops growing is compacted once into the last level ({@link Sealer}). Durability
  * is RocksDB's write-ahead log, synced per {@link FsyncPolicy}; {@link #checkpoint(Path)} writes a consistent copy
@@ -95,6 +100,9 @@ public final class ExactStore implements SeenSet {
     private final boolean countDuplicates;
     private final FsyncPolicy fsync;
     private final long timeUnitMillis;
+    /** Whether values use the key-value layout; {@link #keyValues} is null otherwise. */
+    private final boolean values;
+    private final KeyValues keyValues;
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
@@ -127,6 +135,8 @@ public final class ExactStore implements SeenSet {
         this.refreshOnDuplicate = b.refreshOnDuplicate;
         this.countDuplicates = b.countDuplicates;
         this.fsync = b.fsync;
+        this.values = b.values;
+        this.keyValues = b.values ? new KeyValues(this, windowMillis, b.maxValueBytes) : null;
         this.tuning = tuning;
         this.db = db;
         this.defaultFamily = defaultFamily;
@@ -181,7 +191,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            Hit[] hits = newestHits(k);
+            Hit[] hits = newestHits(k, clock.millis());
             for (int i = 0; i < k.length; i++) {
                 out[i] = hits[i] != null;
             }
@@ -212,7 +222,7 @@ public final class ExactStore implements SeenSet {
             held = stripes.lock(k);
             long now = clock.millis();
             Generation newest = generations.getLast();
-            Hit[] hits = newestHits(k);
+            Hit[] hits = newestHits(k, now);
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
             Map<ByteBuffer, Hit> state = new HashMap<>(k.length * 2);
             Set<ByteBuffer> dirty = new LinkedHashSet<>();
@@ -246,7 +256,7 @@ public final class ExactStore implements SeenSet {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {
                         Hit hit = state.get(kb);
-                        batch.put(hit.generation.handle, kb.array(), hit.value.encode(hit.generation.createdMillis, timeUnitMillis));
+                        batch.put(hit.generation.handle, kb.array(), encode(hit.value, hit.generation));
                     }
                     db.write(tuning.writeOptions, batch);
                 }
@@ -275,6 +285,7 @@ public final class ExactStore implements SeenSet {
         try {
             ensureOpen();
             held = stripes.lock(k);
+            long now = clock.millis();
             // Every generation may hold a copy (refresh-on-duplicate copies keys forward): look in all of them.
             int g = generations.size();
             List<ColumnFamilyHandle> families = new ArrayList<>(g * k.length);
@@ -291,11 +302,13 @@ public final class ExactStore implements SeenSet {
                     for (int j = 0; j < g && newest == null; j++) {
                         byte[] v = values.get(j * k.length + i);
                         if (v != null) {
-                            newest = StoredValue.decode(v, generations.get(g - 1 - j).createdMillis, timeUnitMillis);
+                            newest = decode(v, generations.get(g - 1 - j));
                         }
                     }
                     long owner = owners == null ? NO_OWNER : owners[i];
-                    boolean ours = newest != null && (owner == NO_OWNER || newest.owner() == owner);
+                    // An expired newest copy shadows older ones: the key is not held, there is nothing to erase.
+                    boolean ours = newest != null && !newest.expiredAt(now)
+                            && (owner == NO_OWNER || newest.owner() == owner);
                     out[i] = ours && erased.add(ByteBuffer.wrap(k[i]));
                     if (out[i]) {
                         for (int j = 0; j < g; j++) {
@@ -331,13 +344,181 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            Hit hit = newestHits(k)[0];
+            Hit hit = newestHits(k, clock.millis())[0];
             if (hit == null) {
                 return Optional.empty();
             }
             StoredValue v = hit.value;
             return Optional.of(new KeyInfo(v.owner(), Instant.ofEpochMilli(v.firstSeen()),
                     countDuplicates ? v.duplicates() : -1));
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
+    // ---- key-value operations (a store created with values): Redis's SET NX / XX, GET, PTTL ----
+
+    /**
+     * What the store holds for a key that is held and not expired.
+     *
+     * @param value           the key's value; empty for a key recorded by the seen-set calls
+     * @param firstSeen       when the key was first recorded, rounded down to the store's time unit
+     * @param expiresAtMillis the key's own expiry, epoch milliseconds, or 0 for none
+     */
+    public record Entry(byte[] value, Instant firstSeen, long expiresAtMillis) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Entry e && Arrays.equals(value, e.value) && firstSeen.equals(e.firstSeen)
+                    && expiresAtMillis == e.expiresAtMillis;
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(value) * 31 + firstSeen.hashCode() * 17 + Long.hashCode(expiresAtMillis);
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[value=" + value.length + " bytes, firstSeen=" + firstSeen + ", expiresAtMillis="
+                    + expiresAtMillis + "]";
+        }
+    }
+
+    /**
+     * Sets the key if it is not held (absent, or its expiry has passed), like Redis {@code SET key value NX}.
+     *
+     * @param expiresAtMillis epoch millisecond at which the key stops being held, 0 for none (held for the window);
+     *                        at or before now, the key is set and at once expired; at most
+     *                        {@link #maxExpiresAtMillis()}
+     * @return whether the key was not held and is now set
+     * @throws IllegalArgumentException if the value is longer than the store's limit or the expiry lies beyond the
+     *                                  window
+     * @throws IllegalStateException    if the store was created without values
+     */
+    public boolean putIfAbsent(byte[] key, byte[] value, long expiresAtMillis) {
+        return keyValues().putIfAbsent(key, value, expiresAtMillis);
+    }
+
+    /**
+     * Overwrites the key if it is held, like Redis {@code SET key value XX}; it keeps its first-seen time, owner and
+     * duplicate count, and its expiry too when {@code keepExpiry} (Redis {@code KEEPTTL}, then
+     * {@code expiresAtMillis} must be 0).
+     *
+     * @return whether the key was held and is now overwritten
+     * @throws IllegalArgumentException as {@link #putIfAbsent}
+     * @throws IllegalStateException    if the store was created without values
+     */
+    public boolean putIfPresent(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
+        return keyValues().putIfPresent(key, value, expiresAtMillis, keepExpiry);
+    }
+
+    /**
+     * Sets the key whether or not it is held, like Redis {@code SET key value}: an overwrite as
+     * {@link #putIfPresent}, else a new key as {@link #putIfAbsent} (without expiry when {@code keepExpiry}).
+     *
+     * @throws IllegalArgumentException as {@link #putIfAbsent}
+     * @throws IllegalStateException    if the store was created without values
+     */
+    public void put(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
+        keyValues().put(key, value, expiresAtMillis, keepExpiry);
+    }
+
+    /**
+     * What the store holds for the key, empty when it is not held or its expiry has passed.
+     *
+     * @throws IllegalStateException if the store was created without values
+     */
+    public Optional<Entry> get(byte[] key) {
+        return keyValues().get(key);
+    }
+
+    /**
+     * Milliseconds until the key may disappear, like Redis {@code PTTL}: until its own expiry if it has one, else
+     * until the end of its time window ({@code window} after it was written, at the latest after its first-seen
+     * time; 0 once that has passed and the key waits for its generation to age out); -1 when held with neither
+     * (a store bounded by size alone); -2 when not held.
+     *
+     * @throws IllegalStateException if the store was created without values
+     */
+    public long remainingMillis(byte[] key) {
+        return keyValues().remainingMillis(key);
+    }
+
+    /**
+     * The largest expiry a key may be given now: now plus the window, since no key outlives the window; {@link
+     * Long#MAX_VALUE} for a store bounded by size alone.
+     *
+     * @throws IllegalStateException if the store was created without values
+     */
+    public long maxExpiresAtMillis() {
+        return keyValues().maxExpiresAtMillis();
+    }
+
+    /** The clock that dates keys and expiries; callers turn relative expiries into absolute ones with it. */
+    public Clock clock() {
+        return clock;
+    }
+
+    private KeyValues keyValues() {
+        if (keyValues == null) {
+            throw new IllegalStateException("store was created without values");
+        }
+        return keyValues;
+    }
+
+    /** Decides what to write for one key: given its live copy (null if not held) and now, the value or null. */
+    interface Update {
+        StoredValue apply(StoredValue held, long nowMillis);
+    }
+
+    /**
+     * Reads one key and writes what {@code update} returns into the newest generation, in one WriteBatch, under
+     * the key's stripe lock, so that updates of a key are linearizable with each other and with
+     * {@link #checkThenAddAll}.
+     *
+     * @return whether a value was written
+     */
+    boolean update(byte[] key, Update update) {
+        byte[][] k = encode(List.of(Require.key(key)));
+        maybeMaintain();
+        generationLock.readLock().lock();
+        int[] held = null;
+        try {
+            ensureOpen();
+            held = stripes.lock(k);
+            long now = clock.millis();
+            Hit hit = newestHits(k, now)[0];
+            StoredValue next = update.apply(hit == null ? null : hit.value, now);
+            if (next == null) {
+                return false;
+            }
+            Generation newest = generations.getLast();
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(newest.handle, k[0], encode(next, newest));
+                db.write(tuning.writeOptions, batch);
+            }
+            if (hit == null) {
+                insertions.increment();
+            }
+            return true;
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        } finally {
+            if (held != null) {
+                stripes.unlock(held);
+            }
+            generationLock.readLock().unlock();
+        }
+    }
+
+    /** The key's live copy at {@code nowMillis}: held and not expired; null otherwise. */
+    Hit held(byte[] key, long nowMillis) {
+        byte[][] k = encode(List.of(Require.key(key)));
+        generationLock.readLock().lock();
+        try {
+            ensureOpen();
+            return newestHits(k, nowMillis)[0];
         } finally {
             generationLock.readLock().unlock();
         }
@@ -509,11 +690,14 @@ public final class ExactStore implements SeenSet {
     // ---- lookups ----
 
     /** A key's newest copy: the generation holding it and its decoded value. */
-    private record Hit(Generation generation, StoredValue value) {
+    record Hit(Generation generation, StoredValue value) {
     }
 
-    /** For each key, its copy in the newest generation that holds it, or null; one MultiGet per generation. */
-    private Hit[] newestHits(byte[][] keys) {
+    /**
+     * For each key, its copy in the newest generation that holds it, or null, also when that copy's expiry has
+     * passed at {@code nowMillis} (older copies are shadowed by it); one MultiGet per generation.
+     */
+    private Hit[] newestHits(byte[][] keys, long nowMillis) {
         Hit[] hits = new Hit[keys.length];
         int[] pending = new int[keys.length];
         for (int i = 0; i < pending.length; i++) {
@@ -535,7 +719,8 @@ public final class ExactStore implements SeenSet {
                     if (v == null) {
                         pending[stillMissing++] = pending[j];
                     } else {
-                        hits[pending[j]] = new Hit(gen, StoredValue.decode(v, gen.createdMillis, timeUnitMillis));
+                        StoredValue value = decode(v, gen);
+                        hits[pending[j]] = value.expiredAt(nowMillis) ? null : new Hit(gen, value);
                     }
                 }
                 remaining = stillMissing;
@@ -544,6 +729,14 @@ public final class ExactStore implements SeenSet {
         } catch (RocksDBException e) {
             throw failure("read", e);
         }
+    }
+
+    private byte[] encode(StoredValue value, Generation g) {
+        return value.encode(g.createdMillis, timeUnitMillis, values);
+    }
+
+    private StoredValue decode(byte[] value, Generation g) {
+        return StoredValue.decode(value, g.createdMillis, timeUnitMillis, values);
     }
 
     private byte[][] encode(List<byte[]> keys) {

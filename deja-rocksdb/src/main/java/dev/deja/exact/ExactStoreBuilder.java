@@ -28,6 +28,9 @@ public final class ExactStoreBuilder {
 
     private static final byte[] META_ID_FORMAT = "id-format".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] META_TIME_UNIT = "time-unit-ms".getBytes(StandardCharsets.US_ASCII);
+    /** Present, as {@code 1}, only in a store created with values; its absence means the seen-set layout. */
+    private static final byte[] META_VALUES = "values".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] VALUES_ON = {'1'};
     /** Values date keys to about 1/256 of a slice: one byte of information, precise enough to answer "when". */
     private static final int UNITS_PER_SLICE = 256;
     /** The time unit of a store without a time bound, whose generations are cut by size alone. */
@@ -45,6 +48,8 @@ public final class ExactStoreBuilder {
     boolean refreshOnDuplicate;
     boolean countDuplicates;
     FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
+    boolean values;
+    int maxValueBytes = 512;
     long blockCacheBytes = 256L << 20;
     long memtableBytes = 64L << 20;
     Clock clock = Clock.systemUTC();
@@ -96,6 +101,22 @@ public final class ExactStoreBuilder {
     /** Whether each key counts its duplicates, shown by {@link ExactStore#info(byte[])} (default false). */
     public ExactStoreBuilder countDuplicates(boolean count) {
         this.countDuplicates = count;
+        return this;
+    }
+
+    /**
+     * Whether the store keeps a small value and an optional expiry per key (the key-value layout, for
+     * {@link ExactStore#putIfAbsent} and its kin; default false). Fixed when the store is created and recorded in
+     * its metadata; reopening with a different setting fails with a clear error.
+     */
+    public ExactStoreBuilder values(boolean values) {
+        this.values = values;
+        return this;
+    }
+
+    /** Largest value accepted by put/putIfAbsent, default 512 bytes, in [0, 1 MiB]; not recorded in the store. */
+    public ExactStoreBuilder maxValueBytes(int maxValueBytes) {
+        this.maxValueBytes = (int) Require.inRange("maxValueBytes", maxValueBytes, 0, 1 << 20);
         return this;
     }
 
@@ -208,8 +229,9 @@ public final class ExactStoreBuilder {
     }
 
     /**
-     * Records the id format and time unit on creation and returns the unit; refuses to reopen with another id
-     * format, which would miss every key. The unit stays as created even if the window changes.
+     * Records the id format, time unit and (for the key-value layout) values on creation and returns the unit;
+     * refuses to reopen with another id format, which would miss every key, or another value layout, which would
+     * misread every value. The unit stays as created even if the window changes.
      */
     private long checkMetadata(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
         byte[] storedFormat = db.get(defaultFamily, META_ID_FORMAT);
@@ -220,11 +242,21 @@ public final class ExactStoreBuilder {
                         + " created with " + new String(storedFormat, StandardCharsets.US_ASCII) + ", got "
                         + idFormat + ")");
             }
+            boolean storedValues = Arrays.equals(db.get(defaultFamily, META_VALUES), VALUES_ON);
+            if (storedValues != values) {
+                throw new IllegalArgumentException("values must match the store's (" + directory + " was created "
+                        + (storedValues ? "with values, the key-value layout" : "without values, the seen-set layout")
+                        + "; open it with values(" + storedValues + "))");
+            }
             return Long.parseLong(new String(storedUnit, StandardCharsets.US_ASCII));
         }
         long unit = window == null ? SIZE_ONLY_TIME_UNIT_MILLIS
                 : roundUnit(window.toMillis() / generations / UNITS_PER_SLICE);
         db.put(defaultFamily, META_TIME_UNIT, Long.toString(unit).getBytes(StandardCharsets.US_ASCII));
+        if (values) {
+            db.put(defaultFamily, META_VALUES, VALUES_ON);
+        }
+        // Last: its presence marks a created store, so everything written before it is there too.
         db.put(defaultFamily, META_ID_FORMAT, idFormat.name().getBytes(StandardCharsets.US_ASCII));
         // Nothing else is written here, and an unflushed memtable would pin every WAL file forever.
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {

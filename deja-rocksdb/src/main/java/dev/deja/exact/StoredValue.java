@@ -4,7 +4,8 @@ import dev.deja.seen.SeenSet;
 import java.util.Arrays;
 
 /**
- * The value the exact store keeps beside a key: its owner, when it was first seen, and how often it came again.
+ * The value the exact store keeps beside a key: its owner, when it was first seen, and how often it came again;
+ * in a store created with values, also a small value and an optional expiry.
  *
  * <p>Layout (docs/FORMAT.md, "exact"): an unsigned LEB128 varint of the zigzag-encoded difference, in seconds,
  * between the first-seen time and the creation time of the generation the value is written in, both counted in
@@ -17,18 +18,60 @@ import java.util.Arrays;
  * therefore costs one or two value bytes; the difference may be negative only for a key copied forward by
  * refresh-on-duplicate, and exceeds 255 only for a generation kept open past its slice (a size-only store).
  *
+ * <p>The key-value layout (a store created with values) inserts two fields after the time: the expiry as a varint
+ * (0 for none, else the zigzag-encoded difference in milliseconds between the expiry and the generation's creation,
+ * plus 1), then the value's length as a varint and its bytes. Owner and count follow as above. A store uses one
+ * layout for its whole life; the other layout's fields are neither written nor read.
+ *
  * @param owner       the owner, {@link SeenSet#NO_OWNER} for none
  * @param firstSeen   epoch millisecond of the first sighting
  * @param duplicates  times reported {@code DUPLICATE} since (0 when the store does not count)
+ * @param expiresAt   epoch millisecond at which the key stops being held, 0 for none (key-value layout only)
+ * @param data        the key's value, empty for none (key-value layout only)
  */
-record StoredValue(long owner, long firstSeen, long duplicates) {
+record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, byte[] data) {
 
     /** The largest count a 7-byte varint holds; counts stop there rather than become ambiguous with an owner. */
     static final long MAX_DUPLICATES = (1L << 49) - 1;
+    static final byte[] NO_DATA = new byte[0];
+
+    /** A value of the seen-set: no expiry, no data. */
+    StoredValue(long owner, long firstSeen, long duplicates) {
+        this(owner, firstSeen, duplicates, 0, NO_DATA);
+    }
+
+    StoredValue {
+        if (data == null) {
+            data = NO_DATA;
+        }
+    }
 
     /** This value with one more duplicate, saturating at {@link #MAX_DUPLICATES}. */
     StoredValue plusDuplicate() {
-        return new StoredValue(owner, firstSeen, Math.min(duplicates + 1, MAX_DUPLICATES));
+        return new StoredValue(owner, firstSeen, Math.min(duplicates + 1, MAX_DUPLICATES), expiresAt, data);
+    }
+
+    /** Whether the key's own expiry has passed at {@code nowMillis}: expired keys are not held. */
+    boolean expiredAt(long nowMillis) {
+        return expiresAt != 0 && expiresAt <= nowMillis;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoredValue v && owner == v.owner && firstSeen == v.firstSeen
+                && duplicates == v.duplicates && expiresAt == v.expiresAt && Arrays.equals(data, v.data);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(owner) * 31 + Long.hashCode(firstSeen) * 17 + Long.hashCode(expiresAt)
+                + Arrays.hashCode(data);
+    }
+
+    @Override
+    public String toString() {
+        return "StoredValue[owner=" + owner + ", firstSeen=" + firstSeen + ", duplicates=" + duplicates
+                + ", expiresAt=" + expiresAt + ", data=" + data.length + " bytes]";
     }
 
     /**
@@ -37,10 +80,21 @@ record StoredValue(long owner, long firstSeen, long duplicates) {
      * from the generation's unit; a value copied to another generation therefore keeps its time exactly.
      */
     byte[] encode(long baseMillis, long unitMillis) {
+        return encode(baseMillis, unitMillis, false);
+    }
+
+    /** {@link #encode(long, long)} in the key-value layout when {@code withData}, else in the seen-set layout. */
+    byte[] encode(long baseMillis, long unitMillis, boolean withData) {
         long delta = Math.floorDiv(firstSeen, unitMillis) - Math.floorDiv(baseMillis, unitMillis);
-        long zigzag = (delta << 1) ^ (delta >> 63);
-        byte[] buf = new byte[10 + 8 + 7];
-        int n = putVarint(buf, 0, zigzag);
+        byte[] buf = new byte[10 + (withData ? 10 + 5 + data.length : 0) + 8 + 7];
+        int n = putVarint(buf, 0, zigzag(delta));
+        if (withData) {
+            // Unsigned: the zigzag of any difference of two non-negative longs fits in 64 bits, plus 1 as well.
+            n = putVarint(buf, n, expiresAt == 0 ? 0 : zigzag(expiresAt - baseMillis) + 1);
+            n = putVarint(buf, n, data.length);
+            System.arraycopy(data, 0, buf, n, data.length);
+            n += data.length;
+        }
         if (owner != SeenSet.NO_OWNER) {
             for (int i = 0; i < 8; i++) {
                 buf[n++] = (byte) (owner >>> (8 * i));
@@ -54,9 +108,27 @@ record StoredValue(long owner, long firstSeen, long duplicates) {
 
     /** Reads a value written in a generation created at {@code baseMillis} with the given time unit. */
     static StoredValue decode(byte[] value, long baseMillis, long unitMillis) {
+        return decode(value, baseMillis, unitMillis, false);
+    }
+
+    /** {@link #decode(byte[], long, long)} of the key-value layout when {@code withData}. */
+    static StoredValue decode(byte[] value, long baseMillis, long unitMillis, boolean withData) {
         long[] cursor = {0};
-        long zigzag = getVarint(value, cursor);
-        long firstSeen = (Math.floorDiv(baseMillis, unitMillis) + ((zigzag >>> 1) ^ -(zigzag & 1))) * unitMillis;
+        long firstSeen = (Math.floorDiv(baseMillis, unitMillis) + unzigzag(getVarint(value, cursor))) * unitMillis;
+        long expiresAt = 0;
+        byte[] data = NO_DATA;
+        if (withData) {
+            long expiry = getVarint(value, cursor);
+            expiresAt = expiry == 0 ? 0 : baseMillis + unzigzag(expiry - 1);
+            long length = getVarint(value, cursor);
+            int start = (int) cursor[0];
+            if (length < 0 || length > value.length - start) {
+                throw new IllegalStateException("corrupt exact-store value: value length " + length + " exceeds the "
+                        + (value.length - start) + " bytes left");
+            }
+            data = Arrays.copyOfRange(value, start, start + (int) length);
+            cursor[0] = start + length;
+        }
         int pos = (int) cursor[0];
         int rest = value.length - pos;
         long owner = SeenSet.NO_OWNER;
@@ -68,7 +140,15 @@ record StoredValue(long owner, long firstSeen, long duplicates) {
             rest -= 8;
         }
         long duplicates = rest > 0 ? getVarint(value, cursor) : 0;
-        return new StoredValue(owner, firstSeen, duplicates);
+        return new StoredValue(owner, firstSeen, duplicates, expiresAt, data);
+    }
+
+    private static long zigzag(long v) {
+        return (v << 1) ^ (v >> 63);
+    }
+
+    private static long unzigzag(long z) {
+        return (z >>> 1) ^ -(z & 1);
     }
 
     private static int putVarint(byte[] buf, int pos, long v) {

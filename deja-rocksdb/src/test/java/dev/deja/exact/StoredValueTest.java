@@ -1,11 +1,14 @@
 package dev.deja.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.seen.SeenSet;
+import java.util.HexFormat;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class StoredValueTest {
@@ -47,5 +50,45 @@ class StoredValueTest {
         StoredValue v = new StoredValue(SeenSet.NO_OWNER, 0, StoredValue.MAX_DUPLICATES).plusDuplicate();
         assertThat(v.duplicates()).isEqualTo(StoredValue.MAX_DUPLICATES);
         assertThat(StoredValue.decode(v.encode(0, 1_000), 0, 1_000)).isEqualTo(v);
+    }
+
+    @Property(seed = "20261122")
+    void everyKeyValueReadsBackAsWritten(@ForAll long owner,
+            @ForAll @LongRange(min = -1_000_000L, max = 1_000_000L) long delta,
+            @ForAll @LongRange(min = 0, max = StoredValue.MAX_DUPLICATES) long duplicates,
+            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long expiresAt,
+            @ForAll @Size(max = 300) byte[] data) {
+        long base = 1_790_000_012_345L;
+        long unit = 15_000;
+        StoredValue v = new StoredValue(owner, (Math.floorDiv(base, unit) + delta) * unit, duplicates, expiresAt, data);
+        assertThat(StoredValue.decode(v.encode(base, unit, true), base, unit, true)).isEqualTo(v);
+    }
+
+    @Test
+    void bothLayoutsMatchTheFormatDocument() {
+        long base = 1_790_000_000_000L;
+        long unit = 1_000;
+        HexFormat hex = HexFormat.of();
+        // The seen-set layout, unchanged by the key-value one: time, then owner and count by the bytes left.
+        assertThat(hex.formatHex(new StoredValue(SeenSet.NO_OWNER, base + 3_000, 0).encode(base, unit, false)))
+                .isEqualTo("06");
+        assertThat(hex.formatHex(new StoredValue(42, base + 3_000, 3).encode(base, unit)))
+                .isEqualTo("06" + "2a00000000000000" + "03");
+        // The key-value layout: time, expiry (zigzag of 60000 ms, plus 1, is 120001), length and bytes of "hi",
+        // then owner and count as before.
+        StoredValue kv = new StoredValue(42, base + 3_000, 3, base + 60_000, new byte[] {'h', 'i'});
+        assertThat(hex.formatHex(kv.encode(base, unit, true))).isEqualTo("06" + "c1a907" + "02" + "6869"
+                + "2a00000000000000" + "03");
+        assertThat(hex.formatHex(new StoredValue(SeenSet.NO_OWNER, base, 0).encode(base, unit, true)))
+                .isEqualTo("00" + "00" + "00");
+        // An expiry before the generation was created is a negative difference.
+        assertThat(StoredValue.decode(hex.parseHex("00" + "02" + "00"), base, unit, true).expiresAt())
+                .isEqualTo(base - 1);
+    }
+
+    @Test
+    void aCorruptValueLengthIsReportedNotMisread() {
+        assertThatThrownBy(() -> StoredValue.decode(HexFormat.of().parseHex("000005ab"), 0, 1_000, true))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("value length 5");
     }
 }

@@ -1,0 +1,134 @@
+package dev.deja.exact;
+
+import dev.deja.seen.Require;
+import dev.deja.seen.SeenSet;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The key-value operations of an {@link ExactStore} created with values: what Redis's de-duplication idiom
+ * ({@code SET id value NX EX seconds}, {@code GET}, {@code PTTL}) needs, on top of the seen-set.
+ *
+ * <p>Every write goes into the newest generation, in one WriteBatch, under the key's stripe lock
+ * ({@link ExactStore#update}); a copy left in an older generation is shadowed, since lookups take the newest
+ * generation holding a key, and ages out with its generation. Nothing is ever deleted key by key: a key whose
+ * expiry has passed is simply not held. An overwrite replaces the value and expiry and keeps what the seen-set
+ * knows about the key (first-seen time, owner, duplicate count); a key written while not held starts afresh.
+ */
+final class KeyValues {
+
+    private final ExactStore store;
+    private final long windowMillis;
+    private final int maxValueBytes;
+
+    KeyValues(ExactStore store, long windowMillis, int maxValueBytes) {
+        this.store = store;
+        this.windowMillis = windowMillis;
+        this.maxValueBytes = maxValueBytes;
+    }
+
+    boolean putIfAbsent(byte[] key, byte[] value, long expiresAtMillis) {
+        byte[] data = checkValue(value);
+        checkExpiryArgument(expiresAtMillis, false);
+        return store.update(key, (held, now) -> {
+            checkExpiryInWindow(expiresAtMillis, now);
+            return held != null ? null : fresh(data, expiresAtMillis, now);
+        });
+    }
+
+    boolean putIfPresent(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
+        byte[] data = checkValue(value);
+        checkExpiryArgument(expiresAtMillis, keepExpiry);
+        return store.update(key, (held, now) -> {
+            checkExpiryInWindow(expiresAtMillis, now);
+            return held == null ? null : overwrite(held, data, expiresAtMillis, keepExpiry);
+        });
+    }
+
+    void put(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
+        byte[] data = checkValue(value);
+        checkExpiryArgument(expiresAtMillis, keepExpiry);
+        store.update(key, (held, now) -> {
+            checkExpiryInWindow(expiresAtMillis, now);
+            return held == null ? fresh(data, expiresAtMillis, now) : overwrite(held, data, expiresAtMillis, keepExpiry);
+        });
+    }
+
+    Optional<ExactStore.Entry> get(byte[] key) {
+        ExactStore.Hit hit = store.held(key, store.clock().millis());
+        if (hit == null) {
+            return Optional.empty();
+        }
+        StoredValue v = hit.value();
+        return Optional.of(new ExactStore.Entry(v.data(), Instant.ofEpochMilli(v.firstSeen()), v.expiresAt()));
+    }
+
+    long remainingMillis(byte[] key) {
+        long now = store.clock().millis();
+        ExactStore.Hit hit = store.held(key, now);
+        if (hit == null) {
+            return -2;
+        }
+        StoredValue v = hit.value();
+        if (v.expiresAt() != 0) {
+            return v.expiresAt() - now; // > 0: an expiry at or before now is not held
+        }
+        if (windowMillis == 0) {
+            return -1;
+        }
+        // The copy was written no earlier than its generation was created, and is held for a window after that.
+        long written = Math.max(v.firstSeen(), hit.generation().createdMillis);
+        return Math.max(0, written + windowMillis - now);
+    }
+
+    long maxExpiresAtMillis() {
+        return maxExpiresAt(store.clock().millis());
+    }
+
+    private long maxExpiresAt(long nowMillis) {
+        return windowMillis == 0 ? Long.MAX_VALUE : nowMillis + windowMillis;
+    }
+
+    private static StoredValue fresh(byte[] data, long expiresAtMillis, long nowMillis) {
+        return new StoredValue(SeenSet.NO_OWNER, nowMillis, 0, expiresAtMillis, data);
+    }
+
+    private static StoredValue overwrite(StoredValue held, byte[] data, long expiresAtMillis, boolean keepExpiry) {
+        return new StoredValue(held.owner(), held.firstSeen(), held.duplicates(),
+                keepExpiry ? held.expiresAt() : expiresAtMillis, data);
+    }
+
+    /** A private copy of the value, which must be at most the store's limit. */
+    private byte[] checkValue(byte[] value) {
+        Require.nonNull("value", value);
+        if (value.length > maxValueBytes) {
+            throw new IllegalArgumentException("value must be at most " + maxValueBytes + " bytes, the store's"
+                    + " maxValueBytes (got " + value.length + " bytes)");
+        }
+        return value.clone();
+    }
+
+    private static void checkExpiryArgument(long expiresAtMillis, boolean keepExpiry) {
+        if (expiresAtMillis < 0) {
+            throw new IllegalArgumentException("expiresAtMillis must be an epoch millisecond >= 0, 0 for no expiry"
+                    + " (got " + expiresAtMillis + ")");
+        }
+        if (keepExpiry && expiresAtMillis != 0) {
+            throw new IllegalArgumentException("keepExpiry keeps the key's expiry, so expiresAtMillis must be 0"
+                    + " (got " + expiresAtMillis + ")");
+        }
+    }
+
+    private void checkExpiryInWindow(long expiresAtMillis, long nowMillis) {
+        if (expiresAtMillis > maxExpiresAt(nowMillis)) {
+            throw new IllegalArgumentException("expiry is " + duration(expiresAtMillis - nowMillis)
+                    + " away but the store's window is " + duration(windowMillis)
+                    + "; create the namespace with a longer window");
+        }
+    }
+
+    /** Whole seconds when exact, else milliseconds. */
+    private static String duration(long millis) {
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+}
