@@ -126,7 +126,7 @@ class HttpApiTest {
         assertError(put("/namespaces/admin-a", "{\"kind\":\"bloom\"}"), 409, "already exists");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"bloom\",\"params\":{\"fpp\":\"2\"}}"), 400,
                 "fpp must be in the open interval (0, 1)");
-        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent]");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent, exact]");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
 
         get("/add?e=k1&ns=admin-a");

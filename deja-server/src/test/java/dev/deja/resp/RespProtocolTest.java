@@ -80,8 +80,8 @@ class RespProtocolTest {
         assertThat(redis.commandCount()).isGreaterThan(20L);
         assertThat(redis.configGet("appendfsync")).containsExactly(Map.entry("appendfsync", "everysec"));
         assertThat(redis.configGet("maxmemory")).isEmpty();
-        assertThatThrownBy(() -> redis.get("x")).isInstanceOf(RedisCommandExecutionException.class)
-                .hasMessage("ERR unknown command 'GET', with args beginning with: 'x' ");
+        assertThatThrownBy(() -> redis.hget("x", "f")).isInstanceOf(RedisCommandExecutionException.class)
+                .hasMessage("ERR unknown command 'HGET', with args beginning with: 'x' 'f' ");
     }
 
     @Test
