@@ -15,17 +15,25 @@ import java.util.concurrent.CompletionException;
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
  * collected, executed in order as one batch and answered with one flush.
  *
- * <p>A reply may be a future (a write waiting for the journal): then the connection stops reading until every
- * reply of the batch is ready, and writes them in order. So a client can never have more than one batch waiting,
- * and when the disk is slower than the writes the server answers more slowly instead of buffering without bound.
- * For the same reason a connection whose replies cannot be written to the socket stops being read.
+ * <p>A reply may be a future (a write waiting for the journal): then the batch's replies are written, in order,
+ * once every one of them is ready, and requests that arrive meanwhile wait for the next batch. A client can never
+ * have more than one batch executing; once {@link #PAUSE_AT} requests wait behind it the connection stops being
+ * read, so when the disk is slower than the writes the server answers more slowly instead of buffering without
+ * bound. Reading is not paused for every waiting batch: a client waiting for its one reply sends nothing more,
+ * and turning reads off and on again costs two system calls per request. A connection whose replies cannot be
+ * written to the socket stops being read too.
  *
  * @param <R> the request a front end turns each decoded message into
  */
 public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
 
+    /** Requests waiting behind an executing batch at which the connection stops being read. */
+    static final int PAUSE_AT = 16;
+
     private final List<R> pending = new ArrayList<>();
     private boolean waiting;
+    /** Whether this handler turned reading off while a batch executes. */
+    private boolean paused;
 
     /** A reply after which the connection is closed (and later requests of the batch are not executed). */
     public record Closing(Object reply) {
@@ -46,6 +54,10 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             pending.add(request(ctx, message));
         } finally {
             ReferenceCountUtil.release(message);
+        }
+        if (waiting && !paused && pending.size() >= PAUSE_AT) {
+            paused = true;
+            ctx.channel().config().setAutoRead(false);
         }
     }
 
@@ -72,12 +84,14 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             return;
         }
         waiting = true;
-        ctx.channel().config().setAutoRead(false);
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
                 ctx.executor().execute(() -> {
                     waiting = false;
                     writeAll(ctx, replies);
-                    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+                    if (paused) {
+                        paused = false;
+                        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+                    }
                     if (!pending.isEmpty()) {
                         channelReadComplete(ctx);
                     }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Replies of one read go out in request order, and a pending (journaled) reply pauses reading. */
+/** Replies go out in request order, and requests piling up behind a pending (journaled) reply pause reading. */
 class PipelinedHandlerTest {
 
     /** Echoes each request; requests starting with "slow" get a future the test completes. */
@@ -44,12 +44,25 @@ class PipelinedHandlerTest {
         channel.writeInbound("a", "slow-1", "b");
         Object early = channel.readOutbound();
         assertThat(early).as("nothing before the slow reply is ready").isNull();
-        assertThat(channel.config().isAutoRead()).as("reading pauses while a reply is pending").isFalse();
+        assertThat(channel.config().isAutoRead()).as("one waiting batch does not pause reading").isTrue();
+
+        List<String> later = new ArrayList<>();
+        for (int i = 0; i < PipelinedHandler.PAUSE_AT; i++) {
+            later.add("later-" + i);
+        }
+        channel.writeInbound(later.toArray());
+        assertThat((Object) channel.readOutbound()).as("later requests wait for the executing batch").isNull();
+        assertThat(channel.config().isAutoRead()).as("reading pauses once requests pile up behind it").isFalse();
 
         echo.slow.get(0).complete("slow reply");
         channel.runPendingTasks();
-        assertThat(List.of(channel.readOutbound(), channel.readOutbound(), channel.readOutbound()))
-                .containsExactly("a", "slow reply", "b");
+        List<Object> replies = new ArrayList<>();
+        for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
+            replies.add(reply);
+        }
+        List<Object> expected = new ArrayList<>(List.of("a", "slow reply", "b"));
+        expected.addAll(later);
+        assertThat(replies).containsExactlyElementsOf(expected);
         assertThat(channel.config().isAutoRead()).isTrue();
         channel.finishAndReleaseAll();
     }
