@@ -103,9 +103,13 @@ final class Tuning implements AutoCloseable {
                 // to ~11%. Age-out never rewrites data: a dropped generation's files are deleted, not compacted.
                 // A generation that stops growing is compacted once more, into the last level ({@link Sealer}).
                 .setLevelCompactionDynamicLevelBytes(true)
-                // Upper levels are rewritten soon, so they get the cheap compressor; random key bytes do not
-                // compress, but the per-entry headers, the 8-byte sequence/type trailers and the time fields do.
-                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                // Random key bytes do not compress, but the per-entry headers, the 8-byte sequence/type trailers
+                // and the time fields do, and only an entropy coder gets them: ZSTD (default level) also for
+                // flushes and upper levels, where the newest generation sits until it is sealed. Instead of LZ4
+                // it took that generation from 27.8 to 21.9 bytes per key (19.39 to 18.66 in all, 2 million
+                // keys); CPU per insert stayed within run-to-run noise (15.4 and 15.7 us against 16.2 and 17.2;
+                // the flushes compress about 26 bytes per key, a fraction of a microsecond at ZSTD's speed).
+                .setCompressionType(CompressionType.ZSTD_COMPRESSION)
                 // The last level holds most keys and is rewritten least often: ZSTD squeezes the same redundancy
                 // further. Level 12 instead of the default 3 took 2.4% more off (20.18 to 19.71 bytes per key at
                 // 2 million keys) for compaction CPU that a sealed generation pays once.
