@@ -95,6 +95,7 @@ public final class ExactStore implements SeenSet {
     private final boolean countDuplicates;
     private final FsyncPolicy fsync;
     private final long timeUnitMillis;
+    private final int valueFormat;
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
@@ -114,9 +115,10 @@ public final class ExactStore implements SeenSet {
     private final AtomicLong windowWarnings = new AtomicLong();
     private final LongAdder insertions = new LongAdder();
 
-    ExactStore(ExactStoreBuilder b, long timeUnitMillis, Tuning tuning, RocksDB db, ColumnFamilyHandle defaultFamily,
-            List<Generation> existing) {
+    ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
+            ColumnFamilyHandle defaultFamily, List<Generation> existing) {
         this.timeUnitMillis = timeUnitMillis;
+        this.valueFormat = valueFormat;
         this.clock = b.clock;
         this.windowMillis = b.window == null ? 0 : b.window.toMillis();
         this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / b.generations);
@@ -246,7 +248,8 @@ public final class ExactStore implements SeenSet {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {
                         Hit hit = state.get(kb);
-                        batch.put(hit.generation.handle, kb.array(), hit.value.encode(hit.generation.createdMillis, timeUnitMillis));
+                        batch.put(hit.generation.handle, kb.array(),
+                                hit.value.encode(hit.generation.createdMillis, timeUnitMillis, valueFormat));
                     }
                     db.write(tuning.writeOptions, batch);
                 }
@@ -291,7 +294,8 @@ public final class ExactStore implements SeenSet {
                     for (int j = 0; j < g && newest == null; j++) {
                         byte[] v = values.get(j * k.length + i);
                         if (v != null) {
-                            newest = StoredValue.decode(v, generations.get(g - 1 - j).createdMillis, timeUnitMillis);
+                            newest = StoredValue.decode(v, generations.get(g - 1 - j).createdMillis, timeUnitMillis,
+                                    valueFormat);
                         }
                     }
                     long owner = owners == null ? NO_OWNER : owners[i];
@@ -535,7 +539,8 @@ public final class ExactStore implements SeenSet {
                     if (v == null) {
                         pending[stillMissing++] = pending[j];
                     } else {
-                        hits[pending[j]] = new Hit(gen, StoredValue.decode(v, gen.createdMillis, timeUnitMillis));
+                        hits[pending[j]] = new Hit(gen,
+                                StoredValue.decode(v, gen.createdMillis, timeUnitMillis, valueFormat));
                     }
                 }
                 remaining = stillMissing;
