@@ -103,6 +103,8 @@ public final class ExactStore implements SeenSet {
     /** Whether values use the key-value layout; {@link #keyValues} is null otherwise. */
     private final boolean values;
     private final KeyValues keyValues;
+    /** How values encode their time ({@link StoredValue#FORMAT_BYTE_TIME} for stores created since it existed). */
+    private final int valueFormat;
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
@@ -122,9 +124,10 @@ public final class ExactStore implements SeenSet {
     private final AtomicLong windowWarnings = new AtomicLong();
     private final LongAdder insertions = new LongAdder();
 
-    ExactStore(ExactStoreBuilder b, long timeUnitMillis, Tuning tuning, RocksDB db, ColumnFamilyHandle defaultFamily,
-            List<Generation> existing) {
+    ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
+            ColumnFamilyHandle defaultFamily, List<Generation> existing) {
         this.timeUnitMillis = timeUnitMillis;
+        this.valueFormat = valueFormat;
         this.clock = b.clock;
         this.windowMillis = b.window == null ? 0 : b.window.toMillis();
         this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / b.generations);
@@ -732,11 +735,11 @@ public final class ExactStore implements SeenSet {
     }
 
     private byte[] encode(StoredValue value, Generation g) {
-        return value.encode(g.createdMillis, timeUnitMillis, values);
+        return value.encode(g.createdMillis, timeUnitMillis, valueFormat, values);
     }
 
     private StoredValue decode(byte[] value, Generation g) {
-        return StoredValue.decode(value, g.createdMillis, timeUnitMillis, values);
+        return StoredValue.decode(value, g.createdMillis, timeUnitMillis, valueFormat, values);
     }
 
     private byte[][] encode(List<byte[]> keys) {

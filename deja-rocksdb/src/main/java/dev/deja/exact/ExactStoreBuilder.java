@@ -31,6 +31,8 @@ public final class ExactStoreBuilder {
     /** Present, as {@code 1}, only in a store created with values; its absence means the seen-set layout. */
     private static final byte[] META_VALUES = "values".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] VALUES_ON = {'1'};
+    /** Absent in stores created before it existed, which keep {@link StoredValue#FORMAT_VARINT_TIME}. */
+    private static final byte[] META_VALUE_FORMAT = "value-format".getBytes(StandardCharsets.US_ASCII);
     /** Values date keys to about 1/256 of a slice: one byte of information, precise enough to answer "when". */
     private static final int UNITS_PER_SLICE = 256;
     /** The time unit of a store without a time bound, whose generations are cut by size alone. */
@@ -179,7 +181,7 @@ public final class ExactStoreBuilder {
                 defaultIndex++;
             }
             ColumnFamilyHandle defaultFamily = handles.get(defaultIndex);
-            long unit = checkMetadata(db, defaultFamily);
+            Metadata meta = checkMetadata(db, defaultFamily);
             List<Generation> existing = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 long[] parsed = Generation.parse(names.get(i));
@@ -188,7 +190,8 @@ public final class ExactStoreBuilder {
                 }
             }
             existing.sort(Comparator.comparingLong(g -> g.sequence));
-            store = new ExactStore(this, unit, tuning, db, defaultFamily, existing);
+            store = new ExactStore(this, meta.timeUnitMillis(), meta.valueFormat(), tuning, db, defaultFamily,
+                    existing);
             store.maintain();
             return store;
         } catch (RocksDBException | RuntimeException e) {
@@ -228,14 +231,20 @@ public final class ExactStoreBuilder {
         }
     }
 
+    /** What a store fixes when it is created, beside its id format. */
+    private record Metadata(long timeUnitMillis, int valueFormat) {
+    }
+
     /**
-     * Records the id format, time unit and (for the key-value layout) values on creation and returns the unit;
-     * refuses to reopen with another id format, which would miss every key, or another value layout, which would
-     * misread every value. The unit stays as created even if the window changes.
+     * Records the id format, time unit, value format and (for the key-value layout) values on creation and returns
+     * the unit and value format; refuses to reopen with another id format, which would miss every key, another
+     * value layout, which would misread every value, or a value format newer than this version reads. The unit
+     * stays as created even if the window changes.
      */
-    private long checkMetadata(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
+    private Metadata checkMetadata(RocksDB db, ColumnFamilyHandle defaultFamily) throws RocksDBException {
         byte[] storedFormat = db.get(defaultFamily, META_ID_FORMAT);
         byte[] storedUnit = db.get(defaultFamily, META_TIME_UNIT);
+        byte[] storedValueFormat = db.get(defaultFamily, META_VALUE_FORMAT);
         if (storedFormat != null) {
             if (!Arrays.equals(storedFormat, idFormat.name().getBytes(StandardCharsets.US_ASCII))) {
                 throw new IllegalArgumentException("idFormat must match the store's (" + directory + " was"
@@ -248,7 +257,17 @@ public final class ExactStoreBuilder {
                         + (storedValues ? "with values, the key-value layout" : "without values, the seen-set layout")
                         + "; open it with values(" + storedValues + "))");
             }
-            return Long.parseLong(new String(storedUnit, StandardCharsets.US_ASCII));
+            long unit = Long.parseLong(new String(storedUnit, StandardCharsets.US_ASCII));
+            if (storedValueFormat == null) {
+                return new Metadata(unit, StoredValue.FORMAT_VARINT_TIME);
+            }
+            String text = new String(storedValueFormat, StandardCharsets.US_ASCII);
+            if (!text.matches("[1-9][0-9]{0,8}") || Integer.parseInt(text) > StoredValue.CURRENT_FORMAT) {
+                throw new IllegalArgumentException(directory + " holds exact-store values in format \"" + text
+                        + "\"; this version of deja reads formats 1 to " + StoredValue.CURRENT_FORMAT
+                        + " (docs/FORMAT.md section 6)");
+            }
+            return new Metadata(unit, Integer.parseInt(text));
         }
         long unit = window == null ? SIZE_ONLY_TIME_UNIT_MILLIS
                 : roundUnit(window.toMillis() / generations / UNITS_PER_SLICE);
@@ -256,12 +275,14 @@ public final class ExactStoreBuilder {
         if (values) {
             db.put(defaultFamily, META_VALUES, VALUES_ON);
         }
+        db.put(defaultFamily, META_VALUE_FORMAT,
+                Integer.toString(StoredValue.CURRENT_FORMAT).getBytes(StandardCharsets.US_ASCII));
         // Last: its presence marks a created store, so everything written before it is there too.
         db.put(defaultFamily, META_ID_FORMAT, idFormat.name().getBytes(StandardCharsets.US_ASCII));
         // Nothing else is written here, and an unflushed memtable would pin every WAL file forever.
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             db.flush(flush, defaultFamily);
         }
-        return unit;
+        return new Metadata(unit, StoredValue.CURRENT_FORMAT);
     }
 }

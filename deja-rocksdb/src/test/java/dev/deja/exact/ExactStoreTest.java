@@ -13,9 +13,17 @@ import dev.deja.seen.SeenSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
 
 class ExactStoreTest {
 
@@ -120,6 +128,59 @@ class ExactStoreTest {
             assertThat(store.info(key("first")).orElseThrow().firstSeen()).isEqualTo(T0);
             assertThat(store.metrics().effectiveWindow()).isEqualTo(Duration.ofHours(4));
         }
+    }
+
+    /** Opens the store's directory as a plain RocksDB database: default column family first, then generations. */
+    private void rawEdit(RawEdit edit) throws RocksDBException {
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
+        try (Options options = new Options()) {
+            for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+                if (!Arrays.equals(name, RocksDB.DEFAULT_COLUMN_FAMILY)) {
+                    descriptors.add(new ColumnFamilyDescriptor(name));
+                }
+            }
+        }
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions options = new DBOptions(); RocksDB db = RocksDB.open(options, dir.toString(), descriptors,
+                handles)) {
+            edit.apply(db, handles);
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+    }
+
+    private interface RawEdit {
+        void apply(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException;
+    }
+
+    @Test
+    void newStoresDateKeysInOneByteAndStoresOfTheFirstValueFormatStayReadable() throws RocksDBException {
+        try (ExactStore store = builder().open()) {
+            store.add(key("first")); // the generation starts at T0
+            clock.advance(Duration.ofMinutes(100));
+            store.add(key("k"));
+        }
+        rawEdit((db, handles) -> {
+            assertThat(db.get(handles.get(0), key("value-format"))).isEqualTo(key("2"));
+            // 100 minutes after the generation's start, in a one-minute unit: one byte.
+            assertThat(db.get(handles.get(1), key("k"))).containsExactly(100);
+            // Turned into a store of the first format: no entry, the time as a varint of its zigzag (200).
+            db.delete(handles.get(0), key("value-format"));
+            db.put(handles.get(1), key("k"), new byte[] {(byte) 0xC8, 0x01});
+        });
+        try (ExactStore store = builder().open()) {
+            assertThat(store.info(key("k")).orElseThrow().firstSeen()).isEqualTo(T0.plusSeconds(6000));
+            clock.advance(Duration.ofMinutes(1));
+            store.add(key("later"));
+        }
+        rawEdit((db, handles) -> {
+            // The store keeps writing its own format.
+            assertThat(db.get(handles.get(0), key("value-format"))).isNull();
+            assertThat(db.get(handles.get(1), key("later"))).containsExactly((byte) 0xCA, 0x01);
+            db.put(handles.get(0), key("value-format"), key("3"));
+        });
+        assertThatThrownBy(() -> builder().open()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("values in format \"3\"");
     }
 
     @Test
