@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # redis-benchmark against deja's RESP port (BF.ADD) and against Redis 7 (SET key 1 NX) on the same key space,
-# in the same run, pipelining 1 and 64. Needs redis-server and redis-tools (Debian). Prints CSV lines.
+# in the same run, pipelining 1 and 64; then Redis's dedup idiom, SET key 1 NX EX 3600, against both (deja: its
+# exact key-value namespace kv, on disk). Needs redis-server and redis-tools (Debian). Prints CSV lines.
 # Usage: deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -38,5 +39,11 @@ for P in 1 64; do
   redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv BF.ADD bench "key:__rand_int__" | tail -n 1
   printf 'redis SET NX P=%s,' "$P"
   redis-benchmark -p "$REDIS_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "key:__rand_int__" 1 NX | tail -n 1
+done
+for P in 1 64; do
+  printf 'deja SET NX EX (exact kv) P=%s,' "$P"
+  redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "kv:__rand_int__" 1 NX EX 3600 | tail -n 1
+  printf 'redis SET NX EX P=%s,' "$P"
+  redis-benchmark -p "$REDIS_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "kv:__rand_int__" 1 NX EX 3600 | tail -n 1
 done
 echo "# deja RSS: $(ps -o rss= -p "$DEJA_PID") KiB; redis RSS: $(ps -o rss= -p "$REDIS_PID") KiB"

@@ -3,6 +3,7 @@ package dev.deja.namespace;
 import dev.deja.exact.ExactStore;
 import dev.deja.exact.ExactStoreBuilder;
 import dev.deja.exact.IdFormat;
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
@@ -34,10 +35,12 @@ import org.slf4j.LoggerFactory;
  * {@code <namespace>/checkpoints/<UTC time>}.
  *
  * <p>RocksDB's write-ahead log makes writes durable (synced per the server's fsync policy), so there is no deja
- * journal. Writes run on two threads of the namespace's own, rather than on the network's event loops: a write
- * synced with {@code --fsync always} waits for the disk. Their queue is bounded; when it is full the submitting
- * thread runs the write itself, which slows the clients that write faster than the disk takes it instead of
- * letting the queue grow. A timer rolls generations over and ages them out while no one writes.
+ * journal. Under {@code --fsync everysec} and {@code no} a write is a write into the log file (the page cache)
+ * and a memtable insert, a few microseconds, so it runs on the calling event loop: handing it to another thread
+ * and back would cost more than the write. Under {@code --fsync always} each write waits for the disk, so writes
+ * run on two threads of the namespace's own; their queue is bounded, and when it is full the submitting thread
+ * runs the write itself, which slows the clients that write faster than the disk takes it instead of letting the
+ * queue grow. A timer rolls generations over and ages them out while no one writes.
  */
 final class ExactNamespaceStore implements NamespaceStore {
 
@@ -147,8 +150,15 @@ final class ExactNamespaceStore implements NamespaceStore {
         return write(() -> store.forgetAll(keys, owners));
     }
 
-    /** Runs a write on the namespace's writer threads; the future fails with what the store threw. */
+    /** Runs a write (see the class comment for where); the future fails with what the store threw. */
     <T> CompletableFuture<T> write(Supplier<T> call) {
+        if (durability.fsync() != FsyncPolicy.ALWAYS) {
+            try {
+                return CompletableFuture.completedFuture(call.get());
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         return CompletableFuture.supplyAsync(call, writers);
     }
 
