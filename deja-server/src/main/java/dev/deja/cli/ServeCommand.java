@@ -93,7 +93,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " TTL) address; created on first use. Default: ${DEFAULT-VALUE}.")
     String kvNamespace;
 
-    @Option(names = "--kv-params", paramLabel = "NAME=VALUE,...", defaultValue = "window=24h,values=true",
+    @Option(names = "--kv-params", paramLabel = "NAME=VALUE,...", defaultValue = ServerConfig.KV_DEFAULT_PARAMS,
             description = "Parameters of the key-value namespace when it is created on first use (kind exact);"
                     + " expiries longer than its window are refused. Default: ${DEFAULT-VALUE}.")
     String kvParams;

@@ -178,11 +178,21 @@ final class KvCommands {
 
     /** The key-value namespace, created on first write from {@code --kv-params}. */
     private Namespace writable() {
-        return namespaces.getOrCreate(config.kvNamespace(), config.kvSpec());
+        return withValues(namespaces.getOrCreate(config.kvNamespace(), config.kvSpec()));
     }
 
     /** The key-value namespace's store, or null while it does not exist (every key is then absent). */
     private ExactStore readable() {
-        return namespaces.find(config.kvNamespace()).map(Namespace::exactStore).orElse(null);
+        return namespaces.find(config.kvNamespace()).map(n -> withValues(n).exactStore()).orElse(null);
+    }
+
+    /** The namespace, if it is an exact one that keeps values; else the error saying what it is. */
+    private static Namespace withValues(Namespace namespace) {
+        namespace.exactStore(); // refuses a namespace of another kind, naming it
+        if (!Boolean.parseBoolean(namespace.parameters().get("values"))) {
+            throw new RespError("ERR namespace '" + namespace.name() + "' is an exact namespace without values;"
+                    + " key-value commands need one created with values true");
+        }
+        return namespace;
     }
 }

@@ -38,7 +38,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
-    public static final NamespaceSpec KV_DEFAULT = NamespaceSpec.parse("exact", "window=24h,values=true");
+    public static final String KV_DEFAULT_PARAMS = "window=24h,values=true";
+    public static final NamespaceSpec KV_DEFAULT = NamespaceSpec.parse("exact", KV_DEFAULT_PARAMS);
 
     /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
     public static final NamespaceSpec SEED_DEFAULT =

@@ -137,6 +137,13 @@ class KeyValueCommandsTest {
         }
         assertThatThrownBy(() -> TestServer.start(other, b -> b.kvSpec(NamespaceSpec.parse("bloom", ""))))
                 .hasMessageContaining("must be of kind exact");
+        RawCommands raw = new RawCommands(redis);
+        raw.status("DJ.CREATE", "kv", "exact", "window", "1h");
+        assertThatThrownBy(() -> redis.set("a", "1")).hasMessageContaining("exact namespace without values");
+        assertThatThrownBy(() -> redis.get("a")).hasMessageContaining("exact namespace without values");
+        raw.status("DJ.DROP", "kv");
+        raw.status("DJ.CREATE", "kv", "recent", "keys", "1000");
+        assertThatThrownBy(() -> redis.set("a", "1")).hasMessageContaining("is of kind recent");
     }
 
     @Test
