@@ -1,17 +1,23 @@
 package dev.deja.sizing;
 
 /**
- * A rough disk estimate for the {@code exact} store over one window.
+ * A disk estimate for the {@code exact} store over one window.
  *
  * @param keys        keys held (rate times window)
  * @param keyLength   bytes per key, e.g. 16 for a binary UUID
  * @param owners      whether each key is stored with its 64-bit owner
+ * @param generations generations the window is cut into
  * @param bytesPerKey estimated disk bytes per key, all overheads included
  */
-public record ExactSize(long keys, int keyLength, boolean owners, double bytesPerKey) {
+public record ExactSize(long keys, int keyLength, boolean owners, int generations, double bytesPerKey) {
 
-    /** Estimated disk bytes for all {@code keys}, rounded to a whole byte. */
+    /** Estimated disk bytes for the window's {@code keys}, rounded to a whole byte. */
     public long diskBytes() {
         return Math.round(keys * bytesPerKey);
+    }
+
+    /** The most disk the store uses: it keeps up to one generation beyond the window until the next boundary. */
+    public long peakDiskBytes() {
+        return Math.round(keys * (1 + 1.0 / generations) * bytesPerKey);
     }
 }

@@ -3,46 +3,56 @@ package dev.deja.sizing;
 import dev.deja.seen.Require;
 
 /**
- * A rough estimate of the disk the {@code exact} store (RocksDB, seed 002) needs per key and per window.
- *
- * <p>This is an estimate, not a measurement: it adds what a RocksDB table stores for each entry and ignores what
- * compression and prefix encoding may save (little, for random ids such as UUIDs):
+ * A disk estimate for the {@code exact} store (RocksDB, seed 002) per key and per window, for random ids such as
+ * UUIDs, calibrated on the store's measured size (docs/BENCHMARKS.md, "exact store": 16.20 bytes per 16-byte id at
+ * 100 million keys in 8 generations).
  *
  * <pre>
- *   bytes per key = (L + V + 8 + 3 + 1.25) * 1.1
+ *   bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.15
  * </pre>
  *
- * where {@code L} is the key length, {@code V} the value (the 8-byte owner, or nothing), 8 the internal-key
- * trailer (sequence number and type), 3 the varint lengths and amortised block restart points and index entries,
- * 1.25 the table's bloom filter at 10 bits per key, and 1.1 the space amplification of levelled compaction.
+ * where {@code L} is the key length, {@code x} the keys per window and {@code G} the generations: each generation
+ * is its own sorted table set, and among {@code x / G} sorted random keys neighbours share about
+ * {@code log2(x / G)} leading bits, which prefix encoding and compression do not store again. {@code V} is the
+ * 8-byte owner (random, so incompressible) or nothing. 3.15 bytes is the rest, measured: the one-byte first-seen
+ * time, the table filter (Ribbon, about 0.9 byte), block and index overhead after compression, and the newest
+ * generation still in upper levels. Non-random keys (counters, ids with long common text) compress further; the
+ * estimate is then an upper bound. The store keeps up to one generation beyond the window until the next
+ * generation boundary, so the peak is {@code (1 + 1/G)} times the window's disk.
  */
 public final class ExactSizing {
 
-    /** RocksDB's internal-key trailer: 56-bit sequence number and 8-bit type. */
-    static final int INTERNAL_KEY_TRAILER_BYTES = 8;
-    /** Varint key and value lengths plus amortised restart points and index entries, per entry. */
-    static final int ENTRY_OVERHEAD_BYTES = 3;
-    /** The per-table bloom filter at 10 bits per key. */
-    static final double FILTER_BYTES = 1.25;
-    /** Extra space levelled compaction keeps while older versions await merging. */
-    static final double SPACE_AMPLIFICATION = 1.1;
+    /** Measured bytes per key beyond the key's unshared part and the owner (see the class comment). */
+    static final double OVERHEAD_BYTES = 3.15;
+    /** The store's default number of generations per window. */
+    public static final int DEFAULT_GENERATIONS = 8;
     /** The longest key deja accepts for sizing. */
     public static final int MAX_KEY_LENGTH = 1 << 16;
 
     private ExactSizing() {
     }
 
-    /** Estimated disk bytes per key for keys of {@code keyLength} bytes, with or without an 8-byte owner. */
-    public static double bytesPerKey(int keyLength, boolean owners) {
+    /**
+     * Estimated disk bytes per key for a window of {@code keys} keys of {@code keyLength} random bytes kept in
+     * {@code generations} generations, with or without an 8-byte owner.
+     */
+    public static double bytesPerKey(long keys, int keyLength, boolean owners, int generations) {
+        Require.positive("keys", keys);
         Require.inRange("keyLength", keyLength, 1, MAX_KEY_LENGTH);
+        Require.inRange("generations", generations, 2, 1024);
+        double perGeneration = Math.max(1.0, (double) keys / generations);
+        double sharedPrefix = Math.log(perGeneration) / Math.log(2) / 8;
         int value = owners ? RecentSizing.OWNER_BYTES : 0;
-        return (keyLength + value + INTERNAL_KEY_TRAILER_BYTES + ENTRY_OVERHEAD_BYTES + FILTER_BYTES)
-                * SPACE_AMPLIFICATION;
+        return Math.max(keyLength - sharedPrefix, 0) + value + OVERHEAD_BYTES;
     }
 
-    /** The estimate for a window holding {@code keys} keys. */
+    /** The estimate for a window holding {@code keys} keys in the default number of generations. */
     public static ExactSize forWindow(long keys, int keyLength, boolean owners) {
-        Require.positive("keys", keys);
-        return new ExactSize(keys, keyLength, owners, bytesPerKey(keyLength, owners));
+        return forWindow(keys, keyLength, owners, DEFAULT_GENERATIONS);
+    }
+
+    /** The estimate for a window holding {@code keys} keys in {@code generations} generations. */
+    public static ExactSize forWindow(long keys, int keyLength, boolean owners, int generations) {
+        return new ExactSize(keys, keyLength, owners, generations, bytesPerKey(keys, keyLength, owners, generations));
     }
 }

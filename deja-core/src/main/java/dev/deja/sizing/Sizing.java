@@ -44,8 +44,13 @@ public final class Sizing {
         return RecentSizing.keysHeld(buckets, ways, heldProbability);
     }
 
-    /** Exact: a rough disk estimate for a window of {@code keys} keys of {@code keyLength} bytes. */
+    /** Exact: a disk estimate for a window of {@code keys} random keys of {@code keyLength} bytes. */
     public static ExactSize exact(long keys, int keyLength, boolean owners) {
         return ExactSizing.forWindow(keys, keyLength, owners);
+    }
+
+    /** Exact: the same, for a store whose window is cut into {@code generations} generations. */
+    public static ExactSize exact(long keys, int keyLength, boolean owners, int generations) {
+        return ExactSizing.forWindow(keys, keyLength, owners, generations);
     }
 }

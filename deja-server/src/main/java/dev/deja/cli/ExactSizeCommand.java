@@ -13,11 +13,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code deja size exact}: a rough disk estimate for the exact (RocksDB) store over a window. */
+/** {@code deja size exact}: a disk estimate for the exact (RocksDB) store over a window, calibrated on a measurement. */
 @Command(name = "exact",
         sortOptions = false,
-        description = {"Exact store: a rough disk estimate per key and per window.",
-                "Give --rate and --window; --key-length and --owners describe the keys."})
+        description = {"Exact store: disk per key and per window for random ids (calibrated on 100M UUIDs).",
+                "Give --rate and --window; --key-length, --owners and --generations describe the store."})
 final class ExactSizeCommand implements Runnable {
 
     @Spec
@@ -40,6 +40,10 @@ final class ExactSizeCommand implements Runnable {
     @Option(names = "--owners", description = "Keys are stored with their 8-byte owner.")
     private boolean owners;
 
+    @Option(names = "--generations", defaultValue = "8", paramLabel = "G",
+            description = "Generations the window is cut into, as the store's 'generations' (default: ${DEFAULT-VALUE}).")
+    private int generations;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     private boolean json;
 
@@ -50,23 +54,29 @@ final class ExactSizeCommand implements Runnable {
             throw SizeCommand.usage(spec, "--key-length must be in [1, " + ExactSizing.MAX_KEY_LENGTH + "] (got "
                     + keyLength + ")");
         }
+        if (generations < 2 || generations > 1024) {
+            throw SizeCommand.usage(spec, "--generations must be in [2, 1024] (got " + generations + ")");
+        }
         long keys = SizeCommand.keysPerWindow(spec, rate, window);
-        ExactSize size = SizeCommand.compute(spec, () -> Sizing.exact(keys, keyLength, owners));
-        new SizeReport("exact", "exact store sizing (RocksDB; a rough estimate, not a measurement)")
+        ExactSize size = SizeCommand.compute(spec, () -> Sizing.exact(keys, keyLength, owners, generations));
+        new SizeReport("exact", "exact store sizing (RocksDB; an estimate for random ids, calibrated on a measurement)")
                 .input("rate", "rate", rate, SizeReport.rate(rate))
                 .input("windowSeconds", "window", SizeCommand.seconds(window),
                         SizeReport.duration(SizeCommand.seconds(window)))
                 .input("keyLength", "key length (L)", (long) keyLength, keyLength + " bytes")
                 .input("owners", "owners", owners, owners ? "yes (V = 8 bytes)" : "no (V = 0)")
+                .input("generations", "generations (G)", (long) generations, String.valueOf(generations))
                 .result("keys", "keys per window (x)", keys, count(keys))
                 .result("bytesPerKey", "disk per key", size.bytesPerKey(),
                         String.format(Locale.ROOT, "%.2f bytes", size.bytesPerKey()))
                 .result("diskBytes", "disk", size.diskBytes(), bytes(size.diskBytes()))
+                .result("peakDiskBytes", "peak disk", size.peakDiskBytes(), bytes(size.peakDiskBytes()))
                 .formula("x = rate * window")
-                .formula("bytes per key = (L + V + 8 + 3 + 1.25) * 1.1: key, value, internal-key trailer,"
-                        + " lengths and index, bloom filter at 10 bits/key, levelled-compaction space amplification")
-                .formula("disk = x * bytes per key")
-                .note("Compression, prefix encoding and the generations kept beyond the window are not counted.")
+                .formula("bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.15: the key less the prefix sorted"
+                        + " neighbours share, the owner, and 3.15 bytes measured (time, filter, block overhead)")
+                .formula("disk = x * bytes per key; peak disk = disk * (1 + 1/G), one generation kept beyond the window")
+                .note("Calibrated on 100 million random UUIDs (16.20 bytes per key measured, docs/BENCHMARKS.md);"
+                        + " keys with common text compress further, so for them this is an upper bound.")
                 .print(spec.commandLine().getOut(), json);
     }
 }

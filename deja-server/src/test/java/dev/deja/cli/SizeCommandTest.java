@@ -139,9 +139,15 @@ class SizeCommandTest {
         JsonNode j = deja("size", "exact", "--rate", "1000", "--window", "7d", "--owners", "--json").json();
         long keys = 1000L * 7 * 86_400;
         assertThat(j.at("/results/keys").asLong()).isEqualTo(keys);
-        assertThat(j.at("/results/bytesPerKey").asDouble()).isEqualTo(ExactSizing.bytesPerKey(16, true));
-        assertThat(j.at("/results/diskBytes").asLong()).isEqualTo(Math.round(keys * ExactSizing.bytesPerKey(16, true)));
-        assertThat(deja("size", "exact", "--rate", "1000", "--window", "1h").out()).contains("rough estimate");
+        double perKey = ExactSizing.bytesPerKey(keys, 16, true, 8);
+        assertThat(j.at("/results/bytesPerKey").asDouble()).isEqualTo(perKey);
+        assertThat(j.at("/results/diskBytes").asLong()).isEqualTo(Math.round(keys * perKey));
+        assertThat(j.at("/results/peakDiskBytes").asLong()).isEqualTo(Math.round(keys * 1.125 * perKey));
+        assertThat(deja("size", "exact", "--rate", "1000", "--window", "1h").out()).contains("calibrated");
+        JsonNode two = deja("size", "exact", "--rate", "1000", "--window", "7d", "--generations", "2", "--json").json();
+        assertThat(two.at("/results/bytesPerKey").asDouble()).isEqualTo(ExactSizing.bytesPerKey(keys, 16, false, 2));
+        assertThat(deja("size", "exact", "--rate", "1000", "--window", "1h", "--generations", "1").err())
+                .contains("--generations must be in [2, 1024]");
     }
 
     @Test
