@@ -2,6 +2,7 @@ package dev.deja.journal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,17 +13,28 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The write-ahead log of one store: appends hashed operations to segment files with group commit.
  *
- * <p>Appenders put records into a bounded queue; one writer thread drains whatever has accumulated (up to one
- * group), encodes it into one buffer, writes it with one call and, under {@link FsyncPolicy#ALWAYS}, forces it
- * with one fsync, then completes the futures of the calls it covered. The more writers wait, the larger the
- * groups, so the fsync cost is shared. When the disk falls behind the queue fills and {@link #append} blocks:
- * memory stays bounded by the queue and the writers slow down to the disk's pace.
+ * <p>Appenders put records into a bounded queue. Whoever writes drains whatever has accumulated (up to one group
+ * at a time), encodes it into one buffer, writes it with one call, then completes the futures of the calls it
+ * covered. Who writes depends on the policy:
+ * <ul>
+ *   <li>{@link FsyncPolicy#ALWAYS}: one writer thread, which also forces each group with one fsync before
+ *       completing it. The more writers wait, the larger the groups, so the fsync cost is shared.
+ *   <li>{@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO}: the appender itself, in {@link #writeNow} right
+ *       after its call (as Redis writes its append-only file before answering, in the same thread): handing each
+ *       call to another thread and back cost more than the write to the page cache. The writer thread only
+ *       fsyncs once a second (outside the lock, so appenders do not wait for the disk's flush), retries failed
+ *       writes and writes anything an appender left.
+ * </ul>
+ * When the disk falls behind the queue fills and {@link #append} blocks (or, when the appender writes, writes a
+ * group itself): memory stays bounded by the queue and the writers slow down to the disk's pace.
  *
  * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
  * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
@@ -68,6 +80,11 @@ final class Journal implements AutoCloseable {
     private final BlockingQueue<Entry> queue;
     private final ByteBuffer groupBuffer;
     private final Thread writer;
+    /** Whether appenders write their own records ({@link #writeNow}); else only the writer thread writes. */
+    private final boolean inline;
+    /** Guards the writing state below when appenders write; the writer thread alone uses it otherwise. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile boolean closeRequested;
 
     /** The sequence number the next appended record gets; guarded by the owner's lock. */
     private long nextSeq;
@@ -78,7 +95,8 @@ final class Journal implements AutoCloseable {
     /** The last write failure, until a write succeeds again. */
     private volatile IOException failure;
 
-    // Writer-thread state.
+    // Writing state: records taken from the queue but not yet written (kept in order while writes fail).
+    private final ArrayDeque<Entry> pending = new ArrayDeque<>();
     private FileChannel channel;
     private long segmentSize;
     private boolean dirty;
@@ -96,8 +114,10 @@ final class Journal implements AutoCloseable {
         this.opener = opener;
         this.queue = new ArrayBlockingQueue<>(bufferRecords);
         this.groupBuffer = Segment.buffer(groupRecords * Segment.RECORD_BYTES);
+        this.inline = policy != FsyncPolicy.ALWAYS;
         openSegment(nextSeq);
-        this.writer = Thread.ofPlatform().name("deja-journal-" + dir.getFileName()).daemon().unstarted(this::run);
+        this.writer = Thread.ofPlatform().name("deja-journal-" + dir.getFileName()).daemon()
+                .unstarted(inline ? this::runBehindAppenders : this::run);
         writer.start();
     }
 
@@ -133,7 +153,76 @@ final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes every record queued so far, on the calling thread, when appenders write their own records (see the
+     * class comment); does nothing otherwise. Call it after {@link #append} or {@link #sync}, outside the owner's
+     * lock, so that their futures complete before this returns (or fail, if the disk refuses the write).
+     */
+    void writeNow() {
+        if (!inline || queue.isEmpty()) {
+            return;
+        }
+        writeLock.lock();
+        try {
+            writeQueued();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Under {@link #writeLock}: moves the queue into {@code pending} group by group and writes it. After a failure
+     * the records stay pending for the writer thread to retry, and everything queued is failed at once.
+     */
+    private void writeQueued() {
+        do {
+            if (failure == null) {
+                queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
+            } else {
+                queue.drainTo(pending);
+            }
+            if (pending.isEmpty()) {
+                return;
+            }
+            if (!writePending()) {
+                return;
+            }
+        } while (!queue.isEmpty());
+    }
+
+    /** Writes {@code pending}; on failure fails their futures, keeps them, and returns false. */
+    private boolean writePending() {
+        try {
+            writeAll(pending);
+            if (failure != null) {
+                LOG.info("journal {}: writing again after: {}", dir, failure.toString());
+                failure = null;
+            }
+            return true;
+        } catch (IOException e) {
+            if (failure == null) {
+                LOG.error("journal {}: cannot write, refusing writes until the disk accepts them", dir, e);
+            }
+            failure = e;
+            fail(pending, e);
+            return false;
+        }
+    }
+
     private void enqueue(Entry e) {
+        if (inline) {
+            // The appender holds the owner's lock; when the queue is full it writes a group itself rather than
+            // wait for the writer thread, which only looks once a second.
+            while (!queue.offer(e)) {
+                writeLock.lock();
+                try {
+                    writeQueued();
+                } finally {
+                    writeLock.unlock();
+                }
+            }
+            return;
+        }
         // Uninterruptible: the store already holds the change, so giving up here would leave it out of the log.
         boolean interrupted = false;
         while (true) {
@@ -152,7 +241,12 @@ final class Journal implements AutoCloseable {
     /** Writes everything appended, fsyncs it and stops the writer; the owner appends nothing afterwards. */
     @Override
     public void close() {
-        enqueue(CLOSE);
+        if (inline) {
+            closeRequested = true;
+            LockSupport.unpark(writer);
+        } else {
+            enqueue(CLOSE);
+        }
         try {
             writer.join();
         } catch (InterruptedException e) {
@@ -160,8 +254,8 @@ final class Journal implements AutoCloseable {
         }
     }
 
+    /** The writer thread under {@link FsyncPolicy#ALWAYS}: takes, writes and fsyncs every group. */
     private void run() {
-        ArrayDeque<Entry> pending = new ArrayDeque<>();
         boolean closing = false;
         while (!(closing && pending.isEmpty())) {
             try {
@@ -170,21 +264,9 @@ final class Journal implements AutoCloseable {
                 continue; // nobody interrupts this thread; keep serving until CLOSE arrives
             }
             if (pending.isEmpty()) {
-                forceIfDue();
                 continue;
             }
-            try {
-                writeAll(pending);
-                if (failure != null) {
-                    LOG.info("journal {}: writing again after: {}", dir, failure.toString());
-                    failure = null;
-                }
-            } catch (IOException e) {
-                if (failure == null) {
-                    LOG.error("journal {}: cannot write, refusing writes until the disk accepts them", dir, e);
-                }
-                failure = e;
-                fail(pending, e);
+            if (!writePending()) {
                 if (closing) {
                     LOG.error("journal {}: closed with {} records not written", dir, pending.size());
                     break;
@@ -196,22 +278,83 @@ final class Journal implements AutoCloseable {
     }
 
     /**
+     * The writer thread when appenders write: wakes once a second to fsync (under {@code everysec}), every retry
+     * delay while writes fail, and on close. It never waits on the queue, so appending wakes nobody.
+     */
+    private void runBehindAppenders() {
+        while (!closeRequested) {
+            long wait = failure != null ? retryDelayNanos
+                    : dirty && policy == FsyncPolicy.EVERYSEC ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
+                    : EVERYSEC_NANOS;
+            if (wait > 0) {
+                LockSupport.parkNanos(this, wait);
+            }
+            if (closeRequested) {
+                break;
+            }
+            writeLock.lock();
+            try {
+                writeQueued();
+                if (!pending.isEmpty()) {
+                    writePending(); // a retry after a failure
+                }
+            } finally {
+                writeLock.unlock();
+            }
+            forceOutsideLock();
+        }
+        writeLock.lock();
+        try {
+            writeQueued();
+            if (!pending.isEmpty() && !writePending()) {
+                LOG.error("journal {}: closed with {} records not written", dir, pending.size());
+            }
+            closeSegment();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Fsyncs the segment when a second has passed since the last time, without holding {@link #writeLock}, so
+     * appenders keep writing into the page cache meanwhile (a file may be forced while it is written).
+     */
+    private void forceOutsideLock() {
+        FileChannel ch;
+        writeLock.lock();
+        try {
+            if (!dirty || policy != FsyncPolicy.EVERYSEC || System.nanoTime() - lastForceNanos < EVERYSEC_NANOS) {
+                return;
+            }
+            ch = channel;
+            dirty = false; // a write from now on makes it dirty again
+            lastForceNanos = System.nanoTime();
+        } finally {
+            writeLock.unlock();
+        }
+        try {
+            ch.force(false);
+        } catch (ClosedChannelException e) {
+            // the segment was closed meanwhile, and closing a segment forces it
+        } catch (IOException e) {
+            // retried within a second, and the next group's own write reports a lasting failure
+            LOG.warn("journal {}: fsync failed: {}", dir, e.toString());
+            writeLock.lock();
+            try {
+                dirty = true;
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    /**
      * Moves queued records into {@code pending} (one group, or everything while writes fail), waiting for some when
-     * there are none; true once CLOSE is seen. Memory stays within the queue's capacity plus one group.
+     * there are none (the writer thread under {@code always}); true once CLOSE is seen. Memory stays within the queue's capacity plus one group.
      */
     private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
         if (pending.isEmpty()) {
-            Entry first;
-            if (dirty && policy == FsyncPolicy.EVERYSEC) {
-                long wait = lastForceNanos + EVERYSEC_NANOS - System.nanoTime();
-                first = queue.poll(Math.max(wait, 0), TimeUnit.NANOSECONDS);
-            } else {
-                first = queue.take();
-            }
-            if (first == null) {
-                return false;
-            }
-            pending.add(first);
+            pending.add(queue.take());
         }
         if (failure == null) {
             queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
@@ -247,8 +390,7 @@ final class Journal implements AutoCloseable {
             try {
                 if (groupBuffer.hasRemaining()) {
                     writeAt(groupBuffer);
-                    if (policy == FsyncPolicy.ALWAYS || (policy == FsyncPolicy.EVERYSEC
-                            && System.nanoTime() - lastForceNanos >= EVERYSEC_NANOS)) {
+                    if (policy == FsyncPolicy.ALWAYS) {
                         force();
                     }
                 }
@@ -291,17 +433,6 @@ final class Journal implements AutoCloseable {
         channel.force(false);
         dirty = false;
         lastForceNanos = System.nanoTime();
-    }
-
-    private void forceIfDue() {
-        if (dirty && policy == FsyncPolicy.EVERYSEC) {
-            try {
-                force();
-            } catch (IOException e) {
-                // still dirty: retried within a second, and the next group's own write reports a lasting failure
-                LOG.warn("journal {}: fsync failed: {}", dir, e.toString());
-            }
-        }
     }
 
     /**

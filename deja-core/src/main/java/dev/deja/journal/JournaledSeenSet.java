@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>Design (DESIGN.md section 5, seed 001 and its readers' request for an operation log). Every change is
  * applied to the store and appended to the {@link Journal} under one per-store lock, so the journal's order is the
  * order in which changes were applied; the caller then waits, outside the lock, until its record is written (and
- * fsynced under {@link FsyncPolicy#ALWAYS}). Only changes are journaled: an add or check-then-add that found the
+ * fsynced under {@link FsyncPolicy#ALWAYS}); under the other policies the caller writes the records itself. Only changes are journaled: an add or check-then-add that found the
  * key new becomes {@code ADD}, a forget that erased it becomes {@code FORGET}; a duplicate or retry changes
  * nothing and is not journaled, though it still waits for the records before it so that it never acknowledges a
  * change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while
@@ -180,6 +180,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
+        journal.writeNow();
         await(done);
         return verdict;
     }
@@ -199,6 +200,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
+        journal.writeNow();
         await(done);
         return erased;
     }
@@ -211,13 +213,17 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Locks once and waits for the disk once for the whole batch. */
     @Override
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
-        return await(checkThenAddAllAsync(keys, owners));
+        CompletableFuture<Verdict[]> done = checkThenAddAllAsync(keys, owners);
+        journal.writeNow(); // not deferred, even inside DeferredWrites.run
+        return await(done);
     }
 
     /** Locks once and waits for the disk once for the whole batch. */
     @Override
     public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
-        return await(forgetAllAsync(keys, owners));
+        CompletableFuture<boolean[]> done = forgetAllAsync(keys, owners);
+        journal.writeNow(); // not deferred, even inside DeferredWrites.run
+        return await(done);
     }
 
     /**
@@ -225,6 +231,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * see the changes), and the future completes with them once the changes are durable as the fsync policy says,
      * or fails with {@link JournalWriteException}. Lets a server answer when durable without parking a thread; the
      * call itself still blocks while the journal's buffer is full, which is how a slow disk slows writers down.
+     * Under {@code everysec} and {@code no} the records are written before this returns, or, inside
+     * {@link DeferredWrites#run}, when that run ends.
      *
      * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
      */
@@ -247,6 +255,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
+        DeferredWrites.written(journal);
         return done.thenApply(durable -> out);
     }
 
@@ -272,6 +281,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
+        DeferredWrites.written(journal);
         return done.thenApply(durable -> erased);
     }
 

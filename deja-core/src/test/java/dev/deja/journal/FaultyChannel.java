@@ -9,6 +9,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Test fixture: a segment file channel whose writes can be made to fail (disk full) or to wait (slow disk). */
 final class FaultyChannel extends FileChannel {
@@ -16,6 +17,10 @@ final class FaultyChannel extends FileChannel {
     /** Shared switches for every channel a journal opens. */
     static final class Disk implements Journal.ChannelOpener {
         volatile boolean full;
+        /** How many times a channel of this disk was forced (fsync). */
+        final AtomicInteger forces = new AtomicInteger();
+        /** How many positional writes channels of this disk took. */
+        final AtomicInteger writes = new AtomicInteger();
         /** When set, each write waits for a permit. */
         private volatile Semaphore gate;
 
@@ -66,6 +71,7 @@ final class FaultyChannel extends FileChannel {
             file.write(half, position);
         }
         beforeWrite();
+        disk.writes.incrementAndGet();
         return file.write(src, position);
     }
 
@@ -87,6 +93,7 @@ final class FaultyChannel extends FileChannel {
             throw new IOException("No space left on device");
         }
         file.force(metaData);
+        disk.forces.incrementAndGet();
     }
 
     @Override

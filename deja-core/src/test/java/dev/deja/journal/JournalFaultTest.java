@@ -15,6 +15,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @Timeout(120) // a regression that blocks reads or writers would otherwise hang the build
 class JournalFaultTest {
@@ -66,11 +68,12 @@ class JournalFaultTest {
         }
     }
 
-    @Test
-    void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns() throws Exception {
+    @ParameterizedTest // the writer thread writes under always, the caller itself under everysec
+    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy)
                 .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
             set.addAll(keys(0, 100));
             disk.full = true;
@@ -139,6 +142,54 @@ class JournalFaultTest {
             assertThatThrownBy(set.checkThenAddAllAsync(keys(5, 6), null)::join)
                     .hasCauseInstanceOf(JournalWriteException.class).hasMessageContaining("writes are refused");
             assertThat(set.check(key(5))).isFalse();
+        }
+    }
+
+    @Test
+    void everysecAnswersOnceWrittenByTheCallerAndFsyncsWithinAboutASecond() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.EVERYSEC)
+                .channelOpener(disk).open()) {
+            int forcedAtOpen = disk.forces.get();
+            CompletableFuture<Verdict[]> added = set.checkThenAddAllAsync(keys(0, 3), null);
+            assertThat(added).as("written to the file before the call returned")
+                    .isCompletedWithValueMatching(v -> v.length == 3 && v[2] == Verdict.NEW);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.checkAll(keys(0, 3))).as("a killed process keeps it").containsOnly(true);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (disk.forces.get() == forcedAtOpen) {
+                assertThat(System.nanoTime()).as("the background fsync comes").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    @Test
+    void deferredWritesWriteAPipelineOfCallsOnceAtTheEnd() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.EVERYSEC)
+                .channelOpener(disk).open()) {
+            int writesBefore = disk.writes.get();
+            List<CompletableFuture<Verdict[]>> replies = new ArrayList<>();
+            DeferredWrites.run(() -> {
+                for (int i = 0; i < 10; i++) {
+                    replies.add(set.checkThenAddAllAsync(keys(i, i + 1), null));
+                }
+                assertThat(replies).as("not written before the run ends").noneMatch(CompletableFuture::isDone);
+                replies.add(set.checkThenAddAllAsync(keys(0, 1), null)); // a duplicate of a pending add
+            });
+            assertThat(replies).as("written when the run ends").allMatch(CompletableFuture::isDone);
+            assertThat(disk.writes.get() - writesBefore).as("one write for the whole pipeline").isEqualTo(1);
+            assertThat(replies.getLast().get()).containsExactly(Verdict.DUPLICATE);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().recordsReplayed()).isEqualTo(10);
+                assertThat(crashed.checkAll(keys(0, 10))).containsOnly(true);
+            }
         }
     }
 }

@@ -179,7 +179,7 @@ final class BloomCommands {
 
     private Namespace writable(String name) {
         try {
-            return access.forWriting(Namespace.checkName(name));
+            return access.forWriting(name); // validates the name when it is not an existing namespace
         } catch (NamespaceException e) {
             throw new RespError("ERR not found");
         }

@@ -28,7 +28,12 @@ final class KeyAccess {
 
     /** The namespace's store, or null when it does not exist (it would be created empty). */
     SeenSet ifExists(String name) {
-        return namespaces.find(Namespace.checkName(name)).map(Namespace::store).orElse(null);
+        Namespace namespace = namespaces.find(name).orElse(null);
+        if (namespace == null) {
+            Namespace.checkName(name); // a bad name is an error, not a namespace that does not exist yet
+            return null;
+        }
+        return namespace.store();
     }
 
     /** The key, or an error naming the limit when it is empty or too large. */

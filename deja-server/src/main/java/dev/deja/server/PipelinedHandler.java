@@ -1,5 +1,6 @@
 package dev.deja.server;
 
+import dev.deja.journal.DeferredWrites;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -13,7 +14,8 @@ import java.util.concurrent.CompletionException;
 
 /**
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
- * collected, executed in order as one batch and answered with one flush.
+ * collected, executed in order as one batch, their journal records written with one write per namespace
+ * ({@link DeferredWrites}) and answered with one flush.
  *
  * <p>A reply may be a future (a write waiting for the journal): then the batch's replies are written, in order,
  * once every one of them is ready, and requests that arrive meanwhile wait for the next batch. A client can never
@@ -69,14 +71,20 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         List<R> batch = new ArrayList<>(pending);
         pending.clear();
         List<Object> replies = new ArrayList<>(batch.size());
+        // the batch's journal records are written once, after the last request, instead of once per request
+        DeferredWrites.run(() -> {
+            for (R request : batch) {
+                Object reply = execute(ctx, request);
+                replies.add(reply);
+                if (reply instanceof Closing) {
+                    break;
+                }
+            }
+        });
         List<CompletableFuture<?>> futures = new ArrayList<>();
-        for (R request : batch) {
-            Object reply = execute(ctx, request);
-            replies.add(reply);
+        for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
                 futures.add(future);
-            } else if (reply instanceof Closing) {
-                break;
             }
         }
         if (futures.isEmpty()) {
