@@ -123,7 +123,7 @@ final class ServeCommand implements Callable<Integer> {
     int idleTimeout;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
-            description = "Network threads; 0 means one per two cores. Default: ${DEFAULT-VALUE}.")
+            description = "Network threads; 0 means one per core. Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")

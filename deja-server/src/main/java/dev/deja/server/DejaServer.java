@@ -77,13 +77,13 @@ public final class DejaServer implements AutoCloseable {
     }
 
     /**
-     * One event loop per two cores unless configured: the loops share each namespace's lock and the cores with the
-     * journal writers and the clients, and on 2 cores one loop answered redis-benchmark faster than Netty's
-     * default of two per core (docs/BENCHMARKS.md).
+     * One event loop per core unless configured. Netty's default of two per core made the loops contend for each
+     * namespace's lock and for the cores; one loop per core keeps a bloom namespace as fast as one loop did, and
+     * lets exact namespaces, whose RocksDB writes run on the loops, use both cores of a 2-core machine
+     * (docs/BENCHMARKS.md).
      */
     private static int ioThreads(ServerConfig config) {
-        return config.ioThreads() > 0 ? config.ioThreads()
-                : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        return config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
     }
 
     private static boolean enabled(ServerConfig config, int port) {

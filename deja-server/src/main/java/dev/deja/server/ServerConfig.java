@@ -30,7 +30,7 @@ import java.util.Objects;
  * @param maxBatch                most keys in one batch request or command
  * @param maxConnections          most open client connections, both front ends together
  * @param idleTimeoutSeconds      seconds after which an idle connection is closed; 0 never
- * @param ioThreads               Netty event loop threads; 0 means one per two cores
+ * @param ioThreads               Netty event loop threads; 0 means one per core
  */
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
