@@ -76,7 +76,7 @@ final class Snapshots {
             ch.write(ByteBuffer.allocate(HEADER_BYTES)); // placeholder until length and CRC are known
             CRC32C crc = new CRC32C();
             OutputStream out = new BufferedOutputStream(
-                    new CheckedOutputStream(Channels.newOutputStream(ch), crc), IO_BUFFER);
+                    new CheckedOutputStream(new SparseFileOutput(ch), crc), IO_BUFFER);
             codec.write(store, out);
             out.flush(); // not close(): that would close the channel before the header is written
             long length = ch.position() - HEADER_BYTES;
