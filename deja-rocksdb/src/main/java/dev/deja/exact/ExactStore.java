@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -404,6 +405,22 @@ public final class ExactStore implements SeenSet {
     }
 
     /**
+     * {@link #putIfAbsent} for many keys in one call (one MultiGet per generation, one WriteBatch), as a server runs
+     * a client's pipelined {@code SET ... NX} commands. The keys apply in order: a key given twice is set by the
+     * first and refused by the second.
+     *
+     * @param refused receives, at a key's index, why that key was refused (the exceptions {@link #putIfAbsent}
+     *                throws for it); that key is unchanged and the others still apply
+     * @return for each key, whether it was not held and is now set
+     * @throws IllegalArgumentException if the lists and arrays differ in length
+     * @throws IllegalStateException    if the store was created without values
+     */
+    public boolean[] putIfAbsentAll(List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis,
+                                    RuntimeException[] refused) {
+        return keyValues().putIfAbsentAll(keys, values, expiresAtMillis, refused);
+    }
+
+    /**
      * Overwrites the key if it is held, like Redis {@code SET key value XX}; it keeps its first-seen time, owner and
      * duplicate count, and its expiry too when {@code keepExpiry} (Redis {@code KEEPTTL}, then
      * {@code expiresAtMillis} must be 0).
@@ -483,7 +500,41 @@ public final class ExactStore implements SeenSet {
      * @return whether a value was written
      */
     boolean update(byte[] key, Update update) {
-        byte[][] k = encode(List.of(Require.key(key)));
+        RuntimeException[] refused = new RuntimeException[1];
+        boolean written = updateAll(List.of(Require.key(key)), new Update[] {update}, refused)[0];
+        if (refused[0] != null) {
+            throw refused[0];
+        }
+        return written;
+    }
+
+    /**
+     * {@link #update} for many keys at once: one MultiGet per generation and one WriteBatch for all of them, under
+     * their stripe locks. The updates apply in order, so a key given twice sees what the first update wrote. An
+     * update that throws (or a key the id format rejects) leaves its key unchanged and puts the exception in
+     * {@code refused} at its index; the others still apply. A failure to read or write fails the whole call and
+     * changes nothing.
+     *
+     * @return for each key, whether a value was written
+     */
+    boolean[] updateAll(List<byte[]> keys, Update[] updates, RuntimeException[] refused) {
+        int n = keys.size();
+        boolean[] written = new boolean[n];
+        int[] index = new int[n];
+        byte[][] k = new byte[n][];
+        int valid = 0;
+        for (int i = 0; i < n; i++) {
+            try {
+                k[valid] = idFormat.encode(Require.key(keys.get(i)));
+                index[valid++] = i;
+            } catch (RuntimeException e) {
+                refused[i] = e;
+            }
+        }
+        if (valid == 0) {
+            return written;
+        }
+        k = Arrays.copyOf(k, valid);
         maybeMaintain();
         generationLock.readLock().lock();
         int[] held = null;
@@ -491,20 +542,39 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             held = stripes.lock(k);
             long now = clock.millis();
-            Hit hit = newestHits(k, now)[0];
-            StoredValue next = update.apply(hit == null ? null : hit.value, now);
-            if (next == null) {
-                return false;
-            }
+            Hit[] hits = newestHits(k, now);
             Generation newest = generations.getLast();
-            try (WriteBatch batch = new WriteBatch()) {
-                batch.put(newest.handle, k[0], encode(next, newest));
-                db.write(tuning.writeOptions, batch);
+            Map<ByteBuffer, StoredValue> state = new HashMap<>(); // what earlier updates of this call wrote
+            Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
+            int inserted = 0;
+            for (int j = 0; j < valid; j++) {
+                ByteBuffer kb = ByteBuffer.wrap(k[j]);
+                StoredValue current = state.containsKey(kb) ? state.get(kb) : hits[j] == null ? null : hits[j].value;
+                StoredValue next;
+                try {
+                    next = updates[index[j]].apply(current, now);
+                } catch (RuntimeException e) {
+                    refused[index[j]] = e;
+                    continue;
+                }
+                if (next == null) {
+                    continue;
+                }
+                written[index[j]] = true;
+                inserted += current == null ? 1 : 0;
+                state.put(kb, next);
+                writes.put(kb, encode(next, newest));
             }
-            if (hit == null) {
-                insertions.increment();
+            if (!writes.isEmpty()) {
+                try (WriteBatch batch = new WriteBatch()) {
+                    for (Map.Entry<ByteBuffer, byte[]> w : writes.entrySet()) {
+                        batch.put(newest.handle, w.getKey().array(), w.getValue());
+                    }
+                    db.write(tuning.writeOptions, batch);
+                }
+                insertions.add(inserted);
             }
-            return true;
+            return written;
         } catch (RocksDBException e) {
             throw failure("write", e);
         } finally {

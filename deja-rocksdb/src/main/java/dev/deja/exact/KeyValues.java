@@ -3,6 +3,7 @@ package dev.deja.exact;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,6 +35,33 @@ final class KeyValues {
             checkExpiryInWindow(expiresAtMillis, now);
             return held != null ? null : fresh(data, expiresAtMillis, now);
         });
+    }
+
+    boolean[] putIfAbsentAll(List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis,
+                             RuntimeException[] refused) {
+        int n = keys.size();
+        if (values.size() != n || expiresAtMillis.length != n || refused.length != n) {
+            throw new IllegalArgumentException("keys, values, expiresAtMillis and refused must have the same length"
+                    + " (got " + n + ", " + values.size() + ", " + expiresAtMillis.length + ", " + refused.length
+                    + ")");
+        }
+        ExactStore.Update[] updates = new ExactStore.Update[n];
+        for (int i = 0; i < n; i++) {
+            long expiresAt = expiresAtMillis[i];
+            try {
+                byte[] data = checkValue(values.get(i));
+                checkExpiryArgument(expiresAt, false);
+                updates[i] = (held, now) -> {
+                    checkExpiryInWindow(expiresAt, now);
+                    return held != null ? null : fresh(data, expiresAt, now);
+                };
+            } catch (RuntimeException e) {
+                updates[i] = (held, now) -> {
+                    throw e;
+                };
+            }
+        }
+        return store.updateAll(keys, updates, refused);
     }
 
     boolean putIfPresent(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {

@@ -72,6 +72,35 @@ class ExactKeyValueTest {
     }
 
     @Test
+    void aBatchOfSetNxAppliesInOrderAndRefusesOnlyTheBadKeys() {
+        try (ExactStore store = builder().open()) {
+            assertThat(store.putIfAbsent(b("held"), b("before"), 0)).isTrue();
+            List<byte[]> keys = List.of(b("a"), b("a"), b("held"), b("late"), b("big"), b(""), b("b"));
+            List<byte[]> values = List.of(b("first"), b("second"), b("x"), b("x"), new byte[513], b("x"), b("bee"));
+            long[] expiries = {now() + 60_000, 0, 0, now() + 2 * WINDOW, 0, 0, -1};
+            RuntimeException[] refused = new RuntimeException[keys.size()];
+
+            boolean[] set = store.putIfAbsentAll(keys, values, expiries, refused);
+
+            assertThat(set).containsExactly(true, false, false, false, false, false, false);
+            assertThat(refused[0]).isNull();
+            assertThat(refused[1]).as("a repeat sees the first").isNull();
+            assertThat(refused[2]).isNull();
+            assertThat(refused[3]).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
+            assertThat(refused[4]).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 512");
+            assertThat(refused[5]).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+            assertThat(refused[6]).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expiresAt");
+            assertThat(value(store, "a")).isEqualTo("first");
+            assertThat(store.remainingMillis(b("a"))).isEqualTo(60_000);
+            assertThat(value(store, "held")).isEqualTo("before");
+            assertThat(store.checkAll(List.of(b("late"), b("big"), b("b")))).containsOnly(false);
+            assertThat(store.stats().insertions()).isEqualTo(2);
+            assertThatThrownBy(() -> store.putIfAbsentAll(keys, values, new long[1], refused))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same length");
+        }
+    }
+
+    @Test
     void setNxSucceedsOnAnExpiredKeyAndStartsItAfresh() {
         try (ExactStore store = builder().open()) {
             assertThat(store.putIfAbsent(b("k"), b("old"), now() + 1_000)).isTrue();

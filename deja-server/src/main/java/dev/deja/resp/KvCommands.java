@@ -16,7 +16,8 @@ import java.util.Locale;
  *
  * <p>Expiry is per key, as in Redis, but a key cannot outlive the namespace's window: a longer expiry is refused
  * with the window in the message. A key set without an expiry is held for the window (TTL reports the time left
- * of it). Writes run on the namespace's writer threads and are answered once durable per {@code --fsync}.
+ * of it). Writes are answered once durable per {@code --fsync}; the {@code SET ... NX} commands of a pipelined batch
+ * run as one store call ({@link KvBatch}).
  */
 final class KvCommands {
 
@@ -32,7 +33,7 @@ final class KvCommands {
 
     void register(RespCommands commands) {
         commands.add(new RespCommand("SET", -3, false, true, this::set));
-        commands.add(new RespCommand("SETNX", 3, false, true, (s, a) -> setNx(a)));
+        commands.add(new RespCommand("SETNX", 3, false, true, this::setNx));
         commands.add(new RespCommand("SETEX", 4, false, true, (s, a) -> setEx(a, 1000)));
         commands.add(new RespCommand("PSETEX", 4, false, true, (s, a) -> setEx(a, 1)));
         commands.add(new RespCommand("GET", 2, false, false, this::get));
@@ -53,7 +54,7 @@ final class KvCommands {
         Namespace kv = writable();
         SetOptions options = setOptions(args, kv.exactStore());
         if (options.ifAbsent()) {
-            return kv.writeExact(store -> store.putIfAbsent(key, value, options.expiresAt()))
+            return session.setIfAbsentLater(kv, key, value, options.expiresAt())
                     .thenApply(set -> set ? Replies.OK : Replies.nil(session));
         }
         if (options.ifPresent()) {
@@ -113,10 +114,29 @@ final class KvCommands {
         }
     }
 
-    private Object setNx(RespArgs args) {
+    private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
-        return writable().writeExact(store -> Replies.integer(store.putIfAbsent(key, value, 0) ? 1 : 0));
+        return session.setIfAbsentLater(writable(), key, value, 0).thenApply(set -> Replies.integer(set ? 1 : 0));
+    }
+
+    /**
+     * Whether the command is a {@code SET ... NX} or {@code SETNX}, which the session gathers and runs with the
+     * others of its batch (see {@link KvBatch}); every other command first runs what was gathered.
+     */
+    static boolean gathered(RespArgs args) {
+        if (args.size() == 3 && args.is(0, "SETNX")) {
+            return true;
+        }
+        if (args.size() < 4 || !args.is(0, "SET")) {
+            return false;
+        }
+        for (int i = 3; i < args.size(); i++) {
+            if (args.is(i, "NX")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */

@@ -29,6 +29,21 @@ record RespArgs(List<byte[]> values) {
         return new String(values.get(index), StandardCharsets.UTF_8);
     }
 
+    /** Whether the argument is this ASCII upper-case word, in any case (no string is built). */
+    boolean is(int index, String upperCaseWord) {
+        byte[] v = values.get(index);
+        if (v.length != upperCaseWord.length()) {
+            return false;
+        }
+        for (int i = 0; i < v.length; i++) {
+            int c = v[i] >= 'a' && v[i] <= 'z' ? v[i] - ('a' - 'A') : v[i];
+            if (c != upperCaseWord.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     String upper(int index) {
         return string(index).toUpperCase(Locale.ROOT);
     }

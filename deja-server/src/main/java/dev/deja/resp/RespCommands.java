@@ -69,6 +69,9 @@ final class RespCommands {
         if (!command.arityMatches(args.size())) {
             return failure(RespError.arity(args.string(0)).getMessage(), "arity");
         }
+        if (!KvCommands.gathered(args)) {
+            session.runGatheredWrites(); // what the client sent before this command takes effect before it
+        }
         try {
             context.metrics().operations(FRONT_END, name.toLowerCase(Locale.ROOT), 1);
             Object reply = command.action().run(session, args);

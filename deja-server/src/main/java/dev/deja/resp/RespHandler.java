@@ -81,6 +81,11 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
     }
 
     @Override
+    protected void endOfBatch(ChannelHandlerContext ctx) {
+        session.runGatheredWrites();
+    }
+
+    @Override
     protected Object failure(Throwable cause) {
         log.error("RESP command failed", cause);
         return new ErrorRedisMessage("ERR internal error: " + cause);

@@ -47,6 +47,13 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     /** Executes one request: its reply, a {@link CompletableFuture} of it, or a {@link Closing} one. */
     protected abstract Object execute(ChannelHandlerContext ctx, R request);
 
+    /**
+     * Called once the batch's requests have executed, before their journal records are written and their replies
+     * sent: a front end that gathered some of them into one store call runs it here.
+     */
+    protected void endOfBatch(ChannelHandlerContext ctx) {
+    }
+
     /** The reply that stands for a future that failed. */
     protected abstract Object failure(Throwable cause);
 
@@ -80,6 +87,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
                     break;
                 }
             }
+            endOfBatch(ctx);
         });
         List<CompletableFuture<?>> futures = new ArrayList<>();
         for (Object reply : replies) {

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +20,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +81,45 @@ class KeyValueCommandsTest {
 
         assertThat(new RawCommands(redis).list("DJ.LIST")).contains("kv");
         assertThat(new RawCommands(redis).list("DJ.INFO", "kv")).contains("exact");
+    }
+
+    @Test
+    void pipelinedSetNxTakeEffectInTheOrderSent() throws Exception {
+        try (StatefulRedisConnection<String, String> pipelined = client.connect()) {
+            pipelined.setAutoFlushCommands(false);
+            RedisAsyncCommands<String, String> async = pipelined.async();
+            // gathered SET NX commands run as one store call, but never after a later command of the batch
+            RedisFuture<String> first = async.set("p-a", "first", SetArgs.Builder.nx().ex(60));
+            RedisFuture<String> second = async.set("p-a", "second", SetArgs.Builder.nx());
+            RedisFuture<String> read = async.get("p-a");
+            RedisFuture<Long> deleted = async.del("p-a");
+            RedisFuture<String> third = async.set("p-a", "third", SetArgs.Builder.nx());
+            RedisFuture<Boolean> setnx = async.setnx("p-b", "x");
+            RedisFuture<String> tooLong = async.set("p-c", "v", SetArgs.Builder.nx().ex(10 * 86_400));
+            RedisFuture<String> last = async.set("p-d", "v", SetArgs.Builder.nx());
+            RedisFuture<Long> held = async.exists("p-a", "p-b", "p-c", "p-d");
+            List<RedisFuture<String>> many = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                many.add(async.set("p-many-" + (i % 500), "v" + i, SetArgs.Builder.nx().ex(3600)));
+            }
+            pipelined.flushCommands();
+            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, many.toArray(RedisFuture[]::new))).isTrue();
+
+            assertThat(first.get()).isEqualTo("OK");
+            assertThat(second.get()).as("a duplicate within the batch").isNull();
+            assertThat(read.get()).isEqualTo("first");
+            assertThat(deleted.get()).isEqualTo(1);
+            assertThat(third.get()).isEqualTo("OK");
+            assertThat(setnx.get()).isTrue();
+            assertThatThrownBy(tooLong::get).hasMessageContaining("window");
+            assertThat(last.get()).as("a refused command does not stop the others").isEqualTo("OK");
+            assertThat(held.get()).isEqualTo(3);
+            for (int i = 0; i < 1000; i++) {
+                assertThat(many.get(i).get()).as("SET NX #%d", i).isEqualTo(i < 500 ? "OK" : null);
+            }
+            assertThat(redis.get("p-many-7")).isEqualTo("v7");
+            assertThat(redis.get("p-a")).isEqualTo("third");
+        }
     }
 
     @Test
