@@ -887,6 +887,24 @@ public final class ExactStore implements SeenSet {
         }
     }
 
+    /**
+     * Syncs the write-ahead log: every write that returned before this call is on disk when it returns, whatever
+     * the fsync policy (a server applies writes at once and syncs once for a group of them).
+     *
+     * @throws UncheckedIOException if the sync fails (a full or failing disk)
+     */
+    public void sync() {
+        generationLock.readLock().lock();
+        try {
+            ensureOpen();
+            db.syncWal();
+        } catch (RocksDBException e) {
+            throw failure("sync the write-ahead log", e);
+        } finally {
+            generationLock.readLock().unlock();
+        }
+    }
+
     private void syncWal() {
         generationLock.readLock().lock();
         try {

@@ -18,13 +18,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -35,12 +32,13 @@ import org.slf4j.LoggerFactory;
  * {@code <namespace>/checkpoints/<UTC time>}.
  *
  * <p>RocksDB's write-ahead log makes writes durable (synced per the server's fsync policy), so there is no deja
- * journal. Under {@code --fsync everysec} and {@code no} a write is a write into the log file (the page cache)
- * and a memtable insert, a few microseconds, so it runs on the calling event loop: handing it to another thread
- * and back would cost more than the write. Under {@code --fsync always} each write waits for the disk, so writes
- * run on two threads of the namespace's own; their queue is bounded, and when it is full the submitting thread
- * runs the write itself, which slows the clients that write faster than the disk takes it instead of letting the
- * queue grow. A timer rolls generations over and ages them out while no one writes.
+ * journal. A write is a write into the log file (the page cache) and a memtable insert, a few microseconds, so it
+ * runs on the calling event loop, in the order the client sent it: a later read of the same pipeline sees it.
+ * Under {@code --fsync always} the reply then waits for a sync of the log that started after the write; one
+ * thread runs those syncs and each covers every write made while the previous one ran ({@link GroupSync}), so
+ * the disk's flushes are shared instead of each write waiting for its own. (The store itself is opened with
+ * {@code everysec}, which also syncs at close.) A timer rolls generations over and ages them out while no one
+ * writes.
  */
 final class ExactNamespaceStore implements NamespaceStore {
 
@@ -55,7 +53,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     private final Map<String, String> parameters;
     private final Path dir;
     private final Durability durability;
-    private final ThreadPoolExecutor writers;
+    private final GroupSync syncs;
     private final ScheduledExecutorService maintenance;
     private volatile ExactStore store;
 
@@ -64,12 +62,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         this.parameters = parameters;
         this.dir = dir;
         this.durability = durability;
-        AtomicInteger threads = new AtomicInteger();
-        writers = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024), r -> {
-            Thread t = new Thread(r, "deja-exact-" + namespace + "-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        syncs = new GroupSync("deja-exact-" + namespace + "-sync", () -> store.sync());
         maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "deja-exact-" + namespace + "-maintenance");
             t.setDaemon(true);
@@ -83,7 +76,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         try {
             opened.store = opened.openStore();
         } catch (RuntimeException e) {
-            opened.writers.shutdownNow();
+            opened.syncs.close();
             opened.maintenance.shutdownNow();
             throw new IOException("cannot open exact namespace '" + namespace + "' in " + dir + ": "
                     + e.getMessage(), e);
@@ -103,7 +96,8 @@ final class ExactNamespaceStore implements NamespaceStore {
                 .maxValueBytes(Integer.parseInt(parameters.get("maxValueBytes")))
                 .blockCacheBytes(Long.parseLong(parameters.get("blockCache")))
                 .memtableBytes(Long.parseLong(parameters.get("memtable")))
-                .fsync(durability.fsync());
+                // under always the server syncs for each group of writes itself (see the class comment)
+                .fsync(durability.fsync() == FsyncPolicy.ALWAYS ? FsyncPolicy.EVERYSEC : durability.fsync());
         Duration window = ExactKind.duration(parameters, "window");
         if (window != null) {
             builder.window(window);
@@ -124,7 +118,7 @@ final class ExactNamespaceStore implements NamespaceStore {
             store.maintain();
         } catch (RuntimeException e) {
             // a store closed by clear() or shutdown between two runs; anything else is worth a line in the log
-            if (!writers.isShutdown()) {
+            if (!maintenance.isShutdown()) {
                 log.warn("exact namespace '{}': maintenance failed: {}", namespace, e.getMessage());
             }
         }
@@ -152,14 +146,16 @@ final class ExactNamespaceStore implements NamespaceStore {
 
     /** Runs a write (see the class comment for where); the future fails with what the store threw. */
     <T> CompletableFuture<T> write(Supplier<T> call) {
-        if (durability.fsync() != FsyncPolicy.ALWAYS) {
-            try {
-                return CompletableFuture.completedFuture(call.get());
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        return CompletableFuture.supplyAsync(call, writers);
+        if (durability.fsync() != FsyncPolicy.ALWAYS) {
+            return CompletableFuture.completedFuture(result);
+        }
+        return syncs.next().thenApply(synced -> result);
     }
 
     @Override
@@ -206,11 +202,8 @@ final class ExactNamespaceStore implements NamespaceStore {
     @Override
     public void close() {
         maintenance.shutdown();
-        writers.shutdown();
+        syncs.close();
         try {
-            if (!writers.awaitTermination(30, TimeUnit.SECONDS)) {
-                log.warn("exact namespace '{}': writes still running after 30 s at shutdown", namespace);
-            }
             maintenance.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -101,7 +101,7 @@ public final class Namespace {
     }
 
     /**
-     * Runs a write on an exact namespace's writer threads (which wait for the disk under {@code --fsync always}).
+     * Runs a write on an exact namespace; the future completes once it is as durable as {@code --fsync} says.
      *
      * @throws UnsupportedOperationException when the namespace is of another kind
      */

@@ -3,6 +3,7 @@ package dev.deja.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The Redis dedup idiom against deja, through Lettuce's own key-value methods as application code calls them:
@@ -83,8 +86,20 @@ class KeyValueCommandsTest {
         assertThat(new RawCommands(redis).list("DJ.INFO", "kv")).contains("exact");
     }
 
-    @Test
-    void pipelinedSetNxTakeEffectInTheOrderSent() throws Exception {
+    @ParameterizedTest // under always the replies also wait for the log's sync
+    @EnumSource(value = FsyncPolicy.class, names = {"EVERYSEC", "ALWAYS"})
+    void pipelinedSetNxTakeEffectInTheOrderSent(FsyncPolicy fsync, @TempDir Path other) throws Exception {
+        try (TestServer s = TestServer.start(other, b -> b.fsync(fsync))) {
+            RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", s.respPort()));
+            try {
+                pipelineInOrder(c, c.connect().sync());
+            } finally {
+                c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private static void pipelineInOrder(RedisClient client, RedisCommands<String, String> redis) throws Exception {
         try (StatefulRedisConnection<String, String> pipelined = client.connect()) {
             pipelined.setAutoFlushCommands(false);
             RedisAsyncCommands<String, String> async = pipelined.async();
@@ -98,6 +113,8 @@ class KeyValueCommandsTest {
             RedisFuture<String> tooLong = async.set("p-c", "v", SetArgs.Builder.nx().ex(10 * 86_400));
             RedisFuture<String> last = async.set("p-d", "v", SetArgs.Builder.nx());
             RedisFuture<Long> held = async.exists("p-a", "p-b", "p-c", "p-d");
+            RedisFuture<String> setAgain = async.set("p-e", "e", SetArgs.Builder.nx());
+            RedisFuture<String> readAgain = async.get("p-e");
             List<RedisFuture<String>> many = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 many.add(async.set("p-many-" + (i % 500), "v" + i, SetArgs.Builder.nx().ex(3600)));
@@ -114,6 +131,8 @@ class KeyValueCommandsTest {
             assertThatThrownBy(tooLong::get).hasMessageContaining("window");
             assertThat(last.get()).as("a refused command does not stop the others").isEqualTo("OK");
             assertThat(held.get()).isEqualTo(3);
+            assertThat(setAgain.get()).isEqualTo("OK");
+            assertThat(readAgain.get()).as("a read sees the write sent before it").isEqualTo("e");
             for (int i = 0; i < 1000; i++) {
                 assertThat(many.get(i).get()).as("SET NX #%d", i).isEqualTo(i < 500 ? "OK" : null);
             }
