@@ -5,16 +5,15 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.redis.RedisArrayAggregator;
-import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Builds each RESP connection's pipeline: Netty's Redis decoder (inline commands included), the size limits, the
- * bulk-string and array aggregators, Netty's encoder with deja's RESP3 additions, then the command handler.
+ * Builds each RESP connection's pipeline: Netty's Redis decoder (inline commands included), the assembler that
+ * turns its parts into commands within the size limits, Netty's encoder with deja's RESP3 additions, then the
+ * command handler.
  */
 public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
 
@@ -45,10 +44,7 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         // a batch of n keys with owners takes 2n arguments
         int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;
         pipeline.addLast(new RedisDecoder(true));
-        pipeline.addLast(new RespLimits(maxArguments, context.config().maxBodyBytes()));
-        pipeline.addLast(new RedisBulkStringAggregator());
-        // commands are flat arrays; Netty's default depth and length limits are those of any Redis reply
-        pipeline.addLast(new RedisArrayAggregator(maxArguments, 2));
+        pipeline.addLast(new CommandAssembler(maxArguments, context.config().maxBodyBytes()));
         pipeline.addLast(new RedisEncoder());
         pipeline.addLast(new Resp3Encoder());
         pipeline.addLast(new RespHandler(commands, context.config().password() != null));

@@ -25,7 +25,6 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.ClientOptions;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -234,12 +233,36 @@ class RespProtocolTest {
     }
 
     @Test
-    void inlineCommandsWork() throws IOException {
+    void inlineCommandsWork() throws Exception {
         assertThat(exchange("PING\r\nECHO hello\r\n", 2)).isEqualTo("+PONG\r\n$5\r\nhello\r\n");
     }
 
     @Test
-    void protocolErrorsCloseOnlyThatConnection() throws IOException {
+    void argumentsSplitAcrossReadsAreJoined() throws Exception {
+        String reply = exchangeInPieces(1, "*2\r\n$4\r\nEC", "HO\r\n$10\r\nhel", "lo", "world\r\n");
+        assertThat(reply).isEqualTo("$10\r\nhelloworld\r\n");
+    }
+
+    @Test
+    void emptyArgumentsAndEmptyCommands() throws Exception {
+        // an empty command is ignored, as Redis does; an empty string is an argument like any other
+        assertThat(exchange("*0\r\n*2\r\n$4\r\nECHO\r\n$0\r\n\r\nPING\r\n", 2)).isEqualTo("$0\r\n\r\n+PONG\r\n");
+    }
+
+    @Test
+    void commandsThatAreNotFlatArraysOfStringsAreProtocolErrors() throws Exception {
+        // answered in order: the PING before the bad command still gets its reply
+        assertThat(exchange("PING\r\n*2\r\n$4\r\nECHO\r\n$-1\r\n", 2))
+                .startsWith("+PONG\r\n-ERR Protocol error: expected an array of bulk strings");
+        assertThat(exchange("*2\r\n$4\r\nECHO\r\n*1\r\n$1\r\nx\r\n", 1))
+                .startsWith("-ERR Protocol error: a command is an array of bulk strings, not of arrays");
+        assertThat(exchange("$4\r\nPING\r\n", 1)).startsWith("-ERR Protocol error");
+        assertThat(exchange("*100000000\r\n", 1)).startsWith("-ERR Protocol error: a command may have at most");
+        assertThat(redis.ping()).isEqualTo("PONG");
+    }
+
+    @Test
+    void protocolErrorsCloseOnlyThatConnection() throws Exception {
         String reply = exchange("*2\r\n$6\r\nBF.ADD\r\n$100000000\r\n", 1);
         assertThat(reply).startsWith("-ERR Protocol error: a bulk string may be at most");
         String garbage = exchange("*1\r\n:5\r\n", 1);
@@ -262,12 +285,23 @@ class RespProtocolTest {
     }
 
     /** Sends raw bytes and reads until {@code replies} replies' worth of lines or the server closes. */
-    private static String exchange(String raw, int replies) throws IOException {
+    private static String exchange(String raw, int replies) throws Exception {
+        return exchangeInPieces(replies, raw);
+    }
+
+    /** As {@link #exchange}, sending the pieces in separate writes far enough apart to arrive in separate reads. */
+    private static String exchangeInPieces(int replies, String... pieces) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
             socket.setSoTimeout(5_000);
+            socket.setTcpNoDelay(true);
             OutputStream out = socket.getOutputStream();
-            out.write(raw.getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            for (int i = 0; i < pieces.length; i++) {
+                if (i > 0) {
+                    Thread.sleep(50);
+                }
+                out.write(pieces[i].getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
             InputStream in = socket.getInputStream();
             StringBuilder text = new StringBuilder();
             byte[] buffer = new byte[4096];

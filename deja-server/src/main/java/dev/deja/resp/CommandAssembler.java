@@ -1,0 +1,163 @@
+package dev.deja.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.redis.ArrayHeaderRedisMessage;
+import io.netty.handler.codec.redis.BulkStringHeaderRedisMessage;
+import io.netty.handler.codec.redis.BulkStringRedisContent;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
+import io.netty.handler.codec.redis.InlineCommandRedisMessage;
+import io.netty.handler.codec.redis.LastBulkStringRedisContent;
+import io.netty.handler.codec.redis.SimpleStringRedisMessage;
+import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds commands ({@link RespArgs}) from the parts Netty's {@link io.netty.handler.codec.redis.RedisDecoder}
+ * emits, copying each bulk string's bytes once, straight into its argument.
+ *
+ * <p>A command is a flat array of bulk strings, so Netty's general aggregators are not used: they join each bulk
+ * string's pieces into a composite buffer and each array into a list of messages, which was a third of the
+ * server's time under pipelined load. A command with more arguments or a longer bulk string than the server
+ * accepts is refused from its header, before anything is buffered: the client gets a Redis error and only its
+ * connection is closed, as the rest of its bytes cannot be framed. So is a nested array. An argument that is not a
+ * string (an integer, a null) leaves a {@code null} in the command, which the handler answers, in order, with a
+ * protocol error.
+ */
+final class CommandAssembler extends ChannelInboundHandlerAdapter {
+
+    private final long maxArguments;
+    private final int maxBulkBytes;
+
+    /** The arguments of the command being assembled, or null between commands. */
+    private List<byte[]> arguments;
+    private long expected;
+    /** The bulk string being filled, and how much of it is. */
+    private byte[] bulk;
+    private int filled;
+    /** Set once the connection is refused: what the decoder still emits is dropped. */
+    private boolean refused;
+
+    CommandAssembler(long maxArguments, int maxBulkBytes) {
+        this.maxArguments = maxArguments;
+        this.maxBulkBytes = maxBulkBytes;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        try {
+            String refusal = refused ? null : take(ctx, message);
+            if (refusal != null) {
+                refused = true;
+                refuse(ctx, refusal);
+            }
+        } finally {
+            ReferenceCountUtil.release(message);
+        }
+    }
+
+    /** Takes one decoded part; returns the refusal that ends the connection, if any. */
+    private String take(ChannelHandlerContext ctx, Object message) {
+        if (message instanceof ArrayHeaderRedisMessage header) {
+            return arrayHeader(ctx, header);
+        }
+        if (message instanceof BulkStringHeaderRedisMessage header) {
+            if (header.bulkStringLength() > maxBulkBytes) {
+                return "ERR Protocol error: a bulk string may be at most " + maxBulkBytes + " bytes (got "
+                        + header.bulkStringLength() + ")";
+            }
+            bulk = new byte[header.bulkStringLength()];
+            filled = 0;
+            return null;
+        }
+        if (message instanceof BulkStringRedisContent part && bulk != null) {
+            ByteBuf content = part.content();
+            int length = content.readableBytes();
+            content.getBytes(content.readerIndex(), bulk, filled, length);
+            filled += length;
+            if (part instanceof LastBulkStringRedisContent) {
+                byte[] done = bulk;
+                bulk = null;
+                return argument(ctx, done);
+            }
+            return null;
+        }
+        if (message instanceof FullBulkStringRedisMessage full) {
+            // the decoder's shared instances for $0 and $-1
+            return argument(ctx, full.isNull() ? null : new byte[0]);
+        }
+        if (message instanceof SimpleStringRedisMessage simple) {
+            return argument(ctx, simple.content().getBytes(StandardCharsets.UTF_8));
+        }
+        if (message instanceof InlineCommandRedisMessage inline && arguments == null) {
+            ctx.fireChannelRead(inline(inline.content()));
+            return null;
+        }
+        // an integer, an error or an inline command inside an array: not a string argument
+        return argument(ctx, null);
+    }
+
+    private String arrayHeader(ChannelHandlerContext ctx, ArrayHeaderRedisMessage header) {
+        if (arguments != null) {
+            return "ERR Protocol error: a command is an array of bulk strings, not of arrays";
+        }
+        if (header.length() > maxArguments) {
+            return "ERR Protocol error: a command may have at most " + maxArguments + " arguments (got "
+                    + header.length() + ")";
+        }
+        if (header.isNull()) {
+            ctx.fireChannelRead(new RespArgs(nullCommand()));
+        } else if (header.length() == 0) {
+            // an empty command, which Redis ignores too (a mutable list: the handler looks for nulls in it)
+            ctx.fireChannelRead(new RespArgs(new ArrayList<>()));
+        } else {
+            arguments = new ArrayList<>((int) header.length());
+            expected = header.length();
+        }
+        return null;
+    }
+
+    /** Adds one argument; the command is passed on once it has them all. */
+    private String argument(ChannelHandlerContext ctx, byte[] value) {
+        if (arguments == null) {
+            // a string where a command should start: a command of one unusable argument, answered in order
+            ctx.fireChannelRead(new RespArgs(nullCommand()));
+            return null;
+        }
+        arguments.add(value);
+        if (arguments.size() == expected) {
+            RespArgs command = new RespArgs(arguments);
+            arguments = null;
+            ctx.fireChannelRead(command);
+        }
+        return null;
+    }
+
+    private static List<byte[]> nullCommand() {
+        List<byte[]> values = new ArrayList<>(1);
+        values.add(null);
+        return values;
+    }
+
+    /** An inline command (as telnet and redis-benchmark send them): words separated by blanks. */
+    private static RespArgs inline(String line) {
+        List<byte[]> values = new ArrayList<>();
+        for (String word : line.strip().split("\\s+")) {
+            if (!word.isEmpty()) {
+                values.add(word.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return new RespArgs(values);
+    }
+
+    private static void refuse(ChannelHandlerContext ctx, String refusal) {
+        ctx.channel().config().setAutoRead(false);
+        // written from the tail so that the encoder, which sits after this handler, encodes it
+        ctx.channel().writeAndFlush(new ErrorRedisMessage(refusal)).addListener(ChannelFutureListener.CLOSE);
+    }
+}
