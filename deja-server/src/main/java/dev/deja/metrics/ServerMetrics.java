@@ -61,8 +61,13 @@ public final class ServerMetrics {
 
     /** Counts {@code keys} operations of one command on one front end. */
     public void operations(String frontEnd, String command, int keys) {
-        counter("deja.operations", "Keys processed, by front end and command", "frontend", frontEnd, "command",
-                command).increment(keys);
+        operationsCounter(frontEnd, command).increment(keys);
+    }
+
+    /** The counter {@link #operations} increments, for a caller that keeps it instead of looking it up each time. */
+    public Counter operationsCounter(String frontEnd, String command) {
+        return counter("deja.operations", "Keys processed, by front end and command", "frontend", frontEnd,
+                "command", command);
     }
 
     /** Counts one request answered with an error. */

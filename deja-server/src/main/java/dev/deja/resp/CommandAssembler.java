@@ -25,11 +25,14 @@ import java.util.List;
  * string's pieces into a composite buffer and each array into a list of messages, which was a third of the
  * server's time under pipelined load. A command with more arguments or a longer bulk string than the server
  * accepts is refused from its header, before anything is buffered: the client gets a Redis error and only its
- * connection is closed, as the rest of its bytes cannot be framed. So is a nested array. An argument that is not a
- * string (an integer, a null) leaves a {@code null} in the command, which the handler answers, in order, with a
- * protocol error.
+ * connection is closed, as the rest of its bytes cannot be framed. So is a nested array. A command with an argument
+ * that is not a string (an integer, a null), and a string where a command should start, are passed on as
+ * {@link #NOT_A_COMMAND}, which the handler answers, in order, with a protocol error.
  */
 final class CommandAssembler extends ChannelInboundHandlerAdapter {
+
+    /** What is passed on for a well-framed message that is not a command. */
+    static final Object NOT_A_COMMAND = new Object();
 
     private final long maxArguments;
     private final int maxBulkBytes;
@@ -37,6 +40,8 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     /** The arguments of the command being assembled, or null between commands. */
     private List<byte[]> arguments;
     private long expected;
+    /** Whether the command being assembled has an argument that is not a string. */
+    private boolean unusable;
     /** The bulk string being filled, and how much of it is. */
     private byte[] bulk;
     private int filled;
@@ -111,13 +116,13 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
                     + header.length() + ")";
         }
         if (header.isNull()) {
-            ctx.fireChannelRead(new RespArgs(nullCommand()));
+            ctx.fireChannelRead(NOT_A_COMMAND);
         } else if (header.length() == 0) {
-            // an empty command, which Redis ignores too (a mutable list: the handler looks for nulls in it)
-            ctx.fireChannelRead(new RespArgs(new ArrayList<>()));
+            ctx.fireChannelRead(new RespArgs(List.of())); // an empty command, which Redis ignores too
         } else {
             arguments = new ArrayList<>((int) header.length());
             expected = header.length();
+            unusable = false;
         }
         return null;
     }
@@ -125,23 +130,17 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     /** Adds one argument; the command is passed on once it has them all. */
     private String argument(ChannelHandlerContext ctx, byte[] value) {
         if (arguments == null) {
-            // a string where a command should start: a command of one unusable argument, answered in order
-            ctx.fireChannelRead(new RespArgs(nullCommand()));
+            ctx.fireChannelRead(NOT_A_COMMAND); // a string where a command should start
             return null;
         }
+        unusable |= value == null;
         arguments.add(value);
         if (arguments.size() == expected) {
-            RespArgs command = new RespArgs(arguments);
+            Object command = unusable ? NOT_A_COMMAND : new RespArgs(arguments);
             arguments = null;
             ctx.fireChannelRead(command);
         }
         return null;
-    }
-
-    private static List<byte[]> nullCommand() {
-        List<byte[]> values = new ArrayList<>(1);
-        values.add(null);
-        return values;
     }
 
     /** An inline command (as telnet and redis-benchmark send them): words separated by blanks. */

@@ -27,10 +27,13 @@ final class RespCommands {
     private static final String FRONT_END = "resp";
 
     private final Map<String, RespCommand> commands = new HashMap<>();
+    private final CommandTable table;
     private final ServerContext context;
 
     RespCommands(ServerContext context) {
         this.context = context;
+        this.table = new CommandTable(command ->
+                context.metrics().operationsCounter(FRONT_END, command.name().toLowerCase(Locale.ROOT)));
         new ConnectionCommands(context, this).register();
         new BloomCommands(context).register(this);
         new DejaCommands(context).register(this);
@@ -39,6 +42,7 @@ final class RespCommands {
 
     void add(RespCommand command) {
         commands.put(command.name(), command);
+        table.add(command);
     }
 
     /** Every command, by name. */
@@ -58,11 +62,12 @@ final class RespCommands {
         if (args.size() == 0) {
             return failure("ERR empty command", "empty");
         }
-        String name = args.command();
-        RespCommand command = commands.get(name);
-        if (command == null) {
+        CommandTable.Entry entry = table.find(args);
+        if (entry == null) {
             return failure(unknown(args), "unknown_command");
         }
+        RespCommand command = entry.command;
+        String name = command.name();
         if (!session.authenticated && !command.beforeAuth()) {
             return failure("NOAUTH Authentication required.", "noauth");
         }
@@ -73,7 +78,7 @@ final class RespCommands {
             session.runGatheredWrites(); // what the client sent before this command takes effect before it
         }
         try {
-            context.metrics().operations(FRONT_END, name.toLowerCase(Locale.ROOT), 1);
+            entry.counter().increment();
             Object reply = command.action().run(session, args);
             if (reply instanceof CompletableFuture<?> future) {
                 return future.handle((value, error) -> error == null ? value : failure(name, unwrap(error)));

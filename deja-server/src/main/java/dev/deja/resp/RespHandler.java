@@ -26,13 +26,13 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
 
     @Override
     protected RespArgs request(ChannelHandlerContext ctx, Object message) {
-        // the assembler passes on nothing else; anything else would be a protocol error answered in execute
+        // anything else is CommandAssembler.NOT_A_COMMAND, a protocol error answered in execute
         return message instanceof RespArgs args ? args : null;
     }
 
     @Override
     protected Object execute(ChannelHandlerContext ctx, RespArgs args) {
-        if (args == null || args.values().contains(null)) {
+        if (args == null) {
             return new Closing(new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings"));
         }
         if (args.size() == 0) {
