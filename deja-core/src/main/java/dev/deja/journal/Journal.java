@@ -100,6 +100,8 @@ final class Journal implements AutoCloseable {
     private FileChannel channel;
     private long segmentSize;
     private boolean dirty;
+    /** Whether a failed write may have left bytes beyond {@link #segmentSize} (asking the file costs an fstat). */
+    private boolean mayBeTorn;
     private long lastForceNanos = System.nanoTime();
 
     Journal(Path dir, long nextSeq, FsyncPolicy policy, long segmentBytes, int bufferRecords, int groupRecords,
@@ -158,6 +160,11 @@ final class Journal implements AutoCloseable {
      * class comment); does nothing otherwise. Call it after {@link #append} or {@link #sync}, outside the owner's
      * lock, so that their futures complete before this returns (or fail, if the disk refuses the write).
      */
+    /** Whether appenders write their own records with {@link #writeNow} (else the writer thread writes them). */
+    boolean appendersWrite() {
+        return inline;
+    }
+
     void writeNow() {
         if (!inline || queue.isEmpty()) {
             return;
@@ -397,6 +404,7 @@ final class Journal implements AutoCloseable {
             } catch (IOException e) {
                 // Cut the group off: after a failed fsync the kernel may have dropped its pages anyway.
                 segmentSize = goodEnd;
+                mayBeTorn = true;
                 try {
                     channel.truncate(goodEnd);
                 } catch (IOException again) {
@@ -418,8 +426,11 @@ final class Journal implements AutoCloseable {
 
     /** Writes the buffer at the segment's good end, first cutting off what a failed write may have left. */
     private void writeAt(ByteBuffer buffer) throws IOException {
-        if (channel.size() != segmentSize) {
-            channel.truncate(segmentSize); // a previous failed write left a partial group
+        if (mayBeTorn) {
+            if (channel.size() != segmentSize) {
+                channel.truncate(segmentSize); // a previous failed write left a partial group
+            }
+            mayBeTorn = false;
         }
         long at = segmentSize;
         while (buffer.hasRemaining()) {
@@ -463,6 +474,7 @@ final class Journal implements AutoCloseable {
         channel = ch;
         segmentSize = Segment.HEADER_BYTES;
         dirty = false;
+        mayBeTorn = false;
     }
 
     private void closeSegment() {
