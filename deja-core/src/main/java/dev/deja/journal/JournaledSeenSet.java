@@ -232,7 +232,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * or fails with {@link JournalWriteException}. Lets a server answer when durable without parking a thread; the
      * call itself still blocks while the journal's buffer is full, which is how a slow disk slows writers down.
      * Under {@code everysec} and {@code no} the records are written before this returns, or, inside
-     * {@link DeferredWrites#run}, when that run ends.
+     * {@link DeferredWrites#collect}, by that collection's {@link DeferredWrites#write}.
      *
      * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
      */

@@ -1,6 +1,5 @@
 package dev.deja.server;
 
-import dev.deja.journal.DeferredWrites;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -14,8 +13,9 @@ import java.util.concurrent.CompletionException;
 
 /**
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
- * collected, executed in order as one batch, their journal records written with one write per namespace
- * ({@link DeferredWrites}) and answered with one flush.
+ * collected, executed in order as one batch, their journal records written with those of every other connection
+ * the event loop served in the same turn, one write per namespace ({@link LoopWrites}), and answered with one
+ * flush.
  *
  * <p>A reply may be a future (a write waiting for the journal): then the batch's replies are written, in order,
  * once every one of them is ready, and requests that arrive meanwhile wait for the next batch. A client can never
@@ -78,8 +78,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         List<R> batch = new ArrayList<>(pending);
         pending.clear();
         List<Object> replies = new ArrayList<>(batch.size());
-        // the batch's journal records are written once, after the last request, instead of once per request
-        DeferredWrites.run(() -> {
+        LoopWrites writes = LoopWrites.current();
+        writes.collect(() -> {
             for (R request : batch) {
                 Object reply = execute(ctx, request);
                 replies.add(reply);
@@ -89,6 +89,15 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             }
             endOfBatch(ctx);
         });
+        waiting = true;
+        // the replies of writes go out once the loop has written the journal records of this turn's requests
+        if (!writes.thenRun(ctx.executor(), () -> answer(ctx, replies))) {
+            answer(ctx, replies);
+        }
+    }
+
+    /** Writes the batch's replies once each is ready, then goes on with what arrived meanwhile. */
+    private void answer(ChannelHandlerContext ctx, List<Object> replies) {
         List<CompletableFuture<?>> futures = new ArrayList<>();
         for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
@@ -96,22 +105,23 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             }
         }
         if (futures.isEmpty()) {
-            writeAll(ctx, replies);
+            answered(ctx, replies);
             return;
         }
-        waiting = true;
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
-                ctx.executor().execute(() -> {
-                    waiting = false;
-                    writeAll(ctx, replies);
-                    if (paused) {
-                        paused = false;
-                        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
-                    }
-                    if (!pending.isEmpty()) {
-                        channelReadComplete(ctx);
-                    }
-                }));
+                ctx.executor().execute(() -> answered(ctx, replies)));
+    }
+
+    private void answered(ChannelHandlerContext ctx, List<Object> replies) {
+        waiting = false;
+        writeAll(ctx, replies);
+        if (paused) {
+            paused = false;
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+        if (!pending.isEmpty()) {
+            channelReadComplete(ctx);
+        }
     }
 
     private void writeAll(ChannelHandlerContext ctx, List<Object> replies) {
