@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The {@code SET ... NX} commands of one client's pipelined batch, gathered and run against the key-value namespace
- * as one store call (one MultiGet per generation and one WriteBatch instead of one of each per command). The
- * session runs it when the batch ends and before any other command of the batch, so every command still takes
- * effect in the order the client sent it.
+ * {@code SET ... NX} commands gathered ({@link KvGathering}) and run against the key-value namespace as one store
+ * call: one MultiGet per generation and one WriteBatch instead of one of each per command.
  */
 final class KvBatch {
 
@@ -26,6 +24,10 @@ final class KvBatch {
 
     Namespace namespace() {
         return namespace;
+    }
+
+    int size() {
+        return keys.size();
     }
 
     /** Adds one {@code SET key value NX}: completes with whether it set the key, or fails as that command would. */

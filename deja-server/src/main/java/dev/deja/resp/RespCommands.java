@@ -75,7 +75,7 @@ final class RespCommands {
             return failure(RespError.arity(args.string(0)).getMessage(), "arity");
         }
         if (!KvCommands.gathered(args)) {
-            session.runGatheredWrites(); // what the client sent before this command takes effect before it
+            KvGathering.current().runNow(); // what the client sent before this command takes effect before it
         }
         try {
             entry.counter().increment();

@@ -45,7 +45,7 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
 
     @Override
     protected void endOfBatch(ChannelHandlerContext ctx) {
-        session.runGatheredWrites();
+        KvGathering.current().runAtEndOfTurn(ctx.executor());
     }
 
     @Override

@@ -48,8 +48,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     protected abstract Object execute(ChannelHandlerContext ctx, R request);
 
     /**
-     * Called once the batch's requests have executed, before their journal records are written and their replies
-     * sent: a front end that gathered some of them into one store call runs it here.
+     * Called once the batch's requests have executed, before their replies are sent: a front end that gathered some
+     * of them into one store call runs it, or has it run at the end of the loop's turn, here.
      */
     protected void endOfBatch(ChannelHandlerContext ctx) {
     }
