@@ -1,13 +1,11 @@
 package dev.deja.resp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.redis.ArrayHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringRedisContent;
-import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.netty.handler.codec.redis.InlineCommandRedisMessage;
 import io.netty.handler.codec.redis.LastBulkStringRedisContent;
@@ -24,15 +22,20 @@ import java.util.List;
  * <p>A command is a flat array of bulk strings, so Netty's general aggregators are not used: they join each bulk
  * string's pieces into a composite buffer and each array into a list of messages, which was a third of the
  * server's time under pipelined load. A command with more arguments or a longer bulk string than the server
- * accepts is refused from its header, before anything is buffered: the client gets a Redis error and only its
- * connection is closed, as the rest of its bytes cannot be framed. So is a nested array. A command with an argument
+ * accepts is refused from its header, before anything is buffered, and so is a nested array: reading stops, as
+ * the rest of the client's bytes cannot be framed, and a {@link Violation} is passed on, which the handler answers
+ * after the commands before it with a Redis error, then closes that connection only. A command with an argument
  * that is not a string (an integer, a null), and a string where a command should start, are passed on as
- * {@link #NOT_A_COMMAND}, which the handler answers, in order, with a protocol error.
+ * {@link #NOT_A_COMMAND}, answered the same way.
  */
 final class CommandAssembler extends ChannelInboundHandlerAdapter {
 
+    /** A message that is not a command: answered with {@code message}, after which the connection closes. */
+    record Violation(String message) {
+    }
+
     /** What is passed on for a well-framed message that is not a command. */
-    static final Object NOT_A_COMMAND = new Object();
+    static final Violation NOT_A_COMMAND = new Violation("ERR Protocol error: expected an array of bulk strings");
 
     private final long maxArguments;
     private final int maxBulkBytes;
@@ -156,7 +159,6 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
 
     private static void refuse(ChannelHandlerContext ctx, String refusal) {
         ctx.channel().config().setAutoRead(false);
-        // written from the tail so that the encoder, which sits after this handler, encodes it
-        ctx.channel().writeAndFlush(new ErrorRedisMessage(refusal)).addListener(ChannelFutureListener.CLOSE);
+        ctx.fireChannelRead(new Violation(refusal));
     }
 }

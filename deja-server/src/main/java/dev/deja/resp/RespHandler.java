@@ -2,8 +2,8 @@ package dev.deja.resp;
 
 import dev.deja.server.PipelinedHandler;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * Runs the commands {@link CommandAssembler} passes on, in order, and writes one reply each; a command with an
  * argument that is not a string is a protocol error that closes only this connection.
  */
-final class RespHandler extends PipelinedHandler<RespArgs> {
+final class RespHandler extends PipelinedHandler<Object> {
 
     private static final Logger log = LoggerFactory.getLogger(RespHandler.class);
 
@@ -25,16 +25,18 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
     }
 
     @Override
-    protected RespArgs request(ChannelHandlerContext ctx, Object message) {
-        // anything else is CommandAssembler.NOT_A_COMMAND, a protocol error answered in execute
-        return message instanceof RespArgs args ? args : null;
+    protected Object request(ChannelHandlerContext ctx, Object message) {
+        // a RespArgs or a CommandAssembler.Violation; nothing else comes from the assembler
+        return message instanceof RespArgs || message instanceof CommandAssembler.Violation
+                ? message : CommandAssembler.NOT_A_COMMAND;
     }
 
     @Override
-    protected Object execute(ChannelHandlerContext ctx, RespArgs args) {
-        if (args == null) {
-            return new Closing(new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings"));
+    protected Object execute(ChannelHandlerContext ctx, Object request) {
+        if (request instanceof CommandAssembler.Violation violation) {
+            return new Closing(new ErrorRedisMessage(violation.message()));
         }
+        RespArgs args = (RespArgs) request;
         if (args.size() == 0) {
             // an empty inline line, which Redis ignores too
             return Unpooled.EMPTY_BUFFER;
@@ -57,9 +59,16 @@ final class RespHandler extends PipelinedHandler<RespArgs> {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("RESP connection {} closed after an error", ctx.channel().remoteAddress(), cause);
-        if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(new ErrorRedisMessage("ERR Protocol error: " + cause.getMessage()))
-                    .addListener(ChannelFutureListener.CLOSE);
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (cause instanceof DecoderException) {
+            // bytes Netty's decoder cannot parse: the commands before them are answered, then the error, then close
+            ctx.channel().config().setAutoRead(false);
+            channelRead(ctx, new CommandAssembler.Violation("ERR Protocol error: " + cause.getMessage()));
+            channelReadComplete(ctx);
+        } else {
+            ctx.close();
         }
     }
 }

@@ -254,8 +254,12 @@ class RespProtocolTest {
         // answered in order: the PING before the bad command still gets its reply
         assertThat(exchange("PING\r\n*2\r\n$4\r\nECHO\r\n$-1\r\n", 2))
                 .startsWith("+PONG\r\n-ERR Protocol error: expected an array of bulk strings");
-        assertThat(exchange("*2\r\n$4\r\nECHO\r\n*1\r\n$1\r\nx\r\n", 1))
-                .startsWith("-ERR Protocol error: a command is an array of bulk strings, not of arrays");
+        assertThat(exchange("PING\r\n*2\r\n$4\r\nECHO\r\n*1\r\n$1\r\nx\r\n", 2))
+                .isEqualTo("+PONG\r\n-ERR Protocol error: a command is an array of bulk strings, not of arrays\r\n");
+        assertThat(exchange("PING\r\n*2\r\n$4\r\nECHO\r\n$100000000\r\n", 2))
+                .startsWith("+PONG\r\n-ERR Protocol error: a bulk string may be at most");
+        assertThat(exchange("PING\r\n*1\r\n:12x\r\n", 2)).as("bytes the decoder cannot parse")
+                .startsWith("+PONG\r\n-ERR Protocol error");
         assertThat(exchange("$4\r\nPING\r\n", 1)).startsWith("-ERR Protocol error");
         assertThat(exchange("*100000000\r\n", 1)).startsWith("-ERR Protocol error: a command may have at most");
         assertThat(redis.ping()).isEqualTo("PONG");
