@@ -219,8 +219,19 @@ public final class BloomFilter implements HashedSeenSet {
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
         long[] hashes = hashAll(keys);
+        Verdict[] out = new Verdict[keys.size()];
+        checkThenAddHashes(hashes, owners, out);
+        return out;
+    }
+
+    /**
+     * {@link #checkThenAddHash} for each key, in order, with the same answers: a first pass finds the keys already
+     * present with their cache misses overlapped ({@link #present}); bits are never cleared, so those are
+     * duplicates, and the others go through the striped lock one by one.
+     */
+    @Override
+    public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
         boolean[] present = present(hashes);
-        Verdict[] out = new Verdict[present.length];
         for (int i = 0; i < out.length; i++) {
             if (present[i]) {
                 out[i] = Verdict.DUPLICATE;
@@ -231,7 +242,6 @@ public final class BloomFilter implements HashedSeenSet {
                 }
             }
         }
-        return out;
     }
 
     /** The hashes of the keys as {@code high, low} pairs. */

@@ -247,8 +247,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             return CompletableFuture.failedFuture(refused);
         }
         try {
+            store.checkThenAddHashes(pairs(hashes), owners, out);
             for (int i = 0; i < hashes.length; i++) {
-                out[i] = store.checkThenAddHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
                 changed[i] = out[i] == Verdict.NEW;
             }
             journalChanges(Segment.ADD, hashes, owners, changed, done);
@@ -419,6 +419,16 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             out[i] = Hash128.of(keys.get(i));
         }
         return out;
+    }
+
+    /** The hashes as {@code high, low} pairs, as {@link HashedSeenSet#checkThenAddHashes} takes them. */
+    private static long[] pairs(Hash128[] hashes) {
+        long[] pairs = new long[2 * hashes.length];
+        for (int i = 0; i < hashes.length; i++) {
+            pairs[2 * i] = hashes[i].high();
+            pairs[2 * i + 1] = hashes[i].low();
+        }
+        return pairs;
     }
 
     private static long owner(long[] owners, int i) {

@@ -22,6 +22,17 @@ public interface HashedSeenSet extends SeenSet {
     /** {@link #forget(byte[], long)} on a key's hash. */
     boolean forgetHash(long high, long low, long owner);
 
+    /**
+     * {@link #checkThenAddHash} for each key, in order, with the same answers as single calls: key {@code i} is
+     * {@code hashes[2i]} (high) and {@code hashes[2i+1]} (low), its owner {@code owners[i]} ({@link #NO_OWNER} when
+     * {@code owners} is null), its answer {@code out[i]}. A store overrides it when it can do a batch faster.
+     */
+    default void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
+        for (int i = 0; i < out.length; i++) {
+            out[i] = checkThenAddHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
+        }
+    }
+
     @Override
     default boolean check(byte[] key) {
         Hash128 h = Hash128.of(key);

@@ -73,8 +73,9 @@ final class BloomCommands {
 
     private Object add(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
-        return writable(args.string(1)).checkThenAdd(List.of(key), null)
-                .thenApply(verdicts -> Replies.integer(verdicts[0] == Verdict.NEW ? 1 : 0));
+        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
+        return Gathering.current().checkThenAdd(writable(args.string(1)), key)
+                .thenApply(added -> Replies.integer(added ? 1 : 0));
     }
 
     private Object madd(RespSession session, RespArgs args) {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code SET ... NX} commands gathered ({@link KvGathering}) and run against the key-value namespace as one store
+ * {@code SET ... NX} commands gathered ({@link Gathering}) and run against the key-value namespace as one store
  * call: one MultiGet per generation and one WriteBatch instead of one of each per command.
  */
 final class KvBatch {

@@ -54,7 +54,7 @@ final class KvCommands {
         Namespace kv = writable();
         SetOptions options = setOptions(args, kv.exactStore());
         if (options.ifAbsent()) {
-            return KvGathering.current().setIfAbsent(kv, key, value, options.expiresAt())
+            return Gathering.current().setIfAbsent(kv, key, value, options.expiresAt())
                     .thenApply(set -> set ? Replies.OK : Replies.nil(session));
         }
         if (options.ifPresent()) {
@@ -117,7 +117,7 @@ final class KvCommands {
     private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
-        return KvGathering.current().setIfAbsent(writable(), key, value, 0).thenApply(set -> Replies.integer(set ? 1 : 0));
+        return Gathering.current().setIfAbsent(writable(), key, value, 0).thenApply(set -> Replies.integer(set ? 1 : 0));
     }
 
     /**

@@ -74,8 +74,8 @@ final class RespCommands {
         if (!command.arityMatches(args.size())) {
             return failure(RespError.arity(args.string(0)).getMessage(), "arity");
         }
-        if (!KvCommands.gathered(args)) {
-            KvGathering.current().runNow(); // what the client sent before this command takes effect before it
+        if (!Gathering.gathers(args)) {
+            Gathering.current().runNow(); // what the client sent before this command takes effect before it
         }
         try {
             entry.counter().increment();

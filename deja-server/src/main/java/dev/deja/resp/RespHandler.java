@@ -47,7 +47,7 @@ final class RespHandler extends PipelinedHandler<Object> {
 
     @Override
     protected void endOfBatch(ChannelHandlerContext ctx) {
-        KvGathering.current().runAtEndOfTurn(ctx.executor());
+        Gathering.current().runAtEndOfTurn(ctx.executor());
     }
 
     @Override

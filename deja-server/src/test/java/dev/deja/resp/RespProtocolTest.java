@@ -218,6 +218,50 @@ class RespProtocolTest {
     }
 
     @Test
+    void gatheredAddsKeepEachConnectionsOrderAndRaceCorrectly() throws Exception {
+        try (StatefulRedisConnection<String, String> pipelined = client.connect()) {
+            pipelined.setAutoFlushCommands(false);
+            RedisAsyncCommands<String, String> async = pipelined.async();
+            // BF.ADD of one turn run as one call, but never after a later command of the same connection
+            RedisFuture<Boolean> first = async.bfAdd("order", "x");
+            RedisFuture<Boolean> seen = async.bfExists("order", "x");
+            RedisFuture<Boolean> again = async.bfAdd("order", "x");
+            RedisFuture<Boolean> other = async.bfAdd("order-2", "x");
+            pipelined.flushCommands();
+            assertThat(first.get()).isTrue();
+            assertThat(seen.get()).as("a check sees the add sent before it").isTrue();
+            assertThat(again.get()).isFalse();
+            assertThat(other.get()).as("another namespace").isTrue();
+        }
+        int connections = 6;
+        int keys = 400;
+        List<StatefulRedisConnection<String, String>> open = new ArrayList<>();
+        List<List<RedisFuture<Boolean>>> replies = new ArrayList<>();
+        try {
+            for (int c = 0; c < connections; c++) {
+                StatefulRedisConnection<String, String> conn = client.connect();
+                conn.setAutoFlushCommands(false);
+                open.add(conn);
+                List<RedisFuture<Boolean>> mine = new ArrayList<>();
+                for (int k = 0; k < keys; k++) {
+                    mine.add(conn.async().bfAdd("race", "k" + k));
+                }
+                replies.add(mine);
+            }
+            open.parallelStream().forEach(StatefulRedisConnection::flushCommands);
+            for (int k = 0; k < keys; k++) {
+                int added = 0;
+                for (int c = 0; c < connections; c++) {
+                    added += replies.get(c).get(k).get(10, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertThat(added).as("connections told k%d was new", k).isEqualTo(1);
+            }
+        } finally {
+            open.forEach(StatefulRedisConnection::close);
+        }
+    }
+
+    @Test
     void resp2ClientsGetFlatArrays() {
         RedisClient resp2 = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
         resp2.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());

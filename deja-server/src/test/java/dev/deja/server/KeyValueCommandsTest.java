@@ -113,6 +113,11 @@ class KeyValueCommandsTest {
             RedisFuture<String> tooLong = async.set("p-c", "v", SetArgs.Builder.nx().ex(10 * 86_400));
             RedisFuture<String> last = async.set("p-d", "v", SetArgs.Builder.nx());
             RedisFuture<Long> held = async.exists("p-a", "p-b", "p-c", "p-d");
+            // the same exact namespace written by SET NX and by BF.ADD: each kind is gathered apart, in order
+            RedisFuture<String> setFirst = async.set("p-x", "x", SetArgs.Builder.nx());
+            RedisFuture<Boolean> addAfter = async.bfAdd("kv", "p-x");
+            RedisFuture<Boolean> addFirst = async.bfAdd("kv", "p-y");
+            RedisFuture<String> setAfter = async.set("p-y", "y", SetArgs.Builder.nx());
             RedisFuture<String> setAgain = async.set("p-e", "e", SetArgs.Builder.nx());
             RedisFuture<String> readAgain = async.get("p-e");
             List<RedisFuture<String>> many = new ArrayList<>();
@@ -131,6 +136,10 @@ class KeyValueCommandsTest {
             assertThatThrownBy(tooLong::get).hasMessageContaining("window");
             assertThat(last.get()).as("a refused command does not stop the others").isEqualTo("OK");
             assertThat(held.get()).isEqualTo(3);
+            assertThat(setFirst.get()).isEqualTo("OK");
+            assertThat(addAfter.get()).as("BF.ADD after SET NX of the same key").isFalse();
+            assertThat(addFirst.get()).isTrue();
+            assertThat(setAfter.get()).as("SET NX after BF.ADD of the same key").isNull();
             assertThat(setAgain.get()).isEqualTo("OK");
             assertThat(readAgain.get()).as("a read sees the write sent before it").isEqualTo("e");
             for (int i = 0; i < 1000; i++) {

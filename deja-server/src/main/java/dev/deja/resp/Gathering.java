@@ -1,0 +1,108 @@
+package dev.deja.resp;
+
+import dev.deja.namespace.Namespace;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The writes one event loop gathers in one turn, from every connection it serves, to run each kind as one store
+ * call: {@code SET ... NX} on the key-value namespace ({@link KvBatch}: a MultiGet per generation, one WriteBatch,
+ * one write of RocksDB's log) and {@code BF.ADD} on one namespace ({@link AddBatch}: one lock, one journal append,
+ * overlapped cache misses). With many clients, that per-call cost, not the network, was what each command cost.
+ *
+ * <p>Order: a connection's next command that is not gathered runs everything gathered first ({@link #runNow}),
+ * and a write of one kind runs what is gathered of the other kind first, so a connection's commands take effect in
+ * the order it sent them; a connection is answered only once its gathered writes have run, so it cannot send the
+ * next ones before. Commands of different connections in one turn are concurrent, as they are in Redis.
+ */
+final class Gathering {
+
+    /** A turn's batch is run early once it holds this many commands, to bound its memory and its latency. */
+    static final int MAX_BATCH = 4096;
+
+    private static final FastThreadLocal<Gathering> CURRENT = new FastThreadLocal<>() {
+        @Override
+        protected Gathering initialValue() {
+            return new Gathering();
+        }
+    };
+
+    private KvBatch sets;
+    private AddBatch adds;
+    private boolean scheduled;
+
+    /** The calling event loop's. */
+    static Gathering current() {
+        return CURRENT.get();
+    }
+
+    /** Whether the command is one that {@link RespCommands} lets gather instead of running it at once. */
+    static boolean gathers(RespArgs args) {
+        return KvCommands.gathered(args) || args.size() == 3 && args.is(0, "BF.ADD");
+    }
+
+    /** Gathers one {@code SET key value NX} on {@code kv}: completes with whether it set the key. */
+    CompletableFuture<Boolean> setIfAbsent(Namespace kv, byte[] key, byte[] value, long expiresAtMillis) {
+        runAdds();
+        if (sets != null && (sets.namespace() != kv || sets.size() >= MAX_BATCH)) {
+            runSets(); // the namespace was replaced meanwhile, or the batch is full
+        }
+        if (sets == null) {
+            sets = new KvBatch(kv);
+        }
+        return sets.add(key, value, expiresAtMillis);
+    }
+
+    /** Gathers one {@code BF.ADD} of {@code key} to {@code namespace}: completes with whether it was new. */
+    CompletableFuture<Boolean> checkThenAdd(Namespace namespace, byte[] key) {
+        runSets();
+        if (adds != null && (adds.namespace() != namespace || adds.size() >= MAX_BATCH)) {
+            runAdds();
+        }
+        if (adds == null) {
+            adds = new AddBatch(namespace);
+        }
+        return adds.add(key);
+    }
+
+    /** Runs what was gathered; called before any command that is not gathered. */
+    void runNow() {
+        runSets();
+        runAdds();
+    }
+
+    private void runSets() {
+        KvBatch b = sets;
+        if (b != null) {
+            sets = null;
+            b.run();
+        }
+    }
+
+    private void runAdds() {
+        AddBatch b = adds;
+        if (b != null) {
+            adds = null;
+            b.run();
+        }
+    }
+
+    /** Makes sure what was gathered runs once {@code loop} has handled this turn's reads. */
+    void runAtEndOfTurn(Executor loop) {
+        if (sets == null && adds == null || scheduled) {
+            return;
+        }
+        scheduled = true;
+        try {
+            loop.execute(() -> {
+                scheduled = false;
+                runNow();
+            });
+        } catch (RejectedExecutionException e) {
+            scheduled = false;
+            runNow(); // the loop is shutting down
+        }
+    }
+}
