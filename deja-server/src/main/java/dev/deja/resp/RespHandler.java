@@ -65,7 +65,11 @@ final class RespHandler extends PipelinedHandler<Object> {
         if (cause instanceof DecoderException) {
             // bytes Netty's decoder cannot parse: the commands before them are answered, then the error, then close
             ctx.channel().config().setAutoRead(false);
-            channelRead(ctx, new CommandAssembler.Violation("ERR Protocol error: " + cause.getMessage()));
+            Throwable root = cause;
+            while (root.getCause() != null) {
+                root = root.getCause(); // Netty wraps the decoder's own exception; its message is what helps
+            }
+            channelRead(ctx, new CommandAssembler.Violation("ERR Protocol error: " + root.getMessage()));
             channelReadComplete(ctx);
         } else {
             ctx.close();
