@@ -121,8 +121,8 @@ final class KvCommands {
     }
 
     /**
-     * Whether the command is a {@code SET ... NX} or {@code SETNX}, which the session gathers and runs with the
-     * others of its batch (see {@link KvBatch}); every other command first runs what was gathered.
+     * Whether the command is a {@code SET ... NX} or {@code SETNX}, which the event loop gathers and runs with the
+     * others of its turn ({@link Gathering}, {@link KvBatch}); every other command first runs what was gathered.
      */
     static boolean gathered(RespArgs args) {
         if (args.size() == 3 && args.is(0, "SETNX")) {
