@@ -197,12 +197,12 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public boolean[] checkAll(List<byte[]> keys) {
-        return present(hashAll(keys));
+        return present(Hash128.ofAll(keys));
     }
 
     @Override
     public void addAll(List<byte[]> keys) {
-        long[] hashes = hashAll(keys);
+        long[] hashes = Hash128.ofAll(keys);
         boolean[] present = present(hashes);
         for (int i = 0; i < present.length; i++) {
             if (!present[i]) {
@@ -218,7 +218,7 @@ public final class BloomFilter implements HashedSeenSet {
     @Override
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
-        long[] hashes = hashAll(keys);
+        long[] hashes = Hash128.ofAll(keys);
         Verdict[] out = new Verdict[keys.size()];
         checkThenAddHashes(hashes, owners, out);
         return out;
@@ -242,18 +242,6 @@ public final class BloomFilter implements HashedSeenSet {
                 }
             }
         }
-    }
-
-    /** The hashes of the keys as {@code high, low} pairs. */
-    private static long[] hashAll(List<byte[]> keys) {
-        Require.nonNull("keys", keys);
-        long[] hashes = new long[2 * keys.size()];
-        for (int i = 0; i < keys.size(); i++) {
-            Hash128 h = Hash128.of(keys.get(i));
-            hashes[2 * i] = h.high();
-            hashes[2 * i + 1] = h.low();
-        }
-        return hashes;
     }
 
     /**

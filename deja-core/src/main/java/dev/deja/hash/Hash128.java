@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
 import dev.deja.seen.Require;
+import java.util.List;
 
 /**
  * The one canonical hash of a key: XXH3-128 (seed 0) of its bytes, as two 64-bit halves.
@@ -27,6 +28,21 @@ public record Hash128(long high, long low) {
     public static Hash128 of(byte[] key) {
         HashValue128 v = XXH3_128.hashBytesTo128Bits(Require.key(key));
         return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());
+    }
+
+    /**
+     * Hashes many keys into {@code high, low} pairs: key {@code i} is at {@code 2i} and {@code 2i+1}, the form the
+     * batch operations take ({@link dev.deja.seen.HashedSeenSet#checkThenAddHashes}).
+     */
+    public static long[] ofAll(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
+        long[] hashes = new long[2 * keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+            Hash128 h = of(keys.get(i));
+            hashes[2 * i] = h.high();
+            hashes[2 * i + 1] = h.low();
+        }
+        return hashes;
     }
 
     /**

@@ -155,20 +155,23 @@ final class Journal implements AutoCloseable {
         }
     }
 
-    /**
-     * Writes every record queued so far, on the calling thread, when appenders write their own records (see the
-     * class comment); does nothing otherwise. Call it after {@link #append} or {@link #sync}, outside the owner's
-     * lock, so that their futures complete before this returns (or fail, if the disk refuses the write).
-     */
     /** Whether appenders write their own records with {@link #writeNow} (else the writer thread writes them). */
     boolean appendersWrite() {
         return inline;
     }
 
+    /**
+     * Writes every record queued so far, on the calling thread, when appenders write their own records (see the
+     * class comment); does nothing otherwise. Call it after {@link #append} or {@link #sync}, outside the owner's
+     * lock, so that their futures complete before this returns (or fail, if the disk refuses the write).
+     */
     void writeNow() {
-        if (!inline || queue.isEmpty()) {
-            return;
+        if (inline && !queue.isEmpty()) {
+            writeQueuedLocked();
         }
+    }
+
+    private void writeQueuedLocked() {
         writeLock.lock();
         try {
             writeQueued();
@@ -221,12 +224,7 @@ final class Journal implements AutoCloseable {
             // The appender holds the owner's lock; when the queue is full it writes a group itself rather than
             // wait for the writer thread, which only looks once a second.
             while (!queue.offer(e)) {
-                writeLock.lock();
-                try {
-                    writeQueued();
-                } finally {
-                    writeLock.unlock();
-                }
+                writeQueuedLocked();
             }
             return;
         }
@@ -357,7 +355,8 @@ final class Journal implements AutoCloseable {
 
     /**
      * Moves queued records into {@code pending} (one group, or everything while writes fail), waiting for some when
-     * there are none (the writer thread under {@code always}); true once CLOSE is seen. Memory stays within the queue's capacity plus one group.
+     * there are none (the writer thread under {@code always}); true once CLOSE is seen. Memory stays within the
+     * queue's capacity plus one group.
      */
     private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
         if (pending.isEmpty()) {

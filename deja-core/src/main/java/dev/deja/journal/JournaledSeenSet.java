@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>Design (DESIGN.md section 5, seed 001 and its readers' request for an operation log). Every change is
  * applied to the store and appended to the {@link Journal} under one per-store lock, so the journal's order is the
  * order in which changes were applied; the caller then waits, outside the lock, until its record is written (and
- * fsynced under {@link FsyncPolicy#ALWAYS}); under the other policies the caller writes the records itself. Only changes are journaled: an add or check-then-add that found the
- * key new becomes {@code ADD}, a forget that erased it becomes {@code FORGET}; a duplicate or retry changes
- * nothing and is not journaled, though it still waits for the records before it so that it never acknowledges a
- * change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while
+ * fsynced under {@link FsyncPolicy#ALWAYS}); under the other policies the caller writes the records itself. Only
+ * changes are journaled: an add or check-then-add that found the key new becomes {@code ADD}, a forget that
+ * erased it becomes {@code FORGET}; a duplicate or retry changes nothing and is not journaled, though it still
+ * waits for the records before it so that it never acknowledges a change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while
  * the disk is full or slow (they may see a change whose writer is still waiting for it to become durable).
  *
  * <p>Snapshots are fuzzy, so they never stop writers: the snapshot reads the journal position P under the lock (every
@@ -238,17 +238,17 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     public CompletableFuture<Verdict[]> checkThenAddAllAsync(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
-        Hash128[] hashes = hashAll(keys);
-        Verdict[] out = new Verdict[hashes.length];
-        boolean[] changed = new boolean[hashes.length];
+        long[] hashes = Hash128.ofAll(keys);
+        Verdict[] out = new Verdict[keys.size()];
+        boolean[] changed = new boolean[out.length];
         CompletableFuture<Void> done = new CompletableFuture<>();
         RuntimeException refused = lockForWrite();
         if (refused != null) {
             return CompletableFuture.failedFuture(refused);
         }
         try {
-            store.checkThenAddHashes(pairs(hashes), owners, out);
-            for (int i = 0; i < hashes.length; i++) {
+            store.checkThenAddHashes(hashes, owners, out);
+            for (int i = 0; i < out.length; i++) {
                 changed[i] = out[i] == Verdict.NEW;
             }
             journalChanges(Segment.ADD, hashes, owners, changed, done);
@@ -266,16 +266,16 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     public CompletableFuture<boolean[]> forgetAllAsync(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
-        Hash128[] hashes = hashAll(keys);
-        boolean[] erased = new boolean[hashes.length];
+        long[] hashes = Hash128.ofAll(keys);
+        boolean[] erased = new boolean[keys.size()];
         CompletableFuture<Void> done = new CompletableFuture<>();
         RuntimeException refused = lockForWrite();
         if (refused != null) {
             return CompletableFuture.failedFuture(refused);
         }
         try {
-            for (int i = 0; i < hashes.length; i++) {
-                erased[i] = store.forgetHash(hashes[i].high(), hashes[i].low(), owner(owners, i));
+            for (int i = 0; i < erased.length; i++) {
+                erased[i] = store.forgetHash(hashes[2 * i], hashes[2 * i + 1], owner(owners, i));
             }
             journalChanges(Segment.FORGET, hashes, owners, erased, done);
         } finally {
@@ -286,7 +286,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     }
 
     /** Appends the changed entries of a batch, in order, with {@code done} on the last (under the lock). */
-    private void journalChanges(byte op, Hash128[] hashes, long[] owners, boolean[] changed,
+    private void journalChanges(byte op, long[] hashes, long[] owners, boolean[] changed,
             CompletableFuture<Void> done) {
         int last = -1;
         for (int i = 0; i < changed.length; i++) {
@@ -298,7 +298,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
         for (int i = 0; i <= last; i++) {
             if (changed[i]) {
-                journal.append(op, hashes[i].high(), hashes[i].low(), owner(owners, i), i == last ? done : null);
+                journal.append(op, hashes[2 * i], hashes[2 * i + 1], owner(owners, i), i == last ? done : null);
             }
         }
     }
@@ -411,24 +411,6 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } catch (IOException e) {
             throw new UncheckedIOException("snapshot of " + dir + " failed: " + e.getMessage(), e);
         }
-    }
-
-    private static Hash128[] hashAll(List<byte[]> keys) {
-        Hash128[] out = new Hash128[keys.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = Hash128.of(keys.get(i));
-        }
-        return out;
-    }
-
-    /** The hashes as {@code high, low} pairs, as {@link HashedSeenSet#checkThenAddHashes} takes them. */
-    private static long[] pairs(Hash128[] hashes) {
-        long[] pairs = new long[2 * hashes.length];
-        for (int i = 0; i < hashes.length; i++) {
-            pairs[2 * i] = hashes[i].high();
-            pairs[2 * i + 1] = hashes[i].low();
-        }
-        return pairs;
     }
 
     private static long owner(long[] owners, int i) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.seen.Verdict;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -149,8 +150,7 @@ class JournalFaultTest {
     void everysecAnswersOnceWrittenByTheCallerAndFsyncsWithinAboutASecond() throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.EVERYSEC)
-                .channelOpener(disk).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = everysec(dir, disk)) {
             int forcedAtOpen = disk.forces.get();
             CompletableFuture<Verdict[]> added = set.checkThenAddAllAsync(keys(0, 3), null);
             assertThat(added).as("written to the file before the call returned")
@@ -171,8 +171,7 @@ class JournalFaultTest {
     void deferredWritesWriteAPipelineOfCallsOnceAtTheEnd() throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.EVERYSEC)
-                .channelOpener(disk).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = everysec(dir, disk)) {
             int writesBefore = disk.writes.get();
             List<CompletableFuture<Verdict[]>> replies = new ArrayList<>();
             DeferredWrites.run(() -> {
@@ -191,5 +190,9 @@ class JournalFaultTest {
                 assertThat(crashed.checkAll(keys(0, 10))).containsOnly(true);
             }
         }
+    }
+
+    private static JournaledSeenSet<MapSeenSet> everysec(Path dir, FaultyChannel.Disk disk) throws IOException {
+        return JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.EVERYSEC).channelOpener(disk).open();
     }
 }

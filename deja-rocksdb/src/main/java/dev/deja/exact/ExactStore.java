@@ -905,16 +905,14 @@ public final class ExactStore implements SeenSet {
         }
     }
 
+    /** The once-a-second sync under {@code everysec}: {@link #sync}, logging a failure instead of throwing it. */
     private void syncWal() {
-        generationLock.readLock().lock();
         try {
-            if (!closed) {
-                db.syncWal();
-            }
-        } catch (RocksDBException e) {
+            sync();
+        } catch (IllegalStateException closedMeanwhile) {
+            // the store closed between two runs; closing synced it
+        } catch (UncheckedIOException e) {
             LOG.error("exact store could not sync its write-ahead log", e);
-        } finally {
-            generationLock.readLock().unlock();
         }
     }
 

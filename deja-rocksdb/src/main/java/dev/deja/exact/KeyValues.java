@@ -29,12 +29,17 @@ final class KeyValues {
     }
 
     boolean putIfAbsent(byte[] key, byte[] value, long expiresAtMillis) {
+        return store.update(key, ifAbsent(value, expiresAtMillis));
+    }
+
+    /** The update of {@code SET key value NX}: checks its arguments now, and the expiry against the window later. */
+    private ExactStore.Update ifAbsent(byte[] value, long expiresAtMillis) {
         byte[] data = checkValue(value);
         checkExpiryArgument(expiresAtMillis, false);
-        return store.update(key, (held, now) -> {
+        return (held, now) -> {
             checkExpiryInWindow(expiresAtMillis, now);
             return held != null ? null : fresh(data, expiresAtMillis, now);
-        });
+        };
     }
 
     boolean[] putIfAbsentAll(List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis,
@@ -47,14 +52,8 @@ final class KeyValues {
         }
         ExactStore.Update[] updates = new ExactStore.Update[n];
         for (int i = 0; i < n; i++) {
-            long expiresAt = expiresAtMillis[i];
             try {
-                byte[] data = checkValue(values.get(i));
-                checkExpiryArgument(expiresAt, false);
-                updates[i] = (held, now) -> {
-                    checkExpiryInWindow(expiresAt, now);
-                    return held != null ? null : fresh(data, expiresAt, now);
-                };
+                updates[i] = ifAbsent(values.get(i), expiresAtMillis[i]);
             } catch (RuntimeException e) {
                 updates[i] = (held, now) -> {
                     throw e;

@@ -16,8 +16,8 @@ import java.util.Locale;
  *
  * <p>Expiry is per key, as in Redis, but a key cannot outlive the namespace's window: a longer expiry is refused
  * with the window in the message. A key set without an expiry is held for the window (TTL reports the time left
- * of it). Writes are answered once durable per {@code --fsync}; the {@code SET ... NX} commands of a pipelined batch
- * run as one store call ({@link KvBatch}).
+ * of it). Writes are answered once durable per {@code --fsync}; the {@code SET ... NX} commands an event loop
+ * executes in one turn run as one store call ({@link Gathering}, {@link KvBatch}).
  */
 final class KvCommands {
 
@@ -117,7 +117,8 @@ final class KvCommands {
     private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
-        return Gathering.current().setIfAbsent(writable(), key, value, 0).thenApply(set -> Replies.integer(set ? 1 : 0));
+        return Gathering.current().setIfAbsent(writable(), key, value, 0)
+                .thenApply(set -> Replies.integer(set ? 1 : 0));
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.namespace.NamespaceSpec;
+import dev.deja.testing.Race;
 import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
 import io.lettuce.core.LettuceFutures;
@@ -155,35 +156,17 @@ class KeyValueCommandsTest {
         // the SET NX of many connections served in one turn of an event loop run as one store call
         int connections = 8;
         int keys = 300;
-        List<StatefulRedisConnection<String, String>> open = new ArrayList<>();
-        List<List<RedisFuture<String>>> replies = new ArrayList<>();
-        try {
+        List<List<String>> replies = Race.run(client, connections, keys,
+                (r, c, k) -> r.set("race-" + k, "c" + c, SetArgs.Builder.nx().ex(3600)));
+        for (int k = 0; k < keys; k++) {
+            List<Integer> winners = new ArrayList<>();
             for (int c = 0; c < connections; c++) {
-                StatefulRedisConnection<String, String> conn = client.connect();
-                conn.setAutoFlushCommands(false);
-                open.add(conn);
-                List<RedisFuture<String>> mine = new ArrayList<>();
-                for (int k = 0; k < keys; k++) {
-                    mine.add(conn.async().set("race-" + k, "c" + c, SetArgs.Builder.nx().ex(3600)));
+                if ("OK".equals(replies.get(c).get(k))) {
+                    winners.add(c);
                 }
-                replies.add(mine);
             }
-            open.parallelStream().forEach(StatefulRedisConnection::flushCommands);
-            for (List<RedisFuture<String>> mine : replies) {
-                assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, mine.toArray(RedisFuture[]::new))).isTrue();
-            }
-            for (int k = 0; k < keys; k++) {
-                List<Integer> winners = new ArrayList<>();
-                for (int c = 0; c < connections; c++) {
-                    if ("OK".equals(replies.get(c).get(k).get())) {
-                        winners.add(c);
-                    }
-                }
-                assertThat(winners).as("connections told OK for race-%d", k).hasSize(1);
-                assertThat(redis.get("race-" + k)).isEqualTo("c" + winners.getFirst());
-            }
-        } finally {
-            open.forEach(StatefulRedisConnection::close);
+            assertThat(winners).as("connections told OK for race-%d", k).hasSize(1);
+            assertThat(redis.get("race-" + k)).isEqualTo("c" + winners.getFirst());
         }
     }
 
