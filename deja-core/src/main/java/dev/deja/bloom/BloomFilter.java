@@ -245,6 +245,14 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
+     * {@link #checkHash} for each key given by its hash pair ({@code high} at {@code 2i}, {@code low} at
+     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), with the cache misses of a large filter overlapped.
+     */
+    public boolean[] checkHashes(long[] hashes) {
+        return present(hashes);
+    }
+
+    /**
      * {@link #checkHash} for each pair, in two passes so that a large filter's cache misses overlap. The first pass
      * only touches each key's block: two loads per key, from a loop body so short and free of dependencies between
      * iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are

@@ -18,6 +18,9 @@ import java.time.Duration;
  * @param compactionBytesWritten bytes of table files written by compactions since open
  * @param pendingCompactionBytes RocksDB's estimate of the bytes compaction still has to rewrite
  * @param runningCompactions     compactions running now
+ * @param filterBytes            memory of the in-memory key filters ({@link KeyFilter}), about 2 bytes per key
+ * @param filtersLoading         generations whose filter is still being read back after a reopen (their lookups
+ *                               ask RocksDB meanwhile: correct, slower)
  */
 public record ExactMetrics(
         Duration effectiveWindow,
@@ -31,7 +34,9 @@ public record ExactMetrics(
         long flushBytesWritten,
         long compactionBytesWritten,
         long pendingCompactionBytes,
-        long runningCompactions) {
+        long runningCompactions,
+        long filterBytes,
+        int filtersLoading) {
 
     /** Bytes the store occupies now: table files plus memtables (the write-ahead log is not counted). */
     public long storeBytes() {

@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.hash.Hash128;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
@@ -65,7 +66,9 @@ import org.slf4j.LoggerFactory;
  *       (and a generation rolls over early once it holds {@code maxBytes / generations}). The window then shrinks;
  *       when it falls below {@code minWindow} the store logs a warning and {@link ExactMetrics#windowBelowMinimum()}
  *       turns true.</li>
- *   <li>Lookups probe generations newest first, one MultiGet per generation for the keys still unanswered.</li>
+ *   <li>Lookups probe generations newest first, one MultiGet per generation for the keys still unanswered and not
+ *       ruled out by that generation's in-memory {@link KeyFilter}: a new key, the common case, usually never
+ *       reaches RocksDB.</li>
  *   <li>{@link #checkThenAdd} reads then writes under a lock striped by key hash ({@link StripedLocks}); a batch
  *       takes its stripes in ascending order and commits all its writes in one WriteBatch. Generations are
  *       created and dropped under a read-write lock whose read side every operation holds, so no operation ever
@@ -113,6 +116,8 @@ public final class ExactStore implements SeenSet {
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
     private final ScheduledExecutorService walSyncer;
     private final Sealer sealer;
+    /** Fills the filters of the generations found on disk; null for a new store. */
+    private final FilterLoader filterLoader;
 
     /** Oldest first. Modified under the write side of {@link #generationLock}, read under its read side. */
     private final List<Generation> generations = new ArrayList<>();
@@ -157,6 +162,7 @@ public final class ExactStore implements SeenSet {
         } else {
             walSyncer = null;
         }
+        this.filterLoader = existing.isEmpty() ? null : new FilterLoader(db, existing);
     }
 
     /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
@@ -195,7 +201,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            Hit[] hits = newestHits(k, clock.millis());
+            Hit[] hits = newestHits(k, hashes(k), clock.millis());
             for (int i = 0; i < k.length; i++) {
                 out[i] = hits[i] != null;
             }
@@ -226,7 +232,8 @@ public final class ExactStore implements SeenSet {
             held = stripes.lock(k);
             long now = clock.millis();
             Generation newest = generations.getLast();
-            Hit[] hits = newestHits(k, now);
+            long[] hashes = hashes(k);
+            Hit[] hits = newestHits(k, hashes, now);
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
             Map<ByteBuffer, Hit> state = new HashMap<>(k.length * 2);
             Set<ByteBuffer> dirty = new LinkedHashSet<>();
@@ -237,6 +244,7 @@ public final class ExactStore implements SeenSet {
                 if (hit == null) {
                     out[i] = Verdict.NEW;
                     hit = new Hit(newest, new StoredValue(owner, now, 0));
+                    newest.filter.add(hashes[2 * i], hashes[2 * i + 1]);
                     dirty.add(kb);
                     insertions.increment();
                 } else {
@@ -248,6 +256,9 @@ public final class ExactStore implements SeenSet {
                     }
                     if (refreshOnDuplicate) {
                         target = newest;
+                    }
+                    if (target != hit.generation) {
+                        target.filter.add(hashes[2 * i], hashes[2 * i + 1]);
                     }
                     if (value != hit.value || target != hit.generation) {
                         hit = new Hit(target, value);
@@ -290,21 +301,34 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             held = stripes.lock(k);
             long now = clock.millis();
-            // Every generation may hold a copy (refresh-on-duplicate copies keys forward): look in all of them.
+            // Every generation may hold a copy (refresh-on-duplicate copies keys forward): look in each whose filter
+            // does not rule the key out. copies[j][i]: key i in the j-th generation, newest first.
             int g = generations.size();
-            List<ColumnFamilyHandle> families = new ArrayList<>(g * k.length);
-            List<byte[]> probe = new ArrayList<>(g * k.length);
-            for (int j = g - 1; j >= 0; j--) {
-                families.addAll(Collections.nCopies(k.length, generations.get(j).handle));
-                probe.addAll(Arrays.asList(k));
+            long[] hashes = hashes(k);
+            List<ColumnFamilyHandle> families = new ArrayList<>();
+            List<byte[]> probe = new ArrayList<>();
+            List<int[]> at = new ArrayList<>();
+            for (int j = 0; j < g; j++) {
+                Generation gen = generations.get(g - 1 - j);
+                for (int i = 0; i < k.length; i++) {
+                    if (gen.filter.mayContain(hashes[2 * i], hashes[2 * i + 1])) {
+                        families.add(gen.handle);
+                        probe.add(k[i]);
+                        at.add(new int[] {j, i});
+                    }
+                }
             }
-            List<byte[]> values = db.multiGetAsList(tuning.readOptions, families, probe);
+            byte[][][] copies = new byte[g][k.length][];
+            List<byte[]> values = probe.isEmpty() ? List.of() : db.multiGetAsList(tuning.readOptions, families, probe);
+            for (int p = 0; p < values.size(); p++) {
+                copies[at.get(p)[0]][at.get(p)[1]] = values.get(p);
+            }
             Set<ByteBuffer> erased = new HashSet<>();
             try (WriteBatch batch = new WriteBatch()) {
                 for (int i = 0; i < k.length; i++) {
                     StoredValue newest = null;
                     for (int j = 0; j < g && newest == null; j++) {
-                        byte[] v = values.get(j * k.length + i);
+                        byte[] v = copies[j][i];
                         if (v != null) {
                             newest = decode(v, generations.get(g - 1 - j));
                         }
@@ -316,7 +340,7 @@ public final class ExactStore implements SeenSet {
                     out[i] = ours && erased.add(ByteBuffer.wrap(k[i]));
                     if (out[i]) {
                         for (int j = 0; j < g; j++) {
-                            if (values.get(j * k.length + i) != null) {
+                            if (copies[j][i] != null) {
                                 batch.delete(generations.get(g - 1 - j).handle, k[i]);
                             }
                         }
@@ -348,7 +372,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            Hit hit = newestHits(k, clock.millis())[0];
+            Hit hit = newestHits(k, hashes(k), clock.millis())[0];
             if (hit == null) {
                 return Optional.empty();
             }
@@ -542,7 +566,8 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             held = stripes.lock(k);
             long now = clock.millis();
-            Hit[] hits = newestHits(k, now);
+            long[] hashes = hashes(k);
+            Hit[] hits = newestHits(k, hashes, now);
             Generation newest = generations.getLast();
             Map<ByteBuffer, StoredValue> state = new HashMap<>(); // what earlier updates of this call wrote
             Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
@@ -562,6 +587,9 @@ public final class ExactStore implements SeenSet {
                 }
                 written[index[j]] = true;
                 inserted += current == null ? 1 : 0;
+                if (hits[j] == null || hits[j].generation != newest) {
+                    newest.filter.add(hashes[2 * j], hashes[2 * j + 1]);
+                }
                 state.put(kb, next);
                 writes.put(kb, encode(next, newest));
             }
@@ -591,7 +619,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            return newestHits(k, nowMillis)[0];
+            return newestHits(k, hashes(k), nowMillis)[0];
         } finally {
             generationLock.readLock().unlock();
         }
@@ -624,7 +652,9 @@ public final class ExactStore implements SeenSet {
                     tuning.statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
                     tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
                     sumProperty("rocksdb.estimate-pending-compaction-bytes"),
-                    db.getLongProperty("rocksdb.num-running-compactions"));
+                    db.getLongProperty("rocksdb.num-running-compactions"),
+                    generations.stream().mapToLong(g -> g.filter.bytes()).sum(),
+                    (int) generations.stream().filter(g -> !g.filter.complete()).count());
         } catch (RocksDBException e) {
             throw failure("read metrics", e);
         } finally {
@@ -690,7 +720,9 @@ public final class ExactStore implements SeenSet {
         long sequence = nextSequence++;
         ColumnFamilyHandle handle = db.createColumnFamily(
                 new ColumnFamilyDescriptor(Generation.name(sequence, now), tuning.cfOptions));
-        generations.add(new Generation(sequence, now, handle));
+        // Sized for as many keys as the previous generation received: in a steady stream one part suffices.
+        long expected = generations.isEmpty() ? 0 : expectedKeys(generations.getLast());
+        generations.add(new Generation(sequence, now, handle, new KeyFilter(expected, true)));
         if (generations.size() > 1) {
             // The previous generation will not grow again: flush it (freeing its memtable and letting the WAL be
             // recycled) and compact it into the last level.
@@ -718,7 +750,16 @@ public final class ExactStore implements SeenSet {
     private void dropOldest() throws RocksDBException {
         Generation oldest = generations.removeFirst();
         db.dropColumnFamily(oldest.handle);
-        sealer.release(oldest);
+        oldest.drop();
+    }
+
+    private long expectedKeys(Generation g) throws RocksDBException {
+        return g.filter.complete() ? g.filter.keys() : estimatedKeys(db, g.handle);
+    }
+
+    /** RocksDB's estimate of the keys a column family holds. */
+    static long estimatedKeys(RocksDB db, ColumnFamilyHandle handle) throws RocksDBException {
+        return db.getLongProperty(handle, "rocksdb.estimate-num-keys");
     }
 
     /** When the newest generation's time slice ends (slices are aligned to multiples of their length). */
@@ -768,32 +809,51 @@ public final class ExactStore implements SeenSet {
 
     /**
      * For each key, its copy in the newest generation that holds it, or null, also when that copy's expiry has
-     * passed at {@code nowMillis} (older copies are shadowed by it); one MultiGet per generation.
+     * passed at {@code nowMillis} (older copies are shadowed by it); one MultiGet per generation, for the keys its
+     * filter does not rule out. {@code hashes} holds each key's canonical hash as a pair ({@link Hash128#ofAll}).
      */
-    private Hit[] newestHits(byte[][] keys, long nowMillis) {
+    private Hit[] newestHits(byte[][] keys, long[] hashes, long nowMillis) {
         Hit[] hits = new Hit[keys.length];
         int[] pending = new int[keys.length];
         for (int i = 0; i < pending.length; i++) {
             pending[i] = i;
         }
         int remaining = keys.length;
+        int[] probed = new int[keys.length];
         try {
             for (int g = generations.size() - 1; g >= 0 && remaining > 0; g--) {
                 Generation gen = generations.get(g);
-                List<byte[]> probe = new ArrayList<>(remaining);
+                long[] pendingHashes = new long[2 * remaining];
                 for (int j = 0; j < remaining; j++) {
-                    probe.add(keys[pending[j]]);
+                    pendingHashes[2 * j] = hashes[2 * pending[j]];
+                    pendingHashes[2 * j + 1] = hashes[2 * pending[j] + 1];
+                }
+                boolean[] maybe = gen.filter.mayContainAll(pendingHashes);
+                List<byte[]> probe = new ArrayList<>();
+                for (int j = 0; j < remaining; j++) {
+                    if (maybe[j]) {
+                        probed[probe.size()] = j;
+                        probe.add(keys[pending[j]]);
+                    }
+                }
+                if (probe.isEmpty()) {
+                    continue;
                 }
                 List<byte[]> values = db.multiGetAsList(tuning.readOptions,
-                        Collections.nCopies(remaining, gen.handle), probe);
-                int stillMissing = 0;
-                for (int j = 0; j < remaining; j++) {
-                    byte[] v = values.get(j);
-                    if (v == null) {
-                        pending[stillMissing++] = pending[j];
-                    } else {
+                        Collections.nCopies(probe.size(), gen.handle), probe);
+                for (int p = 0; p < values.size(); p++) {
+                    byte[] v = values.get(p);
+                    if (v != null) {
+                        int j = probed[p];
                         StoredValue value = decode(v, gen);
                         hits[pending[j]] = value.expiredAt(nowMillis) ? null : new Hit(gen, value);
+                        pending[j] = -1; // answered: a newer copy shadows older ones
+                    }
+                }
+                int stillMissing = 0;
+                for (int j = 0; j < remaining; j++) {
+                    if (pending[j] >= 0) {
+                        pending[stillMissing++] = pending[j];
                     }
                 }
                 remaining = stillMissing;
@@ -802,6 +862,10 @@ public final class ExactStore implements SeenSet {
         } catch (RocksDBException e) {
             throw failure("read", e);
         }
+    }
+
+    private static long[] hashes(byte[][] keys) {
+        return Hash128.ofAll(Arrays.asList(keys));
     }
 
     private byte[] encode(StoredValue value, Generation g) {
@@ -928,6 +992,9 @@ public final class ExactStore implements SeenSet {
                 return;
             }
             closed = true;
+            if (filterLoader != null) {
+                filterLoader.close();
+            }
             sealer.close();
             RocksDBException syncError = null;
             if (fsync != FsyncPolicy.NO) {

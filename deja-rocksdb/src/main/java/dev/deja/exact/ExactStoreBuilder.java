@@ -186,7 +186,9 @@ public final class ExactStoreBuilder {
             for (int i = 0; i < names.size(); i++) {
                 long[] parsed = Generation.parse(names.get(i));
                 if (parsed != null) {
-                    existing.add(new Generation(parsed[0], parsed[1], handles.get(i)));
+                    // Filled in the background by the store's FilterLoader; until then it rules nothing out.
+                    KeyFilter filter = new KeyFilter(ExactStore.estimatedKeys(db, handles.get(i)), false);
+                    existing.add(new Generation(parsed[0], parsed[1], handles.get(i), filter));
                 }
             }
             existing.sort(Comparator.comparingLong(g -> g.sequence));

@@ -12,6 +12,10 @@ import org.rocksdb.CompactRangeOptions;
  * <p>The column family's name carries everything needed to rebuild the list on reopen: a sequence number that
  * orders generations even when two are created in the same millisecond (a size-driven rollover) and the creation
  * time, which is also the first-seen time of its oldest key and the base of its values' time field.
+ *
+ * <p>Background work on a generation (its seal, the loading of its filter) {@link #pin pins} it, so that a drop
+ * while that work runs closes the column family handle only when the last of them lets go: no native call ever
+ * sees a closed handle.
  */
 final class Generation {
 
@@ -20,15 +24,50 @@ final class Generation {
     final long sequence;
     final long createdMillis;
     final ColumnFamilyHandle handle;
-    /** Set once dropped; with {@link #sealing}, guarded by this generation's monitor ({@link Sealer}). */
-    boolean dropped;
-    /** The options of the compaction sealing it, while one runs, so that a drop can cancel it. */
+    /** The keys it holds, asked before RocksDB. */
+    final KeyFilter filter;
+    /** Set once dropped; guarded by this generation's monitor, like {@link #pins} and {@link #sealing}. */
+    private boolean dropped;
+    private int pins;
+    /** The options of the compaction sealing it, while one runs, so that a drop can cancel it ({@link Sealer}). */
     CompactRangeOptions sealing;
 
-    Generation(long sequence, long createdMillis, ColumnFamilyHandle handle) {
+    Generation(long sequence, long createdMillis, ColumnFamilyHandle handle, KeyFilter filter) {
         this.sequence = sequence;
         this.createdMillis = createdMillis;
         this.handle = handle;
+        this.filter = filter;
+    }
+
+    /** Keeps the handle open until {@link #unpin()}; false (and nothing to undo) if the generation was dropped. */
+    synchronized boolean pin() {
+        if (dropped) {
+            return false;
+        }
+        pins++;
+        return true;
+    }
+
+    synchronized void unpin() {
+        if (--pins == 0 && dropped) {
+            handle.close();
+        }
+    }
+
+    /** Marks the generation dropped (its column family already is) and cancels its seal; closes the handle unless
+     * pinned, else the last {@link #unpin()} does. */
+    synchronized void drop() {
+        dropped = true;
+        if (sealing != null) {
+            sealing.setCanceled(true);
+        }
+        if (pins == 0) {
+            handle.close();
+        }
+    }
+
+    synchronized boolean dropped() {
+        return dropped;
     }
 
     /** The column family name of a generation. */

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * RocksDB merely moved down: compressed with the fast compressor and carrying 7-byte sequence numbers. One forced
  * compaction of the last level rewrites it with the last level's compressor and zeroed sequence numbers, which
  * takes several bytes off every key for the rest of its life, at the cost of writing each key once more. A
- * generation dropped while its seal runs has the seal cancelled; its column family handle is closed by whichever
- * of the drop and the seal finishes last, so no native call ever sees a closed handle.
+ * generation dropped while its seal runs has the seal cancelled ({@link Generation#drop()}); the seal pins the
+ * generation, so its column family handle stays open until the seal has let go.
  */
 final class Sealer implements AutoCloseable {
 
@@ -42,21 +42,25 @@ final class Sealer implements AutoCloseable {
     }
 
     private void run(Generation g) {
+        if (!g.pin()) {
+            return; // dropped before its turn
+        }
         CompactRangeOptions options = new CompactRangeOptions()
                 .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)
                 // Flushes and other compactions go on meanwhile; only this generation is rewritten.
                 .setExclusiveManualCompaction(false);
         synchronized (g) {
-            if (g.dropped) {
-                options.close();
-                return;
-            }
             g.sealing = options;
+            if (g.dropped()) {
+                options.setCanceled(true);
+            }
         }
         current = g;
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(flush, g.handle);
-            db.compactRange(g.handle, null, null, options);
+            if (!options.canceled()) {
+                db.flush(flush, g.handle);
+                db.compactRange(g.handle, null, null, options);
+            }
         } catch (RocksDBException | IllegalArgumentException e) {
             // A cancelled compaction ends with a status code rocksdbjni's Status.Code does not know (14), which it
             // reports as IllegalArgumentException while building the RocksDBException: expected after a drop.
@@ -67,23 +71,9 @@ final class Sealer implements AutoCloseable {
             current = null;
             synchronized (g) {
                 g.sealing = null;
-                options.close();
-                if (g.dropped) {
-                    g.handle.close();
-                }
             }
-        }
-    }
-
-    /** Called after the generation's column family was dropped: cancels its seal or closes its handle now. */
-    void release(Generation g) {
-        synchronized (g) {
-            g.dropped = true;
-            if (g.sealing != null) {
-                g.sealing.setCanceled(true);
-            } else {
-                g.handle.close();
-            }
+            options.close();
+            g.unpin();
         }
     }
 

@@ -57,6 +57,11 @@ public final class ServerMetrics {
                 s -> s.exact() == null ? Double.NaN : s.exact().windowBelowMinimum() ? 1 : 0);
         gauge("deja.exact.generations", "Time slices an exact namespace holds",
                 s -> s.exact() == null ? Double.NaN : s.exact().generations());
+        gauge("deja.exact.filter.bytes", "Memory of an exact namespace's in-memory key filters",
+                s -> s.exact() == null ? Double.NaN : s.exact().filterBytes());
+        gauge("deja.exact.filters.loading", "Generations of an exact namespace whose key filter is still being read"
+                + " back after a restart (lookups in them are slower meanwhile)",
+                s -> s.exact() == null ? Double.NaN : s.exact().filtersLoading());
     }
 
     /** Counts {@code keys} operations of one command on one front end. */

@@ -1,0 +1,94 @@
+package dev.deja.exact;
+
+import dev.deja.hash.Hash128;
+import java.util.List;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fills the {@link KeyFilter}s of the generations a reopened store found on disk, on one background thread, so
+ * that opening does not wait for a scan of every key.
+ *
+ * <p>Each generation's keys are read back in key order from a RocksDB iterator. A key written while the scan runs
+ * either is in the iterator's view or is added by its writer, who always adds to the filter before writing, so a
+ * completed scan leaves no key out. Until its scan completes a generation's filter rules nothing out and lookups
+ * ask RocksDB, as they would without filters. A scan that fails (a read error) leaves that filter incomplete: the
+ * store stays correct, only slower, and says so in its log.
+ */
+final class FilterLoader implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FilterLoader.class);
+    /** Keys read between two checks for a drop or a close. */
+    private static final int STEP = 4096;
+
+    private final RocksDB db;
+    private final List<Generation> generations;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    /** Starts loading the generations' filters, newest first (the newest answers most duplicates). */
+    FilterLoader(RocksDB db, List<Generation> generations) {
+        this.db = db;
+        this.generations = List.copyOf(generations).reversed();
+        this.thread = new Thread(this::run, "deja-exact-filter-load");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    private void run() {
+        long started = System.nanoTime();
+        long keys = 0;
+        for (Generation g : generations) {
+            if (stopped) {
+                return;
+            }
+            if (g.pin()) {
+                try {
+                    keys += load(g);
+                } catch (RocksDBException | RuntimeException e) {
+                    LOG.warn("exact store could not read back the keys of a generation; lookups in it ask RocksDB"
+                            + " directly (correct, slower)", e);
+                } finally {
+                    g.unpin();
+                }
+            }
+        }
+        if (!stopped) {
+            LOG.info("exact store filters loaded: {} keys in {} generations, {} ms", keys, generations.size(),
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private long load(Generation g) throws RocksDBException {
+        long keys = 0;
+        // Not cached: a one-off sequential scan would evict the blocks lookups use. Readahead makes it sequential I/O.
+        try (ReadOptions options = new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
+             RocksIterator it = db.newIterator(g.handle, options)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                Hash128 h = Hash128.of(it.key());
+                g.filter.add(h.high(), h.low());
+                if (++keys % STEP == 0 && (stopped || g.dropped())) {
+                    return keys;
+                }
+            }
+            it.status();
+        }
+        g.filter.markComplete();
+        return keys;
+    }
+
+    /** Stops the loading (filters not yet complete stay so) and waits for the thread to let go of the store. */
+    @Override
+    public void close() {
+        stopped = true;
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
