@@ -53,7 +53,7 @@ public final class ExactStoreBuilder {
     boolean values;
     int maxValueBytes = 512;
     long blockCacheBytes = 256L << 20;
-    long memtableBytes = 64L << 20;
+    long memtableBytes = 16L << 20;
     Clock clock = Clock.systemUTC();
 
     ExactStoreBuilder(Path directory) {
@@ -134,7 +134,12 @@ public final class ExactStoreBuilder {
         return this;
     }
 
-    /** Bytes of one memtable (RocksDB write_buffer_size, default 64 MiB); up to three exist at once. */
+    /**
+     * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to three exist at once. Inserting a
+     * random key walks the memtable's skiplist with a cache miss per level, so a smaller memtable inserts faster
+     * (measured: 12 million inserts, 64 MiB 6.9 us of caller CPU per insert, 16 MiB 5.0) at the price of more,
+     * smaller level-0 files ({@link Tuning}).
+     */
     public ExactStoreBuilder memtableBytes(long bytes) {
         this.memtableBytes = Require.inRange("memtableBytes", bytes, 64 << 10, 1L << 34);
         return this;

@@ -118,6 +118,15 @@ final class Tuning implements AutoCloseable {
                 // Filters on the last level stay: most lookups miss, and it is the last level that would
                 // otherwise be read for every miss (optimize_filters_for_hits is for the opposite workload).
                 .setOptimizeFiltersForHits(false);
+        // A generation's flushes pile up in level 0 instead of being merged into the last level every 4 files:
+        // each such merge rewrites the whole of the generation's last level, at the last level's costly
+        // compression, and the seal ({@link Sealer}) rewrites it all once more when the generation ends. Many
+        // level-0 files make RocksDB lookups probe more files, but lookups reach RocksDB only for keys the
+        // store's own filters ({@link KeyFilter}) do not rule out. A generation of more than 64 flushes still gets
+        // merged; writes slow down at 96 level-0 files and stop at 128 until compaction catches up.
+        cfOptions.setLevel0FileNumCompactionTrigger(64)
+                .setLevel0SlowdownWritesTrigger(96)
+                .setLevel0StopWritesTrigger(128);
 
         writeOptions = new WriteOptions().setSync(fsync == FsyncPolicy.ALWAYS);
         // Reads fill the block cache: the blocks a lookup reaches are those of duplicates, and a key that came
