@@ -16,7 +16,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,7 +34,7 @@ import org.rocksdb.TickerType;
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
- * [--day-keys D] [--generations G]}. Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
+ * [--day-keys D] [--generations G] [--memtable-mb 16]}. Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
  * so the insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour
  * window (G generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
  * delete of its oldest keys beyond D after every batch. Duplicates are drawn from each thread's own keys of the
@@ -52,6 +54,7 @@ public final class ExactLoad {
     private final int threads;
     private final long dayKeys;
     private final int generations;
+    private final long memtableBytes;
     private final AtomicLong newKeys = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final long[] perThreadInserted;
@@ -69,6 +72,7 @@ public final class ExactLoad {
         int threads = 2;
         long dayKeys = 0;
         int generations = 8;
+        long memtableMb = 16;
         for (int i = 0; i < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -81,6 +85,7 @@ public final class ExactLoad {
                 case "--threads" -> threads = Integer.parseInt(v);
                 case "--day-keys" -> dayKeys = Long.parseLong(v);
                 case "--generations" -> generations = Integer.parseInt(v);
+                case "--memtable-mb" -> memtableMb = Long.parseLong(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -96,6 +101,7 @@ public final class ExactLoad {
         this.threads = threads;
         this.dayKeys = dayKeys > 0 ? dayKeys : keys;
         this.generations = generations;
+        this.memtableBytes = memtableMb << 20;
         this.perThreadInserted = new long[threads];
     }
 
@@ -109,12 +115,13 @@ public final class ExactLoad {
         }
         if (kind.equals("exact")) {
             exact = ExactStore.builder(dir).window(Duration.ofHours(24)).generations(generations).idFormat(IdFormat.UUID).fsync(FsyncPolicy.EVERYSEC)
-                    .clock(new KeyClock()).open();
+                    .memtableBytes(memtableBytes).clock(new KeyClock()).open();
         } else {
             baseline = new SequenceIndexStore(dir, 256L << 20);
         }
         System.out.printf(Locale.ROOT, "store=%s keys=%d mixed=%d dupRatio=%.2f batch=%d threads=%d dayKeys=%d"
-                + " generations=%d%n", kind, keys, mixed, dupRatio, batch, threads, dayKeys, generations);
+                + " generations=%d memtable=%dMiB%n", kind, keys, mixed, dupRatio, batch, threads, dayKeys, generations,
+                memtableBytes >> 20);
         try {
             phase("insert", keys, 0.0);
             phase("mixed", mixed, dupRatio);
@@ -137,6 +144,7 @@ public final class ExactLoad {
         }
         long[] writesBefore = writes();
         long cpuBefore = processCpuNanos();
+        Map<String, Long> threadsBefore = threadCpuTicks();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> done = new ArrayList<>();
         long start = System.nanoTime();
@@ -153,6 +161,7 @@ public final class ExactLoad {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
+        Map<String, Long> threadsAfter = threadCpuTicks();
         pool.shutdown();
         System.out.printf(Locale.ROOT, "%s: %d ops in %.1f s = %.0f ops/s (checkThenAdd, batches of %d, %d threads)%n",
                 name, ops, seconds, ops / seconds, batch, threads);
@@ -162,6 +171,12 @@ public final class ExactLoad {
                         + " %.0f ops/s%n", name, cpuSeconds, cpuSeconds * 1e6 / ops,
                 Runtime.getRuntime().availableProcessors(),
                 ops / cpuSeconds * Runtime.getRuntime().availableProcessors());
+        StringBuilder split = new StringBuilder();
+        for (Map.Entry<String, Long> e : threadsAfter.entrySet()) {
+            long ticks = e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0L);
+            split.append(String.format(Locale.ROOT, " %s %.2f", e.getKey(), ticks * 1e6 / TICKS_PER_SECOND / ops));
+        }
+        System.out.printf(Locale.ROOT, "%s: CPU us/op by thread:%s%n", name, split);
         System.out.printf(Locale.ROOT, "%s: rss after load %s%n", name, rss());
         settle();
         long[] writesAfter = writes();
@@ -298,6 +313,36 @@ public final class ExactLoad {
         }
         return new long[] {baseline.ticker(TickerType.WAL_FILE_BYTES), baseline.ticker(TickerType.FLUSH_WRITE_BYTES),
                 baseline.ticker(TickerType.COMPACT_WRITE_BYTES)};
+    }
+
+    /** Linux's clock ticks per second (USER_HZ), the unit of /proc's per-thread CPU times. */
+    private static final double TICKS_PER_SECOND = 100;
+
+    /**
+     * CPU ticks (user + system) of the live threads, grouped by what they do: the driver's calls, RocksDB's
+     * flushes ({@code rocksdb:high}) and compactions ({@code rocksdb:low}), and the rest (JIT, GC, the store's own
+     * background threads). Threads that ended are missing, so read it while the phase's threads live.
+     */
+    private static Map<String, Long> threadCpuTicks() throws IOException {
+        Map<String, Long> ticks = new TreeMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                String group = comm.startsWith("rocksdb:low") ? "compaction"
+                        : comm.startsWith("rocksdb:high") ? "flush"
+                        : comm.startsWith("pool-") ? "callers" : "other";
+                // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 counting from field 3, the first after ") ".
+                ticks.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+            }
+        }
+        return ticks;
     }
 
     private static long processCpuNanos() {
