@@ -1,7 +1,7 @@
 package dev.deja.sizing;
 
 /**
- * A disk estimate for the {@code exact} store over one window.
+ * A disk and memory estimate for the {@code exact} store over one window.
  *
  * @param keys        keys held (rate times window)
  * @param keyLength   bytes per key, e.g. 16 for a binary UUID
@@ -19,5 +19,13 @@ public record ExactSize(long keys, int keyLength, boolean owners, int generation
     /** The most disk the store uses: it keeps up to one generation beyond the window until the next boundary. */
     public long peakDiskBytes() {
         return Math.round(keys * (1 + 1.0 / generations) * bytesPerKey);
+    }
+
+    /**
+     * Memory of the store's in-memory key filters at that peak: a Bloom filter at 0.1% per generation (about 2
+     * bytes per key); RocksDB's memtables and block cache come on top, a fixed budget.
+     */
+    public long peakFilterBytes() {
+        return Math.round(keys * (1 + 1.0 / generations) * ExactSizing.FILTER_BITS_PER_KEY / 8);
     }
 }

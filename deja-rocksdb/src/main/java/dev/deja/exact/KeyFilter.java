@@ -2,6 +2,7 @@ package dev.deja.exact;
 
 import dev.deja.bloom.BloomFilter;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.ExactSizing;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KeyFilter {
 
     /** False-positive rate of each part. */
-    static final double FPP = 0.001;
+    static final double FPP = ExactSizing.FILTER_FPP;
     /** The smallest part: a new store's first generation starts here and doubles as keys arrive. */
     static final long MIN_CAPACITY = 1 << 16;
 

@@ -71,11 +71,15 @@ final class ExactSizeCommand implements Runnable {
                         String.format(Locale.ROOT, "%.2f bytes", size.bytesPerKey()))
                 .result("diskBytes", "disk", size.diskBytes(), bytes(size.diskBytes()))
                 .result("peakDiskBytes", "peak disk", size.peakDiskBytes(), bytes(size.peakDiskBytes()))
+                .result("peakFilterBytes", "peak filter memory", size.peakFilterBytes(),
+                        bytes(size.peakFilterBytes()))
                 .formula("x = rate * window")
-                .formula("bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.15: the key less the prefix sorted"
-                        + " neighbours share, the owner, and 3.15 bytes measured (time, filter, block overhead)")
+                .formula("bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.62: the key less the prefix sorted"
+                        + " neighbours share, the owner, and 3.62 bytes measured (time, filter, block overhead)")
                 .formula("disk = x * bytes per key; peak disk = disk * (1 + 1/G), one generation kept beyond the window")
-                .note("Calibrated on 100 million random UUIDs (16.20 bytes per key measured, docs/BENCHMARKS.md);"
+                .formula(String.format(Locale.ROOT, "peak filter memory = x * (1 + 1/G) * %.2f bits / 8: a Bloom"
+                        + " filter at 0.1%% per generation, in front of RocksDB", ExactSizing.FILTER_BITS_PER_KEY))
+                .note("Calibrated on 100 million random UUIDs (16.67 bytes per key measured, docs/BENCHMARKS.md);"
                         + " keys with common text compress further, so for them this is an upper bound.")
                 .print(spec.commandLine().getOut(), json);
     }
