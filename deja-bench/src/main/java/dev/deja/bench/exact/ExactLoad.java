@@ -120,8 +120,8 @@ public final class ExactLoad {
             baseline = new SequenceIndexStore(dir, 256L << 20);
         }
         System.out.printf(Locale.ROOT, "store=%s keys=%d mixed=%d dupRatio=%.2f batch=%d threads=%d dayKeys=%d"
-                + " generations=%d memtable=%dMiB%n", kind, keys, mixed, dupRatio, batch, threads, dayKeys, generations,
-                memtableBytes >> 20);
+                + " generations=%d memtable=%s%n", kind, keys, mixed, dupRatio, batch, threads, dayKeys, generations,
+                exact != null ? (memtableBytes >> 20) + "MiB" : "64MiB (the baseline's own)");
         try {
             phase("insert", keys, 0.0);
             phase("mixed", mixed, dupRatio);
