@@ -284,14 +284,15 @@ public final class BloomFilter implements HashedSeenSet {
         return out;
     }
 
-    /** Sets the key's bits; true when at least one bit was clear. */
+    /**
+     * Sets the key's bits; true when at least one bit was clear. No separate presence test first: the setting walk
+     * reads each word before it writes, so for a key already present it only reads, and every caller has either
+     * just tested presence itself (the batches, checkThenAdd) or is adding a key it expects to be new.
+     */
     boolean put(long high, long low) {
         long firstWord = BlockHash.block(high, blocks) << 3;
         long[] chunk = words.chunkForWrite(firstWord);
         int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
-        if (allSet(chunk, base, low)) {
-            return false;
-        }
         int newlySet = walk(chunk, base, low, true);
         if (newlySet == 0) {
             return false;
