@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -26,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.TickerType;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The exact store's load driver: random UUIDs inserted with checkThenAdd in batches, then a mixed load of new
@@ -34,86 +38,71 @@ import org.rocksdb.TickerType;
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
- * [--day-keys D] [--generations G] [--memtable-mb 16]}. Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
+ * [--day-keys D] [--generations G] [--memtable-mb 16]} ({@code --help} lists them with their defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
  * so the insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour
  * window (G generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
  * delete of its oldest keys beyond D after every batch. Duplicates are drawn from each thread's own keys of the
  * last half day, so every one of them must be answered DUPLICATE and every new key NEW; the driver counts any
  * other answer as an error and exits non-zero.
  */
-public final class ExactLoad {
+@Command(name = "ExactLoad", mixinStandardHelpOptions = true,
+        description = "Drives the exact store or seed 002's baseline with random UUIDs; see the class comment.")
+public final class ExactLoad implements Callable<Integer> {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    private final String kind;
-    private final Path dir;
-    private final long keys;
-    private final long mixed;
-    private final double dupRatio;
-    private final int batch;
-    private final int threads;
-    private final long dayKeys;
-    private final int generations;
-    private final long memtableBytes;
+    /** The stores ExactLoad drives. */
+    enum Store { exact, seqindex }
+
+    @Option(names = "--store", description = "exact or seqindex (default: ${DEFAULT-VALUE})")
+    private Store kind = Store.exact;
+    @Option(names = "--dir", required = true, description = "directory for the store; must not exist yet")
+    private Path dir;
+    @Option(names = "--keys", description = "new keys inserted in the first phase (default: ${DEFAULT-VALUE})")
+    private long keys = 5_000_000;
+    @Option(names = "--mixed", description = "operations of the mixed phase (default: ${DEFAULT-VALUE})")
+    private long mixed = 5_000_000;
+    @Option(names = "--dup-ratio", description = "duplicates among the mixed operations (default: ${DEFAULT-VALUE})")
+    private double dupRatio = 0.05;
+    @Option(names = "--batch", description = "keys per checkThenAdd call (default: ${DEFAULT-VALUE})")
+    private int batch = 1000;
+    @Option(names = "--threads", description = "calling threads (default: ${DEFAULT-VALUE})")
+    private int threads = 2;
+    @Option(names = "--day-keys", description = "new keys per day of the window (default: --keys)")
+    private long dayKeys;
+    @Option(names = "--generations", description = "exact store generations per window (default: ${DEFAULT-VALUE})")
+    private int generations = 8;
+    @Option(names = "--memtable-mb", description = "exact store memtable size in MiB (default: ${DEFAULT-VALUE})")
+    private long memtableMb = 16;
+
     private final AtomicLong newKeys = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
-    private final long[] perThreadInserted;
+    private long[] perThreadInserted;
+    private long memtableBytes;
 
     private ExactStore exact;
     private SequenceIndexStore baseline;
 
-    private ExactLoad(String[] args) {
-        String kind = "exact";
-        Path dir = null;
-        long keys = 5_000_000;
-        long mixed = 5_000_000;
-        double dupRatio = 0.05;
-        int batch = 1000;
-        int threads = 2;
-        long dayKeys = 0;
-        int generations = 8;
-        long memtableMb = 16;
-        for (int i = 0; i < args.length; i += 2) {
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--store" -> kind = v;
-                case "--dir" -> dir = Path.of(v);
-                case "--keys" -> keys = Long.parseLong(v);
-                case "--mixed" -> mixed = Long.parseLong(v);
-                case "--dup-ratio" -> dupRatio = Double.parseDouble(v);
-                case "--batch" -> batch = Integer.parseInt(v);
-                case "--threads" -> threads = Integer.parseInt(v);
-                case "--day-keys" -> dayKeys = Long.parseLong(v);
-                case "--generations" -> generations = Integer.parseInt(v);
-                case "--memtable-mb" -> memtableMb = Long.parseLong(v);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (dir == null || !(kind.equals("exact") || kind.equals("seqindex"))) {
-            throw new IllegalArgumentException("--dir is required and --store must be exact or seqindex");
-        }
-        this.kind = kind;
-        this.dir = dir;
-        this.keys = keys;
-        this.mixed = mixed;
-        this.dupRatio = dupRatio;
-        this.batch = batch;
-        this.threads = threads;
-        this.dayKeys = dayKeys > 0 ? dayKeys : keys;
-        this.generations = generations;
-        this.memtableBytes = memtableMb << 20;
-        this.perThreadInserted = new long[threads];
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ExactLoad()).execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        new ExactLoad(args).run();
+    @Override
+    public Integer call() throws Exception {
+        if (dayKeys <= 0) {
+            dayKeys = keys;
+        }
+        memtableBytes = memtableMb << 20;
+        perThreadInserted = new long[threads];
+        run();
+        return errors.get() == 0 ? 0 : 1;
     }
 
     private void run() throws Exception {
         if (Files.exists(dir)) {
             throw new IllegalArgumentException("--dir must not exist yet (got " + dir + ")");
         }
-        if (kind.equals("exact")) {
+        if (kind == Store.exact) {
             exact = ExactStore.builder(dir).window(Duration.ofHours(24)).generations(generations).idFormat(IdFormat.UUID).fsync(FsyncPolicy.EVERYSEC)
                     .memtableBytes(memtableBytes).clock(new KeyClock()).open();
         } else {
@@ -133,9 +122,6 @@ public final class ExactLoad {
             }
         }
         System.out.println("errors=" + errors.get());
-        if (errors.get() != 0) {
-            System.exit(1);
-        }
     }
 
     private void phase(String name, long ops, double dups) throws Exception {
