@@ -137,8 +137,8 @@ public final class ExactStoreBuilder {
     /**
      * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to three exist at once. Inserting a
      * random key walks the memtable's skiplist with a cache miss per level, so a smaller memtable inserts faster
-     * (measured: 12 million inserts, 64 MiB 6.9 us of caller CPU per insert, 16 MiB 5.0) at the price of more,
-     * smaller level-0 files ({@link Tuning}).
+     * (measured, 12 million inserts: 6.66 us of the callers' CPU per insert at 64 MiB, 5.91 at 16 MiB, 5.38 at
+     * 8 MiB; docs/BENCHMARKS.md) at the price of more, smaller level-0 files ({@link Tuning}).
      */
     public ExactStoreBuilder memtableBytes(long bytes) {
         this.memtableBytes = Require.inRange("memtableBytes", bytes, 64 << 10, 1L << 34);
