@@ -73,7 +73,7 @@ public final class BloomFilter implements HashedSeenSet {
     private final ChunkedBits words;
     private final LongAdder setBits = new LongAdder();
     private final Object[] stripes = new Object[STRIPES];
-    /** Written with the words {@link #present} touches, only so that the compiler cannot drop those loads. */
+    /** Written with the words {@link #checkHashes} touches, only so that the compiler cannot drop those loads. */
     @SuppressWarnings("unused")
     private long touchSink;
 
@@ -197,13 +197,13 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public boolean[] checkAll(List<byte[]> keys) {
-        return present(Hash128.ofAll(keys));
+        return checkHashes(Hash128.ofAll(keys));
     }
 
     @Override
     public void addAll(List<byte[]> keys) {
         long[] hashes = Hash128.ofAll(keys);
-        boolean[] present = present(hashes);
+        boolean[] present = checkHashes(hashes);
         for (int i = 0; i < present.length; i++) {
             if (!present[i]) {
                 put(hashes[2 * i], hashes[2 * i + 1]);
@@ -226,12 +226,12 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * {@link #checkThenAddHash} for each key, in order, with the same answers: a first pass finds the keys already
-     * present with their cache misses overlapped ({@link #present}); bits are never cleared, so those are
+     * present with their cache misses overlapped ({@link #checkHashes}); bits are never cleared, so those are
      * duplicates, and the others go through the striped lock one by one.
      */
     @Override
     public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
-        boolean[] present = present(hashes);
+        boolean[] present = checkHashes(hashes);
         for (int i = 0; i < out.length; i++) {
             if (present[i]) {
                 out[i] = Verdict.DUPLICATE;
@@ -246,14 +246,7 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * {@link #checkHash} for each key given by its hash pair ({@code high} at {@code 2i}, {@code low} at
-     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), with the cache misses of a large filter overlapped.
-     */
-    public boolean[] checkHashes(long[] hashes) {
-        return present(hashes);
-    }
-
-    /**
-     * {@link #checkHash} for each pair, in two passes so that a large filter's cache misses overlap. The first pass
+     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), in two passes so that a large filter's cache misses overlap. The first pass
      * only touches each key's block: two loads per key, from a loop body so short and free of dependencies between
      * iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are
      * loaded because a Java array is only 8-byte aligned, so a 64-byte block usually straddles two cache lines. The
@@ -261,7 +254,7 @@ public final class BloomFilter implements HashedSeenSet {
      * key's {@code k} loads and their arithmetic fill the processor's window, and one key's misses barely overlap
      * the next key's.
      */
-    private boolean[] present(long[] hashes) {
+    public boolean[] checkHashes(long[] hashes) {
         int n = hashes.length / 2;
         long[][] chunkOf = new long[n][];
         int[] baseOf = new int[n];

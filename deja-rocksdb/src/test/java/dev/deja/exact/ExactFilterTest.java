@@ -3,13 +3,11 @@ package dev.deja.exact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.journal.FsyncPolicy;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,21 +30,12 @@ class ExactFilterTest {
                 .memtableBytes(1 << 20).blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open();
     }
 
-    private static List<byte[]> randomKeys(int n, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        List<byte[]> keys = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            keys.add(ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
-        }
-        return keys;
-    }
-
     /** Three generations of keys (seeds 1..3), one hour apart, then closed. */
     private List<byte[]> writeThreeGenerations() {
         List<byte[]> all = new ArrayList<>();
         try (ExactStore store = open()) {
             for (int g = 1; g <= 3; g++) {
-                List<byte[]> keys = randomKeys(PER_GENERATION, g);
+                List<byte[]> keys = RandomKeys.of(PER_GENERATION, g);
                 store.addAll(keys);
                 all.addAll(keys);
                 clock.advance(Duration.ofHours(1));
@@ -69,7 +58,7 @@ class ExactFilterTest {
     @Test
     void aReopenedStoreAnswersExactlyWhileAndAfterItsFiltersLoad() throws InterruptedException {
         List<byte[]> held = writeThreeGenerations();
-        List<byte[]> fresh = randomKeys(PER_GENERATION, 99);
+        List<byte[]> fresh = RandomKeys.of(PER_GENERATION, 99);
         try (ExactStore store = open()) {
             // Asked at once: the filters may still be loading, then RocksDB answers.
             assertThat(store.checkAll(held)).doesNotContain(false);
@@ -84,7 +73,7 @@ class ExactFilterTest {
     @Test
     void keysWrittenWhileTheFiltersLoadAreFoundAfterwards() throws InterruptedException {
         writeThreeGenerations();
-        List<byte[]> during = randomKeys(PER_GENERATION, 4);
+        List<byte[]> during = RandomKeys.of(PER_GENERATION, 4);
         try (ExactStore store = open()) {
             store.addAll(during); // into the newest generation, which is being read back right now
             awaitFilters(store);

@@ -3,13 +3,10 @@ package dev.deja.exact;
 import dev.deja.journal.FsyncPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,19 +23,10 @@ class ExactSealTest {
                 .blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open();
     }
 
-    private static List<byte[]> randomKeys(int n, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        List<byte[]> keys = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            keys.add(ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
-        }
-        return keys;
-    }
-
     @Test
     void aFinishedGenerationIsRewrittenSmallerAndKeepsEveryKey() throws InterruptedException {
         try (ExactStore store = open()) {
-            List<byte[]> keys = randomKeys(50_000, 1);
+            List<byte[]> keys = RandomKeys.of(50_000, 1);
             store.addAll(keys);
             clock.advance(Duration.ofHours(1));
             store.add(new byte[] {1}); // rolls over: the first generation is sealed in the background
@@ -60,7 +48,7 @@ class ExactSealTest {
     @Test
     void droppingAGenerationWhileItIsBeingSealedLeavesAWorkingStore() {
         try (ExactStore store = open()) {
-            List<byte[]> old = randomKeys(100_000, 2);
+            List<byte[]> old = RandomKeys.of(100_000, 2);
             store.addAll(old);
             clock.advance(Duration.ofHours(1));
             store.add(new byte[] {1}); // seal of the first generation starts
@@ -68,7 +56,7 @@ class ExactSealTest {
             store.add(new byte[] {2}); // the first generation's successor is a window old: dropped at once
             assertThat(store.checkAll(old)).doesNotContain(true);
             assertThat(store.check(new byte[] {1})).isTrue();
-            List<byte[]> fresh = randomKeys(1_000, 3);
+            List<byte[]> fresh = RandomKeys.of(1_000, 3);
             store.addAll(fresh);
             assertThat(store.checkAll(fresh)).doesNotContain(false);
         }
