@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
- * [--day-keys D] [--generations G] [--memtable-mb 16]} ({@code --help} lists them with their defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
+ * [--day-keys D] [--generations G] [--memtable-mb 16] [--reopen-ops R]} ({@code --help} lists them with their defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
  * so the insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour
  * window (G generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
  * delete of its oldest keys beyond D after every batch. Duplicates are drawn from each thread's own keys of the
@@ -74,6 +74,9 @@ public final class ExactLoad implements Callable<Integer> {
     private int generations = 8;
     @Option(names = "--memtable-mb", description = "exact store memtable size in MiB (default: ${DEFAULT-VALUE})")
     private long memtableMb = 16;
+    @Option(names = "--reopen-ops", description = "exact store only: after the mixed phase, close and reopen the"
+            + " store and run this many mixed operations while its key filters load back (default: ${DEFAULT-VALUE})")
+    private long reopenOps;
 
     private final AtomicLong newKeys = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -103,8 +106,7 @@ public final class ExactLoad implements Callable<Integer> {
             throw new IllegalArgumentException("--dir must not exist yet (got " + dir + ")");
         }
         if (kind == Store.exact) {
-            exact = ExactStore.builder(dir).window(Duration.ofHours(24)).generations(generations).idFormat(IdFormat.UUID).fsync(FsyncPolicy.EVERYSEC)
-                    .memtableBytes(memtableBytes).clock(new KeyClock()).open();
+            exact = openExact();
         } else {
             baseline = new SequenceIndexStore(dir, 256L << 20);
         }
@@ -114,6 +116,9 @@ public final class ExactLoad implements Callable<Integer> {
         try {
             phase("insert", keys, 0.0);
             phase("mixed", mixed, dupRatio);
+            if (exact != null && reopenOps > 0) {
+                reopen();
+            }
         } finally {
             if (exact != null) {
                 exact.close();
@@ -122,6 +127,37 @@ public final class ExactLoad implements Callable<Integer> {
             }
         }
         System.out.println("errors=" + errors.get());
+    }
+
+    private ExactStore openExact() {
+        return ExactStore.builder(dir).window(Duration.ofHours(24)).generations(generations).idFormat(IdFormat.UUID)
+                .fsync(FsyncPolicy.EVERYSEC).memtableBytes(memtableBytes).clock(new KeyClock()).open();
+    }
+
+    /**
+     * Closes and reopens the exact store, then drives the mixed load at once: until the key filters of the
+     * generations found on disk are read back, lookups in those generations go to RocksDB. Prints how long opening
+     * and the loading took.
+     */
+    private void reopen() throws Exception {
+        exact.close();
+        long start = System.nanoTime();
+        exact = openExact();
+        System.out.printf(Locale.ROOT, "reopen: opened in %d ms, %d generations loading their key filters%n",
+                (System.nanoTime() - start) / 1_000_000, exact.metrics().filtersLoading());
+        Thread watch = Thread.ofPlatform().daemon().start(() -> {
+            while (exact.metrics().filtersLoading() > 0) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.out.printf(Locale.ROOT, "reopen: key filters loaded %d ms after the open%n",
+                    (System.nanoTime() - start) / 1_000_000);
+        });
+        phase("reopened", reopenOps, dupRatio);
+        watch.join();
     }
 
     private void phase(String name, long ops, double dups) throws Exception {
