@@ -3,7 +3,6 @@ package dev.deja.exact;
 import dev.deja.journal.FsyncPolicy;
 import java.util.Properties;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
@@ -23,7 +22,6 @@ import org.rocksdb.WriteOptions;
 final class Tuning implements AutoCloseable {
 
     final Statistics statistics;
-    final CompressionOptions bottommostCompression;
     final DBOptions dbOptions;
     final ColumnFamilyOptions cfOptions;
     final WriteOptions writeOptions;
@@ -44,17 +42,14 @@ final class Tuning implements AutoCloseable {
                 // a budget, not for a hit rate; the operating system's page cache behind it keeps the compressed
                 // blocks.
                 "block_cache=" + blockCacheBytes,
-                // A whole-key filter per table file at the false-positive rate of a 10-bit-per-key Bloom filter
-                // (about 1%): a lookup of a new key, the common case, is answered from the filter without touching
-                // a data block. Files written by compaction (every sealed generation) get a Ribbon filter, which
-                // reaches that rate with about 30% fewer bits; flushes keep the Bloom filter, three to four times
-                // cheaper to build, for files that are soon rewritten.
-                // Measured at 2 million keys: 1.25 to 0.88 filter bytes per key in a sealed generation, 19.72 to
-                // 19.39 bytes per key in all, no measurable change in CPU per insert.
+                // A whole-key filter in the table files a flush writes, at the false-positive rate of a
+                // 10-bit-per-key Bloom filter (about 1%). Lookups reach RocksDB only for keys the store's in-memory
+                // filters ({@link KeyFilter}) do not rule out, so the table filters matter only while those are read
+                // back after a reopen ({@link FilterLoader}) and for their 0.1% false positives. The last level, where
+                // a sealed generation lives, gets none (optimize_filters_for_hits below).
                 "filter_policy=ribbonfilter:10",
                 "whole_key_filtering=true",
-                // The filters stay out of the block cache: 0.9 to 1.25 bytes of memory per key that must never be
-                // evicted, because evicting them would turn every miss into a disk read.
+                // The filters stay out of the block cache: evicting them would turn a miss into a disk read.
                 "cache_index_and_filter_blocks=false",
                 // Sizes each filter to its table file's key count instead of rounding up to allocation classes.
                 "optimize_filters_for_memory=true",
@@ -76,7 +71,6 @@ final class Tuning implements AutoCloseable {
             throw new IllegalStateException("RocksDB rejected the exact store's table options: " + table);
         }
 
-        bottommostCompression = new CompressionOptions().setEnabled(true).setLevel(12);
         dbOptions = new DBOptions()
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
@@ -94,12 +88,10 @@ final class Tuning implements AutoCloseable {
         cfOptions
                 .setWriteBufferSize(memtableBytes)
                 .setMaxWriteBufferNumber(3)
-                // A Bloom filter over the memtable's whole keys: a miss in the memtable, the common case, costs a
-                // few hashed bit tests instead of a skiplist walk of ~20 cache misses.
-                .setMemtablePrefixBloomSizeRatio(0.05)
-                .setMemtableWholeKeyFiltering(true)
+                // No Bloom filter over the memtable: the store's key filters keep the misses, the common case, away
+                // from it, and one would cost a hash and bit updates on every insert.
                 // Levelled compaction with dynamic level sizes keeps ~90% of the data in the last level, where
-                // sequence numbers are zeroed and the strongest compression applies, and bounds space overhead
+                // sequence numbers are zeroed, and bounds space overhead
                 // to ~11%. Age-out never rewrites data: a dropped generation's files are deleted, not compacted.
                 // A generation that stops growing is compacted once more, into the last level ({@link Sealer}).
                 .setLevelCompactionDynamicLevelBytes(true)
@@ -110,19 +102,20 @@ final class Tuning implements AutoCloseable {
                 // keys); CPU per insert stayed within run-to-run noise (15.4 and 15.7 us against 16.2 and 17.2;
                 // the flushes compress about 26 bytes per key, a fraction of a microsecond at ZSTD's speed).
                 .setCompressionType(CompressionType.ZSTD_COMPRESSION)
-                // The last level holds most keys and is rewritten least often: ZSTD squeezes the same redundancy
-                // further. Level 12 instead of the default 3 took 2.4% more off (20.18 to 19.71 bytes per key at
-                // 2 million keys) for compaction CPU that a sealed generation pays once.
-                .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
-                .setBottommostCompressionOptions(bottommostCompression)
-                // Filters on the last level stay: most lookups miss, and it is the last level that would
-                // otherwise be read for every miss (optimize_filters_for_hits is for the opposite workload).
-                .setOptimizeFiltersForHits(false);
+                // The same in the last level, which holds most keys: ZSTD level 12 there took 1.4 bytes per key
+                // more off but cost 3.9 us of compaction CPU per key (BENCHMARKS.md, "exact store"); the bytes the
+                // table filters no longer take in that level (below) pay for the default level.
+                // No filters in the last level: about 0.9 bytes per key on disk and in memory that the store's own
+                // filters make redundant once loaded. While they load after a reopen, a lookup in a sealed
+                // generation reads an index entry and a data block instead. Measured at 12 million keys: loading took
+                // 12 s and the mixed load meanwhile ran at 64,000 operations per second (with last-level filters,
+                // 8 s and 94,000).
+                .setOptimizeFiltersForHits(true);
         // A generation's flushes pile up in level 0 instead of being merged into the last level every 4 files:
-        // each such merge rewrites the whole of the generation's last level, at the last level's costly
-        // compression, and the seal ({@link Sealer}) rewrites it all once more when the generation ends. Many
-        // level-0 files make RocksDB lookups probe more files, but lookups reach RocksDB only for keys the
-        // store's own filters ({@link KeyFilter}) do not rule out. A generation of more than 64 flushes still gets
+        // each such merge rewrites the whole of the generation's last level, and the seal ({@link Sealer})
+        // rewrites it all once more when the generation ends. Many level-0 files make RocksDB lookups probe more
+        // files, but lookups reach RocksDB only for keys the store's own filters ({@link KeyFilter}) do not rule
+        // out. A generation of more than 64 flushes still gets
         // merged; writes slow down at 96 level-0 files and stop at 128 until compaction catches up.
         cfOptions.setLevel0FileNumCompactionTrigger(64)
                 .setLevel0SlowdownWritesTrigger(96)
@@ -141,7 +134,6 @@ final class Tuning implements AutoCloseable {
         writeOptions.close();
         cfOptions.close();
         dbOptions.close();
-        bottommostCompression.close();
         statistics.close();
     }
 }
