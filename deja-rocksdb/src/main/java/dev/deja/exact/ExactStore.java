@@ -31,12 +31,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 import org.rocksdb.Checkpoint;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
@@ -53,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * <p>Design (seed 002, with its age-out replaced). Segment's de-duplication worker keeps message ids in RocksDB,
  * bounds it by size and ages keys out through a secondary index by sequence number and one delete per key; every
  * key is then written three times (key, index entry, tombstones) and the tombstones are compacted again. Here the
- * store is a list of <em>generations</em>, one RocksDB column family per time slice ({@code window / generations}
- * long), and a key is written once, into the newest. Age-out drops the oldest column family as a whole: its files
+ * store is a list of <em>generations</em> ({@link Generations}), one RocksDB column family per time slice
+ * ({@code window / generations} long), and a key is written once, into the newest. Age-out drops the oldest column family as a whole: its files
  * are deleted, nothing is rewritten, no index or tombstone exists. The price is granularity: a key is held for at
  * least the window and, while keys keep arriving, at most one slice longer (after an idle spell, until a key
  * written after it is a window old); the size bound removes a slice at a time.
@@ -91,14 +89,8 @@ public final class ExactStore implements SeenSet {
     private static final int STRIPES = 1 << 14;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
-    private static final long SIZE_CHECK_MILLIS = 1000;
 
     private final Clock clock;
-    private final long windowMillis;
-    private final long sliceMillis;
-    private final long maxBytes;
-    private final long rollBytes;
-    private final long minWindowMillis;
     private final IdFormat idFormat;
     private final boolean refreshOnDuplicate;
     private final boolean countDuplicates;
@@ -119,15 +111,11 @@ public final class ExactStore implements SeenSet {
     /** Fills the filters of the generations found on disk; null for a new store. */
     private final FilterLoader filterLoader;
 
-    /** Oldest first. Modified under the write side of {@link #generationLock}, read under its read side. */
-    private final List<Generation> generations = new ArrayList<>();
-    private long nextSequence;
-    private boolean lastDropForSize;
-    private boolean warned;
+    /** Changed under the write side of {@link #generationLock}, read under its read side. */
+    private final Generations generations;
     private volatile boolean closed;
     private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
     private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
-    private final AtomicLong windowWarnings = new AtomicLong();
     private final LongAdder insertions = new LongAdder();
 
     ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
@@ -135,11 +123,7 @@ public final class ExactStore implements SeenSet {
         this.timeUnitMillis = timeUnitMillis;
         this.valueFormat = valueFormat;
         this.clock = b.clock;
-        this.windowMillis = b.window == null ? 0 : b.window.toMillis();
-        this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / b.generations);
-        this.maxBytes = b.maxBytes;
-        this.rollBytes = b.maxBytes / b.generations;
-        this.minWindowMillis = b.minWindow == null ? 0 : b.minWindow.toMillis();
+        long windowMillis = b.window == null ? 0 : b.window.toMillis();
         this.idFormat = b.idFormat;
         this.refreshOnDuplicate = b.refreshOnDuplicate;
         this.countDuplicates = b.countDuplicates;
@@ -149,9 +133,9 @@ public final class ExactStore implements SeenSet {
         this.tuning = tuning;
         this.db = db;
         this.defaultFamily = defaultFamily;
-        this.generations.addAll(existing);
-        this.nextSequence = existing.isEmpty() ? 0 : existing.getLast().sequence + 1;
         this.sealer = new Sealer(db);
+        this.generations = new Generations(db, tuning.cfOptions, sealer, existing, windowMillis, b.generations,
+                b.maxBytes, b.minWindow == null ? 0 : b.minWindow.toMillis());
         if (fsync == FsyncPolicy.EVERYSEC) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "deja-exact-wal-sync");
@@ -231,7 +215,7 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             held = stripes.lock(k);
             long now = clock.millis();
-            Generation newest = generations.getLast();
+            Generation newest = generations.newest();
             long[] hashes = hashes(k);
             Hit[] hits = newestHits(k, hashes, now);
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
@@ -568,7 +552,7 @@ public final class ExactStore implements SeenSet {
             long now = clock.millis();
             long[] hashes = hashes(k);
             Hit[] hits = newestHits(k, hashes, now);
-            Generation newest = generations.getLast();
+            Generation newest = generations.newest();
             Map<ByteBuffer, StoredValue> state = new HashMap<>(); // what earlier updates of this call wrote
             Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
             int inserted = 0;
@@ -643,18 +627,18 @@ public final class ExactStore implements SeenSet {
         try {
             ensureOpen();
             long now = clock.millis();
-            long window = effectiveWindowMillis(now);
-            return new ExactMetrics(Duration.ofMillis(window), belowMinimum(window), windowWarnings.get(),
-                    generations.size(), sumProperty("rocksdb.estimate-num-keys"),
-                    sumProperty("rocksdb.live-sst-files-size"),
-                    sumProperty("rocksdb.cur-size-all-mem-tables"),
+            long window = generations.effectiveWindowMillis(now);
+            return new ExactMetrics(Duration.ofMillis(window), generations.belowMinimum(window),
+                    generations.windowWarnings(), generations.size(),
+                    generations.sumProperty("rocksdb.estimate-num-keys"),
+                    generations.sumProperty("rocksdb.live-sst-files-size"),
+                    generations.sumProperty("rocksdb.cur-size-all-mem-tables"),
                     tuning.statistics.getTickerCount(TickerType.WAL_FILE_BYTES),
                     tuning.statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
                     tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
-                    sumProperty("rocksdb.estimate-pending-compaction-bytes"),
+                    generations.sumProperty("rocksdb.estimate-pending-compaction-bytes"),
                     db.getLongProperty("rocksdb.num-running-compactions"),
-                    generations.stream().mapToLong(g -> g.filter.bytes()).sum(),
-                    (int) generations.stream().filter(g -> !g.filter.complete()).count());
+                    generations.filterBytes(), generations.filtersLoading());
         } catch (RocksDBException e) {
             throw failure("read metrics", e);
         } finally {
@@ -672,28 +656,8 @@ public final class ExactStore implements SeenSet {
         generationLock.writeLock().lock();
         try {
             ensureOpen();
-            long now = clock.millis();
-            rollOverIfDue(now);
-            dropExpired(now);
-            dropForSize();
-            long window = effectiveWindowMillis(now);
-            boolean below = belowMinimum(window);
-            if (below && !warned) {
-                windowWarnings.incrementAndGet();
-                LOG.warn("exact store window fell to {} (minimum {}): the size bound ({} bytes) drops keys younger"
-                        + " than the configured window", Duration.ofMillis(window), Duration.ofMillis(minWindowMillis),
-                        maxBytes);
-            }
-            warned = below;
-            long next = sliceMillis == 0 ? Long.MAX_VALUE : timeEnd(generations.getLast());
-            if (windowMillis > 0 && generations.size() > 1) {
-                next = Math.min(next, generations.get(1).createdMillis + windowMillis);
-            }
-            if (maxBytes > 0) {
-                next = Math.min(next, now + SIZE_CHECK_MILLIS);
-                sizeCheckCountdown.set(SIZE_CHECK_EVERY);
-            }
-            nextMaintenanceMillis = next;
+            nextMaintenanceMillis = generations.maintain(clock.millis());
+            sizeCheckCountdown.set(SIZE_CHECK_EVERY);
         } catch (RocksDBException e) {
             throw failure("maintain generations", e);
         } finally {
@@ -703,101 +667,8 @@ public final class ExactStore implements SeenSet {
 
     private void maybeMaintain() {
         if (clock.millis() >= nextMaintenanceMillis
-                || (maxBytes > 0 && sizeCheckCountdown.decrementAndGet() <= 0)) {
+                || (generations.sizeBounded() && sizeCheckCountdown.decrementAndGet() <= 0)) {
             maintain();
-        }
-    }
-
-    private void rollOverIfDue(long now) throws RocksDBException {
-        if (!generations.isEmpty()) {
-            Generation newest = generations.getLast();
-            boolean timeUp = now >= timeEnd(newest);
-            boolean full = rollBytes > 0 && familyBytes(newest) >= rollBytes;
-            if (!timeUp && !full) {
-                return;
-            }
-        }
-        long sequence = nextSequence++;
-        ColumnFamilyHandle handle = db.createColumnFamily(
-                new ColumnFamilyDescriptor(Generation.name(sequence, now), tuning.cfOptions));
-        // Sized for as many keys as the previous generation received: in a steady stream one part suffices.
-        long expected = generations.isEmpty() ? 0 : expectedKeys(generations.getLast());
-        generations.add(new Generation(sequence, now, handle, new KeyFilter(expected, true)));
-        if (generations.size() > 1) {
-            // The previous generation will not grow again: flush it (freeing its memtable and letting the WAL be
-            // recycled) and compact it into the last level.
-            sealer.seal(generations.get(generations.size() - 2));
-        }
-    }
-
-    /** Drops, oldest first, every generation whose youngest key (written before its successor existed) is older
-     * than the window. The newest generation always stays. */
-    private void dropExpired(long now) throws RocksDBException {
-        while (windowMillis > 0 && generations.size() > 1
-                && now >= generations.get(1).createdMillis + windowMillis) {
-            dropOldest();
-            lastDropForSize = false;
-        }
-    }
-
-    private void dropForSize() throws RocksDBException {
-        while (maxBytes > 0 && generations.size() > 1 && totalBytes() > maxBytes) {
-            dropOldest();
-            lastDropForSize = true;
-        }
-    }
-
-    private void dropOldest() throws RocksDBException {
-        Generation oldest = generations.removeFirst();
-        db.dropColumnFamily(oldest.handle);
-        oldest.drop();
-    }
-
-    private long expectedKeys(Generation g) throws RocksDBException {
-        return g.filter.complete() ? g.filter.keys() : estimatedKeys(db, g.handle);
-    }
-
-    /** RocksDB's estimate of the keys a column family holds. */
-    static long estimatedKeys(RocksDB db, ColumnFamilyHandle handle) throws RocksDBException {
-        return db.getLongProperty(handle, "rocksdb.estimate-num-keys");
-    }
-
-    /** When the newest generation's time slice ends (slices are aligned to multiples of their length). */
-    private long timeEnd(Generation g) {
-        return sliceMillis == 0 ? Long.MAX_VALUE : (Math.floorDiv(g.createdMillis, sliceMillis) + 1) * sliceMillis;
-    }
-
-    private long effectiveWindowMillis(long now) {
-        return generations.isEmpty() ? 0 : Math.max(0, now - generations.getFirst().createdMillis);
-    }
-
-    /** Only a size-driven drop shortens the window; a young store holding everything is not "below" anything. */
-    private boolean belowMinimum(long effectiveWindowMillis) {
-        return minWindowMillis > 0 && lastDropForSize && effectiveWindowMillis < minWindowMillis;
-    }
-
-    private long totalBytes() throws RocksDBException {
-        long total = 0;
-        for (Generation g : generations) {
-            total += familyBytes(g);
-        }
-        return total;
-    }
-
-    private long familyBytes(Generation g) throws RocksDBException {
-        return db.getLongProperty(g.handle, "rocksdb.live-sst-files-size")
-                + db.getLongProperty(g.handle, "rocksdb.cur-size-all-mem-tables");
-    }
-
-    private long sumProperty(String property) {
-        try {
-            long sum = 0;
-            for (Generation g : generations) {
-                sum += db.getLongProperty(g.handle, property);
-            }
-            return sum;
-        } catch (RocksDBException e) {
-            throw failure("read property " + property, e);
         }
     }
 
@@ -1004,10 +875,7 @@ public final class ExactStore implements SeenSet {
                     syncError = e;
                 }
             }
-            for (Generation g : generations) {
-                g.handle.close();
-            }
-            generations.clear();
+            generations.closeHandles();
             defaultFamily.close();
             db.close();
             tuning.close();

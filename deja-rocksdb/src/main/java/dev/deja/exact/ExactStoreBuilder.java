@@ -192,7 +192,7 @@ public final class ExactStoreBuilder {
                 long[] parsed = Generation.parse(names.get(i));
                 if (parsed != null) {
                     // Filled in the background by the store's FilterLoader; until then it rules nothing out.
-                    KeyFilter filter = new KeyFilter(ExactStore.estimatedKeys(db, handles.get(i)), false);
+                    KeyFilter filter = new KeyFilter(Generations.estimatedKeys(db, handles.get(i)), false);
                     existing.add(new Generation(parsed[0], parsed[1], handles.get(i), filter));
                 }
             }
