@@ -4,26 +4,28 @@ import dev.deja.seen.Require;
 
 /**
  * A disk estimate for the {@code exact} store (RocksDB, seed 002) per key and per window, for random ids such as
- * UUIDs, calibrated on the store's measured size (docs/BENCHMARKS.md, "exact store": 16.67 bytes per 16-byte id at
+ * UUIDs, calibrated on the store's measured size (docs/BENCHMARKS.md, "exact store": 17.30 bytes per 16-byte id at
  * 100 million keys in 8 generations).
  *
  * <pre>
- *   bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.62
+ *   bytes per key = max(L - log2(x / G) / 8, 0) + V + 4.25
  * </pre>
  *
  * where {@code L} is the key length, {@code x} the keys per window and {@code G} the generations: each generation
  * is its own sorted table set, and among {@code x / G} sorted random keys neighbours share about
  * {@code log2(x / G)} leading bits, which prefix encoding and compression do not store again. {@code V} is the
- * 8-byte owner (random, so incompressible) or nothing. 3.62 bytes is the rest, measured: the one-byte first-seen
- * time, the table filter (Ribbon, about 0.9 byte), block and index overhead after compression, and the newest
- * generation, whose flushes stay in level 0, lightly compressed, until it is sealed. Non-random keys (counters, ids with long common text) compress further; the
- * estimate is then an upper bound. The store keeps up to one generation beyond the window until the next
- * generation boundary, so the peak is {@code (1 + 1/G)} times the window's disk.
+ * 8-byte owner (random, so incompressible) or nothing. 4.25 bytes is the rest, measured: the one-byte first-seen
+ * time, the entry headers and block and index overhead left after ZSTD, and the newest generation, whose flushes
+ * stay in level 0 with their table filters until it is sealed. Non-random keys (counters, ids with long common
+ * text) compress further; the estimate is then an upper bound. The store keeps up to one generation beyond the
+ * window until the next generation boundary, so the peak is {@code (1 + 1/G)} times the window's disk.
  */
 public final class ExactSizing {
 
     /** Measured bytes per key beyond the key's unshared part and the owner (see the class comment). */
-    static final double OVERHEAD_BYTES = 3.62;
+    public static final double OVERHEAD_BYTES = 4.25;
+    /** The measurement {@link #OVERHEAD_BYTES} is calibrated on: bytes per key at 100 million UUIDs. */
+    public static final double CALIBRATION_BYTES_PER_KEY = 17.30;
     /** The false-positive rate of the exact store's in-memory key filters (one per generation). */
     public static final double FILTER_FPP = 0.001;
     /** Bits per key those filters take: the blocked Bloom filter's size at {@link #FILTER_FPP}. */

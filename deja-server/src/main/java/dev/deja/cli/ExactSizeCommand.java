@@ -74,13 +74,14 @@ final class ExactSizeCommand implements Runnable {
                 .result("peakFilterBytes", "peak filter memory", size.peakFilterBytes(),
                         bytes(size.peakFilterBytes()))
                 .formula("x = rate * window")
-                .formula("bytes per key = max(L - log2(x / G) / 8, 0) + V + 3.62: the key less the prefix sorted"
-                        + " neighbours share, the owner, and 3.62 bytes measured (time, filter, block overhead)")
+                .formula(String.format(Locale.ROOT, "bytes per key = max(L - log2(x / G) / 8, 0) + V + %.2f: the key less"
+                        + " the prefix sorted neighbours share, the owner, and %.2f bytes measured (time, headers, block"
+                        + " overhead)", ExactSizing.OVERHEAD_BYTES, ExactSizing.OVERHEAD_BYTES))
                 .formula("disk = x * bytes per key; peak disk = disk * (1 + 1/G), one generation kept beyond the window")
                 .formula(String.format(Locale.ROOT, "peak filter memory = x * (1 + 1/G) * %.2f bits / 8: a Bloom"
                         + " filter at 0.1%% per generation, in front of RocksDB", ExactSizing.FILTER_BITS_PER_KEY))
-                .note("Calibrated on 100 million random UUIDs (16.67 bytes per key measured, docs/BENCHMARKS.md);"
-                        + " keys with common text compress further, so for them this is an upper bound.")
+                .note(String.format(Locale.ROOT, "Calibrated on 100 million random UUIDs (%.2f bytes per key measured,"
+                        + " docs/BENCHMARKS.md);", ExactSizing.CALIBRATION_BYTES_PER_KEY) + " keys with common text compress further, so for them this is an upper bound.")
                 .print(spec.commandLine().getOut(), json);
     }
 }
