@@ -67,8 +67,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Lookups probe generations newest first, one MultiGet per generation for the keys still unanswered and not
  *       ruled out by that generation's in-memory {@link KeyFilter}: a new key, the common case, usually never
  *       reaches RocksDB.</li>
- *   <li>{@link #checkThenAdd} reads then writes under a lock striped by key hash ({@link StripedLocks}); a batch
- *       takes its stripes in ascending order and commits all its writes in one WriteBatch. Generations are
+ *   <li>{@link #checkThenAdd} reads then writes under per-key locks ({@link KeyLocks}); a batch takes its keys'
+ *       locks in ascending hash order and commits all its writes in one WriteBatch. Generations are
  *       created and dropped under a read-write lock whose read side every operation holds, so no operation ever
  *       sees a closed column family.</li>
  * </ul>
@@ -86,7 +86,6 @@ import org.slf4j.LoggerFactory;
 public final class ExactStore implements SeenSet {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
-    private static final int STRIPES = 1 << 14;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
 
@@ -104,7 +103,7 @@ public final class ExactStore implements SeenSet {
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
-    private final StripedLocks stripes = new StripedLocks(STRIPES);
+    private final KeyLocks locks = new KeyLocks();
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
     private final ScheduledExecutorService walSyncer;
     private final Sealer sealer;
@@ -210,13 +209,13 @@ public final class ExactStore implements SeenSet {
         }
         maybeMaintain();
         generationLock.readLock().lock();
-        int[] held = null;
+        KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            held = stripes.lock(k);
+            long[] hashes = hashes(k);
+            held = locks.lock(hashes);
             long now = clock.millis();
             Generation newest = generations.newest();
-            long[] hashes = hashes(k);
             Hit[] hits = newestHits(k, hashes, now);
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
             Map<ByteBuffer, Hit> state = new HashMap<>(k.length * 2);
@@ -265,7 +264,7 @@ public final class ExactStore implements SeenSet {
             throw failure("write", e);
         } finally {
             if (held != null) {
-                stripes.unlock(held);
+                locks.unlock(held);
             }
             generationLock.readLock().unlock();
         }
@@ -280,15 +279,15 @@ public final class ExactStore implements SeenSet {
             return out;
         }
         generationLock.readLock().lock();
-        int[] held = null;
+        KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            held = stripes.lock(k);
+            long[] hashes = hashes(k);
+            held = locks.lock(hashes);
             long now = clock.millis();
             // Every generation may hold a copy (refresh-on-duplicate copies keys forward): look in each whose filter
             // does not rule the key out. copies[j][i]: key i in the j-th generation, newest first.
             int g = generations.size();
-            long[] hashes = hashes(k);
             List<ColumnFamilyHandle> families = new ArrayList<>();
             List<byte[]> probe = new ArrayList<>();
             List<int[]> at = new ArrayList<>();
@@ -339,7 +338,7 @@ public final class ExactStore implements SeenSet {
             throw failure("forget", e);
         } finally {
             if (held != null) {
-                stripes.unlock(held);
+                locks.unlock(held);
             }
             generationLock.readLock().unlock();
         }
@@ -545,12 +544,12 @@ public final class ExactStore implements SeenSet {
         k = Arrays.copyOf(k, valid);
         maybeMaintain();
         generationLock.readLock().lock();
-        int[] held = null;
+        KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            held = stripes.lock(k);
-            long now = clock.millis();
             long[] hashes = hashes(k);
+            held = locks.lock(hashes);
+            long now = clock.millis();
             Hit[] hits = newestHits(k, hashes, now);
             Generation newest = generations.newest();
             Map<ByteBuffer, StoredValue> state = new HashMap<>(); // what earlier updates of this call wrote
@@ -591,7 +590,7 @@ public final class ExactStore implements SeenSet {
             throw failure("write", e);
         } finally {
             if (held != null) {
-                stripes.unlock(held);
+                locks.unlock(held);
             }
             generationLock.readLock().unlock();
         }

@@ -49,7 +49,7 @@ class ExactConcurrencyTest {
                 long owner = 100 + t;
                 done.add(pool.submit(() -> {
                     // Each thread visits every key in its own order, in batches of varied size, and the last
-                    // thread uses single calls, so stripes are taken in every interleaving.
+                    // thread uses single calls, so key locks are taken in every interleaving.
                     List<Integer> order = new ArrayList<>();
                     for (int i = 0; i < KEYS; i++) {
                         order.add(i);
