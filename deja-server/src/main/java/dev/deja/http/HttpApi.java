@@ -235,6 +235,7 @@ final class HttpApi {
     // ---- the seed's single-key endpoints ----
 
     private Object single(HttpCall call, KeyOp op) {
+        call.onlyParameters("e", "ns", "owner");
         byte[] key = key(required(call, "e"));
         String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
         long owner = owner(call.parameter("owner"));
@@ -259,6 +260,7 @@ final class HttpApi {
     // ---- batches ----
 
     private Object batch(HttpCall call) {
+        call.onlyParameters("op", "ns", "owner");
         boolean json = call.contentType() != null
                 && call.contentType().toLowerCase(Locale.ROOT).startsWith("application/json");
         String opName = call.parameter("op");

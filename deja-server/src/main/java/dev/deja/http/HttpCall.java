@@ -38,6 +38,21 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
                 failure == null && HttpUtil.isKeepAlive(request), failure);
     }
 
+    /**
+     * Refuses a query parameter this endpoint does not take, so that a misspelt one (say {@code namespace=} for
+     * {@code ns=}) is an error instead of silently falling back to a default.
+     *
+     * @throws HttpProblem a 400 naming the parameter and the ones the endpoint takes
+     */
+    void onlyParameters(String... known) {
+        for (String name : parameters.keySet()) {
+            if (!List.of(known).contains(name)) {
+                throw HttpProblem.badRequest("unknown query parameter '" + name + "' (" + path + " takes: "
+                        + String.join(", ", known) + ")");
+            }
+        }
+    }
+
     /** The first value of a query parameter, or null. */
     String parameter(String name) {
         List<String> values = parameters.get(name);

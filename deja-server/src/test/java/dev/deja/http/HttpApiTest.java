@@ -107,6 +107,11 @@ class HttpApiTest {
         assertError(post("/batch?op=check", "text/plain", "k\n".repeat(51)), 413, "at most 50 keys");
         assertError(post("/batch?op=check", "text/plain", "k\n".repeat(5001)), 413, "at most 10000 bytes");
         assertError(get("/check?e=k&ns=..%2Fetc"), 400, "namespace name must be");
+        // A misspelt parameter is refused rather than ignored (which would send the key to the default namespace).
+        assertError(get("/checkthenadd?e=typo-key&namespace=other"), 400,
+                "unknown query parameter 'namespace' (/checkthenadd takes: e, ns, owner)");
+        assertError(post("/batch?op=add&namespaces=x", "text/plain", "typo-key"), 400, "unknown query parameter");
+        assertThat(get("/check?e=typo-key").body()).isEqualTo("MISSING\n");
     }
 
     @Test
