@@ -52,10 +52,10 @@ import org.slf4j.LoggerFactory;
  * bounds it by size and ages keys out through a secondary index by sequence number and one delete per key; every
  * key is then written three times (key, index entry, tombstones) and the tombstones are compacted again. Here the
  * store is a list of <em>generations</em> ({@link Generations}), one RocksDB column family per time slice
- * ({@code window / generations} long), and a key is written once, into the newest. Age-out drops the oldest column family as a whole: its files
- * are deleted, nothing is rewritten, no index or tombstone exists. The price is granularity: a key is held for at
- * least the window and, while keys keep arriving, at most one slice longer (after an idle spell, until a key
- * written after it is a window old); the size bound removes a slice at a time.
+ * ({@code window / generations} long), and a key is written once, into the newest. Age-out drops the oldest column
+ * family as a whole: its files are deleted, nothing is rewritten, no index or tombstone exists. The price is
+ * granularity: a key is held for at least the window and, while keys keep arriving, at most one slice longer (after
+ * an idle spell, until a key written after it is a window old); the size bound removes a slice at a time.
  *
  * <ul>
  *   <li>Time bound: the generation after which no key was written more than {@code window} ago is dropped. The

@@ -38,9 +38,10 @@ import picocli.CommandLine.Option;
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
- * [--day-keys D] [--generations G] [--memtable-mb 16] [--reopen-ops R]} ({@code --help} lists them with their defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N,
- * so the insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour
- * window (G generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
+ * [--day-keys D] [--generations G] [--memtable-mb 16] [--reopen-ops R]} ({@code --help} lists them with their
+ * defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N, so the
+ * insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour window (G
+ * generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
  * delete of its oldest keys beyond D after every batch. Duplicates are drawn from each thread's own keys of the
  * last half day, so every one of them must be answered DUPLICATE and every new key NEW; the driver counts any
  * other answer as an error and exits non-zero.
