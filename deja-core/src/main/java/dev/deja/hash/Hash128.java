@@ -31,6 +31,16 @@ public record Hash128(long high, long low) {
     }
 
     /**
+     * Hashes {@code length} bytes of {@code buffer} from {@code offset} as the key they hold: the same hash as
+     * {@link #of(byte[])} of a copy of them, without the copy (for keys read into a reusable buffer).
+     */
+    public static Hash128 of(byte[] buffer, int offset, int length) {
+        Require.positive("length", length);
+        HashValue128 v = XXH3_128.hashBytesTo128Bits(buffer, offset, length);
+        return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());
+    }
+
+    /**
      * Hashes many keys into {@code high, low} pairs: key {@code i} is at {@code 2i} and {@code 2i+1}, the form the
      * batch operations take ({@link dev.deja.seen.HashedSeenSet#checkThenAddHashes}).
      */
