@@ -246,9 +246,9 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * {@link #checkHash} for each key given by its hash pair ({@code high} at {@code 2i}, {@code low} at
-     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), in two passes so that a large filter's cache misses overlap. The first pass
-     * only touches each key's block: two loads per key, from a loop body so short and free of dependencies between
-     * iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are
+     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), in two passes so that a large filter's cache misses
+     * overlap. The first pass only touches each key's block: two loads per key, from a loop body so short and free
+     * of dependencies between iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are
      * loaded because a Java array is only 8-byte aligned, so a 64-byte block usually straddles two cache lines. The
      * second pass tests the keys' bits in blocks the first has just brought into the cache; tested directly, a
      * key's {@code k} loads and their arithmetic fill the processor's window, and one key's misses barely overlap

@@ -26,8 +26,7 @@ public record Hash128(long high, long low) {
 
     /** Hashes a key; rejects null and empty keys with a message that says so. */
     public static Hash128 of(byte[] key) {
-        HashValue128 v = XXH3_128.hashBytesTo128Bits(Require.key(key));
-        return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());
+        return of(Require.key(key), 0, key.length);
     }
 
     /**

@@ -18,7 +18,7 @@ public record ExactSize(long keys, int keyLength, boolean owners, int generation
 
     /** The most disk the store uses: it keeps up to one generation beyond the window until the next boundary. */
     public long peakDiskBytes() {
-        return Math.round(keys * (1 + 1.0 / generations) * bytesPerKey);
+        return Math.round(peakKeys() * bytesPerKey);
     }
 
     /**
@@ -26,6 +26,11 @@ public record ExactSize(long keys, int keyLength, boolean owners, int generation
      * bytes per key); RocksDB's memtables and block cache come on top, a fixed budget.
      */
     public long peakFilterBytes() {
-        return Math.round(keys * (1 + 1.0 / generations) * ExactSizing.FILTER_BITS_PER_KEY / 8);
+        return Math.round(peakKeys() * ExactSizing.FILTER_BITS_PER_KEY / 8);
+    }
+
+    /** Keys held at the peak: the window and one generation beyond it. */
+    private double peakKeys() {
+        return keys * (1 + 1.0 / generations);
     }
 }

@@ -13,10 +13,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Compacts each generation once, after rollover, into RocksDB's last level, on one background thread.
  *
- * <p>Why: a generation stops receiving keys at rollover, but its newest data still sits in level 0 or in a file
- * RocksDB merely moved down: compressed with the fast compressor and carrying 7-byte sequence numbers. One forced
- * compaction of the last level rewrites it with the last level's compressor and zeroed sequence numbers, which
- * takes several bytes off every key for the rest of its life, at the cost of writing each key once more. A
+ * <p>Why: a generation stops receiving keys at rollover, but its data still sits in many level-0 files (or files
+ * RocksDB merely moved down), each with its own table filter and carrying 7-byte sequence numbers. One forced
+ * compaction of the last level merges them into one sorted run with zeroed sequence numbers and no table filters
+ * ({@link Tuning}), which takes bytes off every key for the rest of its life, at the cost of writing each key once
+ * more. A
  * generation dropped while its seal runs has the seal cancelled ({@link Generation#drop()}); the seal pins the
  * generation, so its column family handle stays open until the seal has let go.
  */
