@@ -73,7 +73,7 @@ public final class BloomFilter implements HashedSeenSet {
     private final ChunkedBits words;
     private final LongAdder setBits = new LongAdder();
     private final Object[] stripes = new Object[STRIPES];
-    /** Written with the words {@link #checkHashes} touches, only so that the compiler cannot drop those loads. */
+    /** Written with the words {@link #touchBlocks} loads, only so that the compiler cannot drop those loads. */
     @SuppressWarnings("unused")
     private long touchSink;
 
@@ -203,18 +203,13 @@ public final class BloomFilter implements HashedSeenSet {
     @Override
     public void addAll(List<byte[]> keys) {
         long[] hashes = Hash128.ofAll(keys);
-        boolean[] present = checkHashes(hashes);
-        for (int i = 0; i < present.length; i++) {
-            if (!present[i]) {
-                put(hashes[2 * i], hashes[2 * i + 1]);
-            }
+        touchBlocks(hashes);
+        for (int i = 0; i < hashes.length; i += 2) {
+            put(hashes[i], hashes[i + 1]);
         }
     }
 
-    /**
-     * {@link #checkThenAdd(byte[], long)} for each key, in order, with the same answers as single calls: a key found
-     * present by the first pass is a duplicate (bits are never cleared), the others go through the striped lock.
-     */
+    /** {@link #checkThenAdd(byte[], long)} for each key, in order, with the same answers as single calls. */
     @Override
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
@@ -225,20 +220,21 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
-     * {@link #checkThenAddHash} for each key, in order, with the same answers: a first pass finds the keys already
-     * present with their cache misses overlapped ({@link #checkHashes}); bits are never cleared, so those are
-     * duplicates, and the others go through the striped lock one by one.
+     * {@link #checkThenAddHash} for each key, in order, with the same answers: every key's block is first brought
+     * toward the cache with the misses overlapped ({@link #touchBlocks}); then a key whose bits are all set is a
+     * duplicate (bits are never cleared) and any other goes through the striped lock.
      */
     @Override
     public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
-        boolean[] present = checkHashes(hashes);
+        touchBlocks(hashes);
         for (int i = 0; i < out.length; i++) {
-            if (present[i]) {
+            long high = hashes[2 * i];
+            long low = hashes[2 * i + 1];
+            if (checkHash(high, low)) {
                 out[i] = Verdict.DUPLICATE;
             } else {
-                long high = hashes[2 * i];
                 synchronized (stripes[stripe(high)]) {
-                    out[i] = put(high, hashes[2 * i + 1]) ? Verdict.NEW : Verdict.DUPLICATE;
+                    out[i] = put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
                 }
             }
         }
@@ -246,35 +242,52 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * {@link #checkHash} for each key given by its hash pair ({@code high} at {@code 2i}, {@code low} at
-     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), in two passes so that a large filter's cache misses
-     * overlap. The first pass only touches each key's block: two loads per key, from a loop body so short and free
-     * of dependencies between iterations that the processor keeps the misses of many keys in flight at once. Both ends of the block are
-     * loaded because a Java array is only 8-byte aligned, so a 64-byte block usually straddles two cache lines. The
-     * second pass tests the keys' bits in blocks the first has just brought into the cache; tested directly, a
-     * key's {@code k} loads and their arithmetic fill the processor's window, and one key's misses barely overlap
-     * the next key's.
+     * {@code 2i+1}, as {@link Hash128#ofAll} makes them), with a large filter's cache misses overlapped
+     * ({@link #touchBlocks}).
      */
     public boolean[] checkHashes(long[] hashes) {
-        int n = hashes.length / 2;
-        long[][] chunkOf = new long[n][];
-        int[] baseOf = new int[n];
+        boolean[] out = new boolean[hashes.length / 2];
+        orCheckHashes(hashes, out);
+        return out;
+    }
+
+    /**
+     * Sets {@code maybe[i]} for each key that {@link #checkHash} finds present, leaving the other entries as they
+     * were, and skips the keys already marked: the form for probing several filters in turn without an answer
+     * array per filter.
+     */
+    public void orCheckHashes(long[] hashes, boolean[] maybe) {
+        if (maybe.length != hashes.length / 2) {
+            throw new IllegalArgumentException("maybe has " + maybe.length + " entries for " + hashes.length / 2
+                    + " keys; it needs one per key");
+        }
+        touchBlocks(hashes);
+        for (int i = 0; i < maybe.length; i++) {
+            if (!maybe[i]) {
+                maybe[i] = checkHash(hashes[2 * i], hashes[2 * i + 1]);
+            }
+        }
+    }
+
+    /**
+     * Loads both ends of every key's block, from a loop body so short and free of dependencies between iterations
+     * that the processor keeps the misses of many keys in flight at once; the tests that follow find the blocks in
+     * the cache. Tested directly, a key's {@code k} loads and their arithmetic fill the processor's window, and one
+     * key's misses barely overlap the next key's. Both ends, because a Java array is only 8-byte aligned, so a
+     * 64-byte block usually straddles two cache lines. The block of each key is computed again by the test; a
+     * multiply and a load from the small chunk table cost less than arrays to remember them in.
+     */
+    private void touchBlocks(long[] hashes) {
         long touched = 0;
-        for (int i = 0; i < n; i++) {
-            long firstWord = BlockHash.block(hashes[2 * i], blocks) << 3;
+        for (int i = 0; i < hashes.length; i += 2) {
+            long firstWord = BlockHash.block(hashes[i], blocks) << 3;
             long[] chunk = words.chunkOrNull(firstWord);
-            int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
             if (chunk != null) {
+                int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
                 touched ^= ChunkedBits.read(chunk, base) ^ ChunkedBits.read(chunk, base + 7);
             }
-            chunkOf[i] = chunk;
-            baseOf[i] = base;
         }
         touchSink = touched;
-        boolean[] out = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = chunkOf[i] != null && allSet(chunkOf[i], baseOf[i], hashes[2 * i + 1]);
-        }
-        return out;
     }
 
     /**

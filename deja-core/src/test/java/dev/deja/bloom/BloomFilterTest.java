@@ -289,6 +289,27 @@ class BloomFilterTest {
         assertThat(added.errorEstimate()).isEqualTo(single.errorEstimate());
     }
 
+    @Test
+    void orCheckHashesMarksOnlyKeysTheFilterMayHoldAndKeepsEarlierMarks() {
+        BloomFilter filter = BloomFilter.builder().capacity(10_000).fpp(0.001).build();
+        byte[][] held = Keys.random(14, 2_000);
+        byte[][] fresh = Keys.random(15, 2_000);
+        List<byte[]> probes = new ArrayList<>(Arrays.asList(held));
+        probes.addAll(Arrays.asList(fresh));
+        filter.addAll(Arrays.asList(held));
+        long[] hashes = Hash128.ofAll(probes);
+        boolean[] maybe = new boolean[probes.size()];
+        maybe[held.length] = true; // marked by an earlier filter: stays marked though this one lacks the key
+        filter.orCheckHashes(hashes, maybe);
+        for (int i = 0; i < maybe.length; i++) {
+            boolean expected = i == held.length || filter.check(probes.get(i));
+            assertThat(maybe[i]).as("key %d", i).isEqualTo(expected);
+        }
+        assertThat(Arrays.copyOf(maybe, held.length)).doesNotContain(false);
+        assertThatThrownBy(() -> filter.orCheckHashes(hashes, new boolean[3]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one per key");
+    }
+
     private static double falsePositiveRate(BloomFilter filter, byte[][] fresh) {
         int positives = 0;
         for (byte[] key : fresh) {

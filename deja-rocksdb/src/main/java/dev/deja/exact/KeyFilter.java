@@ -68,7 +68,8 @@ final class KeyFilter {
 
     /**
      * {@link #mayContain} for many keys given by their hash pairs ({@link dev.deja.hash.Hash128#ofAll}), each part
-     * probed with the cache misses of all the keys overlapped ({@link BloomFilter#checkHashes}).
+     * probed with the cache misses of all the keys overlapped ({@link BloomFilter#orCheckHashes}), and a key one part
+     * may hold not asked of the next.
      */
     boolean[] mayContainAll(long[] hashes) {
         boolean[] out = new boolean[hashes.length / 2];
@@ -77,10 +78,7 @@ final class KeyFilter {
             return out;
         }
         for (BloomFilter p : parts) {
-            boolean[] in = p.checkHashes(hashes);
-            for (int i = 0; i < out.length; i++) {
-                out[i] |= in[i];
-            }
+            p.orCheckHashes(hashes, out);
         }
         return out;
     }
