@@ -107,8 +107,10 @@ public final class ExactStore implements SeenSet {
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
     private final ScheduledExecutorService walSyncer;
     private final Sealer sealer;
-    /** Fills the filters of the generations found on disk; null for a new store. */
+    /** Fills the filters of the generations found on disk that no file restored; null if there are none. */
     private final FilterLoader filterLoader;
+    /** Where close keeps the key filters for the next open. */
+    private final KeyFilterFiles keyFilterFiles;
 
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
@@ -145,7 +147,9 @@ public final class ExactStore implements SeenSet {
         } else {
             walSyncer = null;
         }
-        this.filterLoader = existing.isEmpty() ? null : new FilterLoader(db, existing);
+        this.keyFilterFiles = new KeyFilterFiles(b.directory);
+        this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
+                : new FilterLoader(db, existing);
     }
 
     /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
@@ -866,6 +870,8 @@ public final class ExactStore implements SeenSet {
                 filterLoader.close();
             }
             sealer.close();
+            // After the last write: the files describe exactly what the next open finds.
+            keyFilterFiles.writeAll(generations);
             RocksDBException syncError = null;
             if (fsync != FsyncPolicy.NO) {
                 try {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
@@ -40,7 +41,7 @@ public final class ExactStoreBuilder {
     private static final long[] ROUND_UNITS_MILLIS = {1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000,
         300_000, 600_000, 900_000, 1_800_000, 3_600_000};
 
-    private final Path directory;
+    final Path directory;
     // Read by ExactStore's constructor.
     Duration window;
     long maxBytes;
@@ -187,12 +188,18 @@ public final class ExactStoreBuilder {
             }
             ColumnFamilyHandle defaultFamily = handles.get(defaultIndex);
             Metadata meta = checkMetadata(db, defaultFamily);
+            // Taken (read and deleted) before the store can write, so no file outlives the state it describes.
+            Map<String, KeyFilter> kept = new KeyFilterFiles(directory).takeAll();
             List<Generation> existing = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 long[] parsed = Generation.parse(names.get(i));
                 if (parsed != null) {
-                    // Filled in the background by the store's FilterLoader; until then it rules nothing out.
-                    KeyFilter filter = new KeyFilter(Generations.estimatedKeys(db, handles.get(i)), false);
+                    // Kept by the last close, or else filled in the background by the store's FilterLoader (until
+                    // then it rules nothing out).
+                    KeyFilter filter = kept.get(new String(names.get(i), StandardCharsets.US_ASCII));
+                    if (filter == null) {
+                        filter = new KeyFilter(Generations.estimatedKeys(db, handles.get(i)), false);
+                    }
                     existing.add(new Generation(parsed[0], parsed[1], handles.get(i), filter));
                 }
             }
@@ -201,7 +208,7 @@ public final class ExactStoreBuilder {
                     existing);
             store.maintain();
             return store;
-        } catch (RocksDBException | RuntimeException e) {
+        } catch (RocksDBException | IOException | RuntimeException e) {
             if (store != null) {
                 store.close();
             } else {
@@ -213,6 +220,9 @@ public final class ExactStoreBuilder {
             }
             if (e instanceof RocksDBException re) {
                 throw ExactStore.failure("open " + directory, re);
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("could not open " + directory + ": " + io.getMessage(), io);
             }
             throw (RuntimeException) e;
         }

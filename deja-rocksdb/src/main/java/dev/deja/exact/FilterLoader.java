@@ -32,7 +32,10 @@ final class FilterLoader implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopped;
 
-    /** Starts loading the generations' filters, newest first (the newest answers most duplicates). */
+    /**
+     * Starts loading the incomplete filters of the generations (those no {@link KeyFilterFiles file} restored), newest
+     * first (the newest answers most duplicates).
+     */
     FilterLoader(RocksDB db, List<Generation> generations) {
         this.db = db;
         this.generations = List.copyOf(generations).reversed();
@@ -44,13 +47,15 @@ final class FilterLoader implements AutoCloseable {
     private void run() {
         long started = System.nanoTime();
         long keys = 0;
+        int loaded = 0;
         for (Generation g : generations) {
             if (stopped) {
                 return;
             }
-            if (g.pin()) {
+            if (!g.filter.complete() && g.pin()) {
                 try {
                     keys += load(g);
+                    loaded++;
                 } catch (RocksDBException | RuntimeException e) {
                     LOG.warn("exact store could not read back the keys of a generation; lookups in it ask RocksDB"
                             + " directly (correct, slower)", e);
@@ -60,7 +65,7 @@ final class FilterLoader implements AutoCloseable {
             }
         }
         if (!stopped) {
-            LOG.info("exact store filters loaded: {} keys in {} generations, {} ms", keys, generations.size(),
+            LOG.info("exact store filters loaded: {} keys in {} generations, {} ms", keys, loaded,
                     (System.nanoTime() - started) / 1_000_000);
         }
     }

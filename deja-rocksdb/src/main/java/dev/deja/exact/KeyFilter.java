@@ -49,6 +49,27 @@ final class KeyFilter {
         this.complete = complete;
     }
 
+    private KeyFilter(BloomFilter[] parts, long keys) {
+        long total = 0;
+        for (BloomFilter p : parts) {
+            total += p.capacity();
+        }
+        this.parts = parts;
+        this.capacity = total;
+        this.added.set(keys);
+        this.complete = true;
+    }
+
+    /** A complete filter from the parts and key count a closed store kept ({@link KeyFilterFiles}). */
+    static KeyFilter restored(BloomFilter[] parts, long keys) {
+        return new KeyFilter(parts.clone(), keys);
+    }
+
+    /** The parts, oldest first, for keeping the filter in a file. */
+    BloomFilter[] partsSnapshot() {
+        return parts.clone();
+    }
+
     private static BloomFilter part(long capacity) {
         return BloomFilter.builder().capacity(capacity).fpp(FPP).build();
     }

@@ -78,6 +78,9 @@ public final class ExactLoad implements Callable<Integer> {
     @Option(names = "--reopen-ops", description = "exact store only: after the mixed phase, close and reopen the"
             + " store and run this many mixed operations while its key filters load back (default: ${DEFAULT-VALUE})")
     private long reopenOps;
+    @Option(names = "--reopen-as-after-crash", description = "exact store only: delete the key filters the close"
+            + " kept before reopening, as a crash would, so that every generation's keys are read back")
+    private boolean reopenAsAfterCrash;
 
     private final AtomicLong newKeys = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -141,7 +144,12 @@ public final class ExactLoad implements Callable<Integer> {
      * and the loading took.
      */
     private void reopen() throws Exception {
+        long closing = System.nanoTime();
         exact.close();
+        System.out.printf(Locale.ROOT, "reopen: closed in %d ms%n", (System.nanoTime() - closing) / 1_000_000);
+        if (reopenAsAfterCrash) {
+            deleteKeptFilters();
+        }
         long start = System.nanoTime();
         exact = openExact();
         System.out.printf(Locale.ROOT, "reopen: opened in %d ms, %d generations loading their key filters%n",
@@ -159,6 +167,17 @@ public final class ExactLoad implements Callable<Integer> {
         });
         phase("reopened", reopenOps, dupRatio);
         watch.join();
+    }
+
+    private void deleteKeptFilters() throws IOException {
+        Path kept = dir.resolve("key-filters"); // docs/FORMAT.md section 6.1
+        if (Files.isDirectory(kept)) {
+            try (Stream<Path> files = Files.list(kept)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
     }
 
     private void phase(String name, long ops, double dups) throws Exception {
