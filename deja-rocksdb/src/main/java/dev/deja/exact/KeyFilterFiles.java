@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * slower).
  *
  * <p>Written only by {@link ExactStore#close()}, after the last write, one file per generation whose filter is
- * complete (docs/FORMAT.md section 6). Read and then deleted by the next open, before the store takes a write: a
+ * complete (docs/FORMAT.md section 6.1). Read and then deleted by the next open, before the store takes a write: a
  * file can therefore only describe the state of a clean close, never a generation that has received keys since.
  * A crash leaves no files behind, and the next open reads the keys back as before. A file that is missing, corrupt
  * or of another generation is ignored (that generation's keys are read back instead), so a damaged file costs time,
