@@ -60,7 +60,7 @@ public final class ServerMetrics {
         gauge("deja.exact.filter.bytes", "Memory of an exact namespace's in-memory key filters",
                 s -> s.exact() == null ? Double.NaN : s.exact().filterBytes());
         gauge("deja.exact.filters.loading", "Generations of an exact namespace whose key filter is still being read"
-                + " back after a restart (lookups in them are slower meanwhile)",
+                + " back after a restart without kept filters, as after a crash (lookups in them are slower meanwhile)",
                 s -> s.exact() == null ? Double.NaN : s.exact().filtersLoading());
     }
 
