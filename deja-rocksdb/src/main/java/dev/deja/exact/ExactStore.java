@@ -224,6 +224,10 @@ public final class ExactStore implements SeenSet {
             // What each key holds after the calls before it in this batch, so repeats see their predecessors.
             Map<ByteBuffer, Hit> state = new HashMap<>(k.length * 2);
             Set<ByteBuffer> dirty = new LinkedHashSet<>();
+            // Hashes of the keys the newest generation is about to hold, added to its filter as one batch before
+            // the write (every key written goes to the newest generation's filter first; FilterLoader relies on it).
+            long[] newestAdds = new long[2 * k.length];
+            int adds = 0;
             for (int i = 0; i < k.length; i++) {
                 ByteBuffer kb = ByteBuffer.wrap(k[i]);
                 Hit hit = state.containsKey(kb) ? state.get(kb) : hits[i];
@@ -231,7 +235,8 @@ public final class ExactStore implements SeenSet {
                 if (hit == null) {
                     out[i] = Verdict.NEW;
                     hit = new Hit(newest, new StoredValue(owner, now, 0));
-                    newest.filter.add(hashes[2 * i], hashes[2 * i + 1]);
+                    newestAdds[2 * adds] = hashes[2 * i];
+                    newestAdds[2 * adds++ + 1] = hashes[2 * i + 1];
                     dirty.add(kb);
                     insertions.increment();
                 } else {
@@ -244,8 +249,9 @@ public final class ExactStore implements SeenSet {
                     if (refreshOnDuplicate) {
                         target = newest;
                     }
-                    if (target != hit.generation) {
-                        target.filter.add(hashes[2 * i], hashes[2 * i + 1]);
+                    if (target != hit.generation) { // target is the newest generation here
+                        newestAdds[2 * adds] = hashes[2 * i];
+                        newestAdds[2 * adds++ + 1] = hashes[2 * i + 1];
                     }
                     if (value != hit.value || target != hit.generation) {
                         hit = new Hit(target, value);
@@ -254,6 +260,7 @@ public final class ExactStore implements SeenSet {
                 }
                 state.put(kb, hit);
             }
+            newest.filter.addAll(Arrays.copyOf(newestAdds, 2 * adds));
             if (!dirty.isEmpty()) {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {

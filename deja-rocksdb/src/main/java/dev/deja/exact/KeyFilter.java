@@ -114,6 +114,28 @@ final class KeyFilter {
         }
     }
 
+    /**
+     * {@link #add} for every key of a batch, given by its hash pairs ({@link dev.deja.hash.Hash128#ofAll}), with the
+     * batch's cache misses overlapped ({@link BloomFilter#checkThenAddHashes}). The whole batch goes into the part
+     * that is last when it starts, which may take it up to one batch past its capacity before the next part grows.
+     */
+    void addAll(long[] hashes) {
+        int n = hashes.length / 2;
+        if (n == 0) {
+            return;
+        }
+        BloomFilter[] p = parts;
+        Verdict[] verdicts = new Verdict[n];
+        p[p.length - 1].checkThenAddHashes(hashes, new long[n], verdicts);
+        long fresh = 0;
+        for (Verdict v : verdicts) {
+            fresh += v == Verdict.NEW ? 1 : 0;
+        }
+        if (fresh > 0 && added.addAndGet(fresh) > capacity) {
+            grow();
+        }
+    }
+
     private synchronized void grow() {
         if (added.get() <= capacity) {
             return; // another thread grew it

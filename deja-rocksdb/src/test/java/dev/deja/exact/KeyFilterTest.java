@@ -80,4 +80,30 @@ class KeyFilterTest {
         }
         assertThat(filter.keys()).isEqualTo(1);
     }
+
+    @Test
+    void batchAddsHoldEveryKeyCountOnlyNewOnesAndGrowTheFilter() {
+        KeyFilter filter = new KeyFilter(0, true);
+        int n = 200_000; // past the first two parts (64 Ki + 128 Ki keys)
+        long[] hashes = new long[2 * 1000];
+        for (int from = 0; from < n; from += 1000) {
+            for (int i = 0; i < 1000; i++) {
+                Hash128 h = key(from + i);
+                hashes[2 * i] = h.high();
+                hashes[2 * i + 1] = h.low();
+            }
+            filter.addAll(hashes);
+        }
+        assertThat(filter.parts()).isEqualTo(3);
+        assertThat(filter.keys()).isBetween((long) (n * 0.99), (long) n);
+        long counted = filter.keys();
+        filter.addAll(hashes); // the last batch again: its keys are in the last part, nothing new is counted
+        assertThat(filter.keys()).isEqualTo(counted);
+        for (int i = 0; i < n; i++) {
+            Hash128 h = key(i);
+            assertThat(filter.mayContain(h.high(), h.low())).isTrue();
+        }
+        filter.addAll(new long[0]);
+        assertThat(filter.keys()).isEqualTo(counted);
+    }
 }
