@@ -232,11 +232,11 @@ public final class ExactStore implements SeenSet {
                 ByteBuffer kb = ByteBuffer.wrap(k[i]);
                 Hit hit = state.containsKey(kb) ? state.get(kb) : hits[i];
                 long owner = owners == null ? NO_OWNER : owners[i];
+                boolean intoNewest; // whether this call copies or writes the key into the newest generation
                 if (hit == null) {
                     out[i] = Verdict.NEW;
                     hit = new Hit(newest, new StoredValue(owner, now, 0));
-                    newestAdds[2 * adds] = hashes[2 * i];
-                    newestAdds[2 * adds++ + 1] = hashes[2 * i + 1];
+                    intoNewest = true;
                     dirty.add(kb);
                     insertions.increment();
                 } else {
@@ -249,14 +249,15 @@ public final class ExactStore implements SeenSet {
                     if (refreshOnDuplicate) {
                         target = newest;
                     }
-                    if (target != hit.generation) { // target is the newest generation here
-                        newestAdds[2 * adds] = hashes[2 * i];
-                        newestAdds[2 * adds++ + 1] = hashes[2 * i + 1];
-                    }
+                    intoNewest = target != hit.generation; // only refresh-on-duplicate moves a key, to the newest
                     if (value != hit.value || target != hit.generation) {
                         hit = new Hit(target, value);
                         dirty.add(kb);
                     }
+                }
+                if (intoNewest) {
+                    newestAdds[2 * adds] = hashes[2 * i];
+                    newestAdds[2 * adds++ + 1] = hashes[2 * i + 1];
                 }
                 state.put(kb, hit);
             }
