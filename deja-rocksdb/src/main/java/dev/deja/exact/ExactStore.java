@@ -86,6 +86,11 @@ import org.slf4j.LoggerFactory;
 public final class ExactStore implements SeenSet {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
+    /**
+     * The subdirectory of a closed store's directory where its key filters wait for the next open (docs/FORMAT.md
+     * section 6.1); deleting its files makes that open read every key back, as after a crash.
+     */
+    public static final String KEPT_FILTERS_DIRECTORY = KeyFilterFiles.DIRECTORY;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
 

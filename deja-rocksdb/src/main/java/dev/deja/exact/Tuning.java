@@ -45,8 +45,9 @@ final class Tuning implements AutoCloseable {
                 // A whole-key filter in the table files a flush writes, at the false-positive rate of a
                 // 10-bit-per-key Bloom filter (about 1%). Lookups reach RocksDB only for keys the store's in-memory
                 // filters ({@link KeyFilter}) do not rule out, so the table filters matter only while those are read
-                // back after a reopen ({@link FilterLoader}) and for their 0.1% false positives. The last level, where
-                // a sealed generation lives, gets none (optimize_filters_for_hits below).
+                // back after a reopen that found none kept, as after a crash ({@link FilterLoader}), and for their
+                // 0.1% false positives. The last level, where a sealed generation lives, gets none
+                // (optimize_filters_for_hits below).
                 "filter_policy=ribbonfilter:10",
                 "whole_key_filtering=true",
                 // The filters stay out of the block cache: evicting them would turn a miss into a disk read.

@@ -170,7 +170,7 @@ public final class ExactLoad implements Callable<Integer> {
     }
 
     private void deleteKeptFilters() throws IOException {
-        Path kept = dir.resolve("key-filters"); // docs/FORMAT.md section 6.1
+        Path kept = dir.resolve(ExactStore.KEPT_FILTERS_DIRECTORY);
         if (Files.isDirectory(kept)) {
             try (Stream<Path> files = Files.list(kept)) {
                 for (Path f : files.toList()) {
