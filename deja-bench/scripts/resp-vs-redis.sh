@@ -2,12 +2,15 @@
 # redis-benchmark against deja's RESP port (BF.ADD) and against Redis 7 (SET key 1 NX) on the same key space,
 # in the same run, pipelining 1 and 64; then Redis's dedup idiom, SET key 1 NX EX 3600, against both (deja: its
 # exact key-value namespace kv, on disk). Needs redis-server and redis-tools (Debian). Prints CSV lines.
-# Usage: deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients]
+# With rounds > 1 every measured pair is repeated, deja and Redis alternating, on the same two processes: on a
+# machine whose speed drifts, one pair says little, and the spread of the rounds says how much.
+# Usage: deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients] [rounds]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REQUESTS="${1:-2000000}"
 KEYSPACE="${2:-100000000}"
 CLIENTS="${3:-50}"
+ROUNDS="${4:-1}"
 command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
 command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install -y redis-server" >&2; exit 1; }
 
@@ -27,7 +30,7 @@ for _ in $(seq 1 600); do
 done
 redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS"
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests at pipelining
 # 1 and again at 64. It covers JIT compilation of each path (measured: three back-to-back P=1 runs on one deja
 # process took 23.3, 18.4 and 16.0 us of CPU per request), the first writes into deja's fresh bloom namespace,
@@ -42,19 +45,19 @@ warm_up() { # port, command...
 }
 warm_up "$DEJA_PORT" BF.ADD bench "key:__rand_int__"
 warm_up "$REDIS_PORT" SET "key:__rand_int__" 1 NX
-for P in 1 64; do
+for _ in $(seq 1 "$ROUNDS"); do for P in 1 64; do
   # Same key space for both: key:__rand_int__ with -r KEYSPACE.
   printf 'deja BF.ADD P=%s,' "$P"
   redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv BF.ADD bench "key:__rand_int__" | tail -n 1
   printf 'redis SET NX P=%s,' "$P"
   redis-benchmark -p "$REDIS_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "key:__rand_int__" 1 NX | tail -n 1
-done
+done; done
 warm_up "$DEJA_PORT" SET "kv:__rand_int__" 1 NX EX 3600
 warm_up "$REDIS_PORT" SET "kv:__rand_int__" 1 NX EX 3600
-for P in 1 64; do
+for _ in $(seq 1 "$ROUNDS"); do for P in 1 64; do
   printf 'deja SET NX EX (exact kv) P=%s,' "$P"
   redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "kv:__rand_int__" 1 NX EX 3600 | tail -n 1
   printf 'redis SET NX EX P=%s,' "$P"
   redis-benchmark -p "$REDIS_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv SET "kv:__rand_int__" 1 NX EX 3600 | tail -n 1
-done
+done; done
 echo "# deja RSS: $(ps -o rss= -p "$DEJA_PID") KiB; redis RSS: $(ps -o rss= -p "$REDIS_PID") KiB"
