@@ -6,7 +6,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SECONDS_="${1:-30}"; CONNS="${2:-64}"; THREADS="${3:-2}"; DEPTH="${4:-1}"; WARMUP_SECONDS="${5:-20}"
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-WORK="$(mktemp -d)"; PORT="$(free_port)"
+WORK="$(mktemp -d)"; PORT="$(free_port)"; LUA="$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua"
 cleanup() { kill "$DEJA_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 "$ROOT/deja" serve --data-dir "$WORK/deja" --http-port "$PORT" --resp-port 0 >"$WORK/deja.log" 2>&1 &
@@ -18,5 +18,5 @@ echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p
 # growing to its working size (the kernel zeroes each page the process touches for the first time: 22% of the
 # server's CPU samples over a whole short run, async-profiler). One process, measured back to back from its
 # start on 2026-11-25: 37,094 requests/s over the first 5 s, 90,849 over the next 15 s, 111,134 over the 15 after.
-wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP_SECONDS}s" -s "$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua" "http://127.0.0.1:$PORT" -- "$DEPTH" >/dev/null
-wrk -t"$THREADS" -c"$CONNS" -d"${SECONDS_}s" -s "$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua" "http://127.0.0.1:$PORT" -- "$DEPTH"
+wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP_SECONDS}s" -s "$LUA" "http://127.0.0.1:$PORT" -- "$DEPTH" >/dev/null
+wrk -t"$THREADS" -c"$CONNS" -d"${SECONDS_}s" -s "$LUA" "http://127.0.0.1:$PORT" -- "$DEPTH"

@@ -11,7 +11,7 @@ REQUESTS="${1:-2000000}"
 KEYSPACE="${2:-100000000}"
 CLIENTS="${3:-50}"
 ROUNDS="${4:-1}"
-WARMUP_ARG="${5:-}"
+WARMUP="${5:-$(( REQUESTS / 10 > 100000 ? REQUESTS / 10 : 100000 ))}"
 command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
 command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install -y redis-server" >&2; exit 1; }
 
@@ -31,14 +31,12 @@ for _ in $(seq 1 600); do
 done
 redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS"
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests (the fifth
-# argument; by default a tenth of the requests, at least 100,000) at pipelining
-# 1 and again at 64. It covers JIT compilation of each path (measured: three back-to-back P=1 runs on one deja
-# process took 23.3, 18.4 and 16.0 us of CPU per request), the first writes into deja's fresh bloom namespace,
-# which allocate its bit array chunk by chunk, and the creation of the kv namespace on the first SET (a one-time
-# cost of a namespace, not of a request).
-WARMUP="${WARMUP_ARG:-$(( REQUESTS / 10 > 100000 ? REQUESTS / 10 : 100000 ))}"
+# argument; by default a tenth of the requests, at least 100,000) at pipelining 1 and again at 64. It covers JIT
+# compilation of each path (measured: three back-to-back P=1 runs on one deja process took 23.3, 18.4 and 16.0 us
+# of CPU per request), the first writes into deja's fresh bloom namespace, which allocate its bit array chunk by
+# chunk, and the creation of the kv namespace on the first SET (a one-time cost of a namespace, not of a request).
 warm_up() { # port, command...
   local port="$1"; shift
   for P in 1 64; do
