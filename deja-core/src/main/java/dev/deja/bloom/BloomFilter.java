@@ -104,23 +104,43 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
-     * Whether all the key's bits are set in the block starting at word {@code base} of the chunk. Deliberately
-     * without an early exit: a branch on each loaded word would be mispredicted about half the time on a mix of
-     * present and absent keys, and each misprediction waits for the block's cache miss, whereas a branch-free test
-     * lets the processor overlap the misses of consecutive lookups.
+     * Whether all the key's bits are set in the block starting at word {@code base} of the chunk: the positions of
+     * {@link BlockHash}, each word shifted right by its bit's position and the results ANDed, so bit 0 of the
+     * accumulator survives only if every bit was set.
+     *
+     * <p>Written for the out-of-cache case, where a lookup is one cache miss and speed comes from overlapping the
+     * misses of consecutive lookups. That needs (1) no early exit: a branch on each loaded word would be
+     * mispredicted about half the time on a mix of present and absent keys, and each misprediction waits for the
+     * miss; and (2) few instructions waiting on the loaded block, since those fill the processor's window while the
+     * miss is outstanding: here a shift and an AND per bit, everything else (positions, addresses) is computed from
+     * the hash alone. The {@code >>> pos} uses the position's low 6 bits, its bit in the word, and
+     * {@code (pos >>> 6) & 7} its word. Measured against counting the clear bits (the shared walk), in a timing loop
+     * over a 1 GiB filter: 108 to 117 ns against 186 to 194 ns per check, hash included.
      */
     private boolean allSet(long[] chunk, int base, long low) {
-        return walk(chunk, base, low, false) == 0;
+        long all = 1;
+        long h = low;
+        int shift = 0;
+        int round = 0;
+        for (int i = 0; i < hashes; i++) {
+            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
+                h = BlockHash.positionWord(low, ++round);
+                shift = 0;
+            }
+            int pos = (int) (h >>> shift);
+            shift += BlockHash.POSITION_BITS;
+            all &= ChunkedBits.read(chunk, base + ((pos >>> 6) & 7)) >>> pos;
+        }
+        return (all & 1) != 0;
     }
 
     /**
-     * Walks the key's {@code k} bit positions in the block starting at word {@code base} (the derivation of
-     * {@link BlockHash}) and counts the bits that were clear; with {@code set}, also sets them and counts only the
-     * bits this call set. The one place the positions are sliced on the hot path; the {@code set} branch is the same
-     * for a whole call, so it is predicted, and the read-only walk stays branch-free per bit.
+     * Sets the key's {@code k} bits in the block starting at word {@code base} (the positions of {@link BlockHash})
+     * and counts the bits this call set. Each word is read before it is written, so a bit already set costs no
+     * atomic write.
      */
-    private int walk(long[] chunk, int base, long low, boolean set) {
-        int clear = 0;
+    private int setAll(long[] chunk, int base, long low) {
+        int newlySet = 0;
         long h = low;
         int shift = 0;
         int round = 0;
@@ -133,21 +153,21 @@ public final class BloomFilter implements HashedSeenSet {
             shift += BlockHash.POSITION_BITS;
             int w = base + (pos >>> 6);
             long bit = 1L << pos;
-            if (set) {
-                if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                    clear++;
-                }
-            } else {
-                clear += (int) ((~ChunkedBits.read(chunk, w) & bit) >>> pos);
+            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
+                newlySet++;
             }
         }
-        return clear;
+        return newlySet;
     }
 
     /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
     @Override
     public void addHash(long high, long low, long owner) {
-        put(high, low);
+        // The branch-free test first: a key already held (the common case of a de-duplication stream) then costs
+        // no branch per bit on the loaded block, and bits are never cleared, so "all set" stays true.
+        if (!checkHash(high, low)) {
+            put(high, low);
+        }
     }
 
     /**
@@ -157,9 +177,14 @@ public final class BloomFilter implements HashedSeenSet {
      */
     @Override
     public Verdict checkThenAddHash(long high, long low, long owner) {
-        if (checkHash(high, low)) {
-            return Verdict.DUPLICATE;
-        }
+        return checkHash(high, low) ? Verdict.DUPLICATE : putLocked(high, low);
+    }
+
+    /**
+     * The locked half of {@link #checkThenAddHash} and of the batch form, shared by both; the lock-free test before
+     * it answers every duplicate without it.
+     */
+    private Verdict putLocked(long high, long low) {
         synchronized (stripes[stripe(high)]) {
             return put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
         }
@@ -230,13 +255,7 @@ public final class BloomFilter implements HashedSeenSet {
         for (int i = 0; i < out.length; i++) {
             long high = hashes[2 * i];
             long low = hashes[2 * i + 1];
-            if (checkHash(high, low)) {
-                out[i] = Verdict.DUPLICATE;
-            } else {
-                synchronized (stripes[stripe(high)]) {
-                    out[i] = put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
-                }
-            }
+            out[i] = checkHash(high, low) ? Verdict.DUPLICATE : putLocked(high, low);
         }
     }
 
@@ -291,15 +310,15 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
-     * Sets the key's bits; true when at least one bit was clear. No separate presence test first: the setting walk
-     * reads each word before it writes, so for a key already present it only reads, and every caller has either
-     * just tested presence itself (the batches, checkThenAdd) or is adding a key it expects to be new.
+     * Sets the key's bits; true when at least one bit was clear. No presence test of its own: every caller has just
+     * made the branch-free one ({@link #checkHash}) or, in {@code addAll}, adds keys it expects to be new; and
+     * {@link #setAll} reads each word before it writes, so a bit already set costs no atomic write.
      */
     boolean put(long high, long low) {
         long firstWord = BlockHash.block(high, blocks) << 3;
         long[] chunk = words.chunkForWrite(firstWord);
         int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
-        int newlySet = walk(chunk, base, low, true);
+        int newlySet = setAll(chunk, base, low);
         if (newlySet == 0) {
             return false;
         }

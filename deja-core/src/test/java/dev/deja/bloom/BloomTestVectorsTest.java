@@ -3,6 +3,7 @@ package dev.deja.bloom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.hash.Hash128;
+import dev.deja.seen.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.List;
@@ -50,6 +51,34 @@ class BloomTestVectorsTest {
                 expected.set((int) (row.block() * 512 + pos));
             }
             assertThat(BitSet.valueOf(all)).as(row.key()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void checkAnswersPresentExactlyWhenEveryTabulatedBitIsSet() {
+        for (Row row : TABLE) {
+            BloomFilter filter = BloomFilter.builder().bits(1 << 20).hashes(10).build();
+            byte[] line = new byte[64];
+            for (int pos : row.positions()) {
+                line[pos >>> 3] |= (byte) (1 << (pos & 7));
+            }
+            filter.loadBits(row.block() * 64, line, 0, line.length);
+            assertThat(filter.check(row.key())).as(row.key()).isTrue();
+            for (int pos : row.positions()) {
+                byte[] missingOne = line.clone();
+                missingOne[pos >>> 3] &= (byte) ~(1 << (pos & 7));
+                filter.loadBits(row.block() * 64, missingOne, 0, missingOne.length);
+                assertThat(filter.check(row.key())).as(row.key() + " without bit " + pos).isFalse();
+                assertThat(filter.checkThenAdd(row.key())).as(row.key() + " without bit " + pos).isEqualTo(Verdict.NEW);
+                assertThat(filter.check(row.key())).as(row.key() + " after adding it again").isTrue();
+            }
+            // Every other bit of the block set, the key's own clear: still absent.
+            byte[] complement = new byte[64];
+            for (int i = 0; i < 64; i++) {
+                complement[i] = (byte) ~line[i];
+            }
+            filter.loadBits(row.block() * 64, complement, 0, complement.length);
+            assertThat(filter.check(row.key())).as(row.key() + " in the complement").isFalse();
         }
     }
 
