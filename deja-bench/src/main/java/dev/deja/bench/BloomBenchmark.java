@@ -38,10 +38,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * are per key in both families, so the two comparisons sit side by side: single calls against single calls (like
  * for like), and deja's batch API against the Guava loop (the comparison a caller who batches sees).
  * {@link BloomBatchSizeBenchmark} shows how the batch gain depends on the batch size.
+ *
+ * <p>The forks touch their whole heap at start ({@code -XX:+AlwaysPreTouch}): without it, whether a 1 GiB filter
+ * ended up on transparent huge pages varied from iteration to iteration, and Guava's out-of-cache scores fell into
+ * two groups about 1.6 times apart (docs/BENCHMARKS.md, 2026-11-25).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class BloomBenchmark {
 
     /** deja's filter at one of the two shapes. */
