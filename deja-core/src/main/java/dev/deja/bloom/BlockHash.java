@@ -43,12 +43,21 @@ final class BlockHash {
         return z ^ (z >>> 31);
     }
 
+    /**
+     * Bit position {@code i} of a key inside its block, in [0, 512). Computes position word {@code i / 7} afresh,
+     * so a loop over all {@code k} positions mixes up to {@code k - 7} times; the lookup, which runs for every key,
+     * slices each word once instead ({@code BloomFilter.allSet}).
+     */
+    static int position(long low, int i) {
+        long word = positionWord(low, i / POSITIONS_PER_WORD);
+        return (int) (word >>> (POSITION_BITS * (i % POSITIONS_PER_WORD))) & (BLOCK_BITS - 1);
+    }
+
     /** The {@code k} bit positions of a key inside its block, each in [0, 512); a reference for tests and docs. */
     static int[] positions(long low, int k) {
         int[] out = new int[k];
         for (int i = 0; i < k; i++) {
-            long word = positionWord(low, i / POSITIONS_PER_WORD);
-            out[i] = (int) (word >>> (POSITION_BITS * (i % POSITIONS_PER_WORD))) & (BLOCK_BITS - 1);
+            out[i] = position(low, i);
         }
         return out;
     }

@@ -135,22 +135,15 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
-     * Sets the key's {@code k} bits in the block starting at word {@code base} (the positions of {@link BlockHash})
-     * and counts the bits this call set. Each word is read before it is written, so a bit already set costs no
-     * atomic write.
+     * Sets the key's {@code k} bits in the block starting at word {@code base} ({@link BlockHash#position}) and
+     * counts the bits this call set. Each word is read before it is written, so a bit already set costs no atomic
+     * write. Off the duplicate path (it runs only for keys the lock-free test did not find), so it takes the
+     * reference derivation rather than a copy of the lookup's slicing loop.
      */
     private int setAll(long[] chunk, int base, long low) {
         int newlySet = 0;
-        long h = low;
-        int shift = 0;
-        int round = 0;
         for (int i = 0; i < hashes; i++) {
-            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
-                h = BlockHash.positionWord(low, ++round);
-                shift = 0;
-            }
-            int pos = (int) (h >>> shift) & (BlockHash.BLOCK_BITS - 1);
-            shift += BlockHash.POSITION_BITS;
+            int pos = BlockHash.position(low, i);
             int w = base + (pos >>> 6);
             long bit = 1L << pos;
             if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
@@ -230,7 +223,7 @@ public final class BloomFilter implements HashedSeenSet {
         long[] hashes = Hash128.ofAll(keys);
         touchBlocks(hashes);
         for (int i = 0; i < hashes.length; i += 2) {
-            put(hashes[i], hashes[i + 1]);
+            addHash(hashes[i], hashes[i + 1], NO_OWNER);
         }
     }
 
@@ -311,8 +304,8 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * Sets the key's bits; true when at least one bit was clear. No presence test of its own: every caller has just
-     * made the branch-free one ({@link #checkHash}) or, in {@code addAll}, adds keys it expects to be new; and
-     * {@link #setAll} reads each word before it writes, so a bit already set costs no atomic write.
+     * made the branch-free one ({@link #checkHash}), and {@link #setAll} reads each word before it writes, so a bit
+     * already set costs no atomic write.
      */
     boolean put(long high, long low) {
         long firstWord = BlockHash.block(high, blocks) << 3;
