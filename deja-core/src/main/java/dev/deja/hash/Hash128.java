@@ -35,6 +35,9 @@ public record Hash128(long high, long low) {
      */
     public static Hash128 of(byte[] buffer, int offset, int length) {
         Require.positive("length", length);
+        if (Xxh3Short.covers(length)) {
+            return Xxh3Short.hash(buffer, offset, length);
+        }
         HashValue128 v = XXH3_128.hashBytesTo128Bits(buffer, offset, length);
         return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());
     }

@@ -3,6 +3,9 @@ package dev.deja.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -23,6 +26,28 @@ class Hash128Test {
         }
         byte[] text = "order-42".getBytes(StandardCharsets.UTF_8);
         assertThat(Hash128.of(text, 0, text.length)).isEqualTo(Hash128.of(text));
+    }
+
+    /**
+     * Keys of 9 to 128 bytes are hashed by deja's own short-input paths ({@link Xxh3Short}); they must agree with
+     * hash4j's XXH3-128 bit for bit at every length, at the edges of each path and across them.
+     */
+    @Test
+    void everyLengthHashesExactlyAsHash4jXxh3() {
+        Hasher128 reference = Hashing.xxh3_128();
+        SplittableRandom random = new SplittableRandom(11);
+        byte[] buffer = new byte[400];
+        for (int length = 1; length <= 300; length++) {
+            for (int trial = 0; trial < 50; trial++) {
+                random.nextBytes(buffer);
+                int offset = random.nextInt(buffer.length - length + 1);
+                HashValue128 expected = reference.hashBytesTo128Bits(buffer, offset, length);
+                assertThat(Hash128.of(buffer, offset, length))
+                        .as("length %d, offset %d", length, offset)
+                        .isEqualTo(new Hash128(expected.getMostSignificantBits(),
+                                expected.getLeastSignificantBits()));
+            }
+        }
     }
 
     @Test
