@@ -4,7 +4,9 @@
 # exact key-value namespace kv, on disk). Needs redis-server and redis-tools (Debian). Prints CSV lines.
 # With rounds > 1 every measured pair is repeated, deja and Redis alternating, on the same two processes: on a
 # machine whose speed drifts, one pair says little, and the spread of the rounds says how much.
-# Usage: deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients] [rounds] [warm-up requests]
+# By default Redis runs without persistence, the stricter anchor; REDIS_PERSISTENCE=aof runs it with an append-only
+# file fsynced every second instead, the durability deja's journal gives by default (--fsync everysec).
+# Usage: [REDIS_PERSISTENCE=none|aof] deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients] [rounds] [warm-up requests]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REQUESTS="${1:-2000000}"
@@ -12,6 +14,11 @@ KEYSPACE="${2:-100000000}"
 CLIENTS="${3:-50}"
 ROUNDS="${4:-1}"
 WARMUP="${5:-$(( REQUESTS / 10 > 100000 ? REQUESTS / 10 : 100000 ))}"
+case "${REDIS_PERSISTENCE:-none}" in
+  none) REDIS_PERSISTENCE_ARGS=(--appendonly no) ;;
+  aof) REDIS_PERSISTENCE_ARGS=(--appendonly yes --appendfsync everysec) ;;
+  *) echo "REDIS_PERSISTENCE must be none or aof, not '$REDIS_PERSISTENCE'" >&2; exit 1 ;;
+esac
 command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
 command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install -y redis-server" >&2; exit 1; }
 
@@ -23,7 +30,7 @@ trap cleanup EXIT
 
 "$ROOT/deja" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" --fsync everysec >"$WORK/deja.log" 2>&1 &
 DEJA_PID=$!
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" "${REDIS_PERSISTENCE_ARGS[@]}" --dir "$WORK" >"$WORK/redis.log" 2>&1 &
 REDIS_PID=$!
 for _ in $(seq 1 600); do
   redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && redis-cli -p "$REDIS_PORT" PING >/dev/null 2>&1 && break
@@ -31,7 +38,7 @@ for _ in $(seq 1 600); do
 done
 redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP"
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP redis-persistence=${REDIS_PERSISTENCE:-none}"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests (the fifth
 # argument; by default a tenth of the requests, at least 100,000) at pipelining 1 and again at 64. It covers JIT
 # compilation of each path (measured: three back-to-back P=1 runs on one deja process took 23.3, 18.4 and 16.0 us
