@@ -8,6 +8,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -108,8 +109,10 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             answered(ctx, replies);
             return;
         }
-        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
-                ctx.executor().execute(() -> answered(ctx, replies)));
+        // one request per turn is the common case of clients that do not pipeline: wait on its future itself
+        CompletableFuture<?> all = futures.size() == 1
+                ? futures.get(0) : CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new));
+        all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
     }
 
     private void answered(ChannelHandlerContext ctx, List<Object> replies) {
@@ -127,7 +130,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     private void writeAll(ChannelHandlerContext ctx, List<Object> replies) {
         for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future) {
-                reply = future.handle((value, error) -> error == null ? value : failure(unwrap(error))).join();
+                reply = outcome(future);
             }
             if (reply instanceof Closing closing) {
                 ctx.write(closing.reply());
@@ -138,6 +141,16 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             ctx.write(reply);
         }
         ctx.flush();
+    }
+
+    /** The reply a completed future stands for: its value, or the reply {@link #failure} makes of its error. */
+    private Object outcome(CompletableFuture<?> future) {
+        return switch (future.state()) {
+            case SUCCESS -> future.resultNow();
+            case FAILED -> failure(unwrap(future.exceptionNow()));
+            case CANCELLED -> failure(new CancellationException("the request was cancelled"));
+            case RUNNING -> throw new IllegalStateException("a reply was written before its request completed");
+        };
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -7,6 +7,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /** Replies go out in request order, and requests piling up behind a pending (journaled) reply pause reading. */
@@ -79,6 +80,26 @@ class PipelinedHandlerTest {
         assertThat(List.of(first, second)).containsExactly("failed: disk full", "bye");
         channel.runPendingTasks();
         assertThat(channel.isOpen()).isFalse();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aTurnWithSeveralPendingRepliesWaitsForAllOfThem() {
+        Echo echo = new Echo();
+        EmbeddedChannel channel = new EmbeddedChannel(echo);
+        channel.writeInbound("slow-a", "x", "slow-b");
+        echo.slow.get(1).complete("b done");
+        channel.runPendingTasks();
+        assertThat((Object) channel.readOutbound()).as("the first reply is still pending").isNull();
+
+        echo.slow.get(0).completeExceptionally(new CompletionException(new IllegalStateException("no space")));
+        channel.runPendingTasks();
+        List<Object> replies = new ArrayList<>();
+        for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
+            replies.add(reply);
+        }
+        assertThat(replies).as("in request order, the wrapped error unwrapped")
+                .containsExactly("failed: no space", "x", "b done");
         channel.finishAndReleaseAll();
     }
 }
