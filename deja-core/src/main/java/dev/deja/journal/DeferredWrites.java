@@ -39,7 +39,9 @@ public final class DeferredWrites {
         try {
             calls.run();
         } finally {
-            CURRENT.remove();
+            // set, not remove: the thread keeps its entry, so its next collection (a server's event loop makes one
+            // per turn) allocates none; the entry holds nothing once cleared
+            CURRENT.set(null);
         }
     }
 

@@ -99,19 +99,29 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
 
     /** Writes the batch's replies once each is ready, then goes on with what arrived meanwhile. */
     private void answer(ChannelHandlerContext ctx, List<Object> replies) {
-        List<CompletableFuture<?>> futures = new ArrayList<>();
+        // one pending reply per turn is the common case of clients that do not pipeline: it is waited on itself,
+        // without a list or allOf
+        CompletableFuture<?> first = null;
+        List<CompletableFuture<?>> more = null;
         for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
-                futures.add(future);
+                if (first == null) {
+                    first = future;
+                } else {
+                    if (more == null) {
+                        more = new ArrayList<>();
+                        more.add(first);
+                    }
+                    more.add(future);
+                }
             }
         }
-        if (futures.isEmpty()) {
+        if (first == null) {
             answered(ctx, replies);
             return;
         }
-        // one request per turn is the common case of clients that do not pipeline: wait on its future itself
-        CompletableFuture<?> all = futures.size() == 1
-                ? futures.get(0) : CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new));
+        CompletableFuture<?> all = more == null
+                ? first : CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
         all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
     }
 
