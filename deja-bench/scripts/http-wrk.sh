@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SECONDS_="${1:-30}"; CONNS="${2:-64}"; THREADS="${3:-2}"; DEPTH="${4:-1}"; WARMUP_SECONDS="${5:-20}"
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+. "$ROOT/deja-bench/scripts/servers.sh"
 WORK="$(mktemp -d)"; PORT="$(free_port)"; LUA="$(dirname "${BASH_SOURCE[0]}")/checkthenadd.lua"
 cleanup() { kill "$DEJA_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT

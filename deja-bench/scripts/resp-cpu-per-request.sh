@@ -7,24 +7,9 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REQUESTS="${1:-1000000}"; ROUNDS="${2:-3}"; shift $(( $# < 2 ? $# : 2 ))
-for tool in redis-benchmark redis-server; do
-  command -v "$tool" >/dev/null || { echo "$tool not found: apt-get install -y redis-server redis-tools" >&2; exit 1; }
-done
 [ -x /usr/bin/time ] || { echo "/usr/bin/time not found: apt-get install -y time" >&2; exit 1; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-WORK="$(mktemp -d)"; DEJA_PORT="$(free_port)"; REDIS_PORT="$(free_port)"
-cleanup() { kill "$DEJA_PID" "$REDIS_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-"$ROOT/deja" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" "$@" >"$WORK/deja.log" 2>&1 &
-DEJA_PID=$!
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-for _ in $(seq 1 600); do
-  redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && redis-cli -p "$REDIS_PORT" PING >/dev/null 2>&1 && break
-  sleep 0.1
-done
-redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
-# The launcher execs java, so its PID is the server's.
+. "$ROOT/deja-bench/scripts/servers.sh"
+start_deja_and_redis "$@" -- --appendonly no
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
 bench() { # port, P, command...
   local port="$1" pipeline="$2"; shift 2
@@ -41,7 +26,8 @@ for _ in $(seq 1 "$ROUNDS"); do
     if [ "$server" = deja ]; then pid=$DEJA_PID port=$DEJA_PORT cmd=(BF.ADD bench "key:__rand_int__")
     else pid=$REDIS_PID port=$REDIS_PORT cmd=(SET "key:__rand_int__" 1 NX); fi
     read -r u0 s0 < <(ticks "$pid")
-    out="$( { /usr/bin/time -f '%U,%S,%e' -o "$WORK/time" bash -c "$(declare -f bench); REQUESTS=$REQUESTS bench $port 1 $(printf '%q ' "${cmd[@]}")"; } )"
+    out="$(/usr/bin/time -f '%U,%S,%e' -o "$WORK/time" redis-benchmark -p "$port" -c 50 -n "$REQUESTS" \
+      -r 100000000 -P 1 -q --csv "${cmd[@]}" | tail -n 1 | cut -d, -f2)"
     read -r u1 s1 < <(ticks "$pid")
     echo "$server,${out//\"/},$(cat "$WORK/time"),$(awk -v a="$u0" -v b="$u1" 'BEGIN{printf "%.2f", (b-a)/100}'),$(awk -v a="$s0" -v b="$s1" 'BEGIN{printf "%.2f", (b-a)/100}')"
   done

@@ -19,24 +19,8 @@ case "${REDIS_PERSISTENCE:-none}" in
   aof) REDIS_PERSISTENCE_ARGS=(--appendonly yes --appendfsync everysec) ;;
   *) echo "REDIS_PERSISTENCE must be none or aof, not '$REDIS_PERSISTENCE'" >&2; exit 1 ;;
 esac
-command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
-command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install -y redis-server" >&2; exit 1; }
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-WORK="$(mktemp -d)"
-DEJA_PORT="$(free_port)"; REDIS_PORT="$(free_port)"
-cleanup() { kill "$DEJA_PID" "$REDIS_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-"$ROOT/deja" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" --fsync everysec >"$WORK/deja.log" 2>&1 &
-DEJA_PID=$!
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" "${REDIS_PERSISTENCE_ARGS[@]}" --dir "$WORK" >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-for _ in $(seq 1 600); do
-  redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && redis-cli -p "$REDIS_PORT" PING >/dev/null 2>&1 && break
-  sleep 0.1
-done
-redis-cli -p "$DEJA_PORT" PING >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
+. "$ROOT/deja-bench/scripts/servers.sh"
+start_deja_and_redis --fsync everysec -- "${REDIS_PERSISTENCE_ARGS[@]}"
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP redis-persistence=${REDIS_PERSISTENCE:-none}"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests (the fifth

@@ -13,8 +13,9 @@ import java.nio.ByteOrder;
  * bytecode, far above what HotSpot inlines, so each hash was a full call returning a heap-allocated
  * {@code HashValue128}. Written out, they raised the bloom filter's single {@code checkThenAdd} on a 1 GiB filter
  * from 5.5 to 8.9 million per second, and its in-cache single calls by about a tenth (docs/BENCHMARKS.md, bloom run
- * 7). Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26). Every other length still goes to hash4j, and the tests hold these paths to
- * hash4j's answers for every length from 1 to 300 bytes.
+ * 7). Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26). Every other
+ * length still goes to hash4j, and the tests hold these paths to hash4j's answers for every length from 1 to 300
+ * bytes.
  */
 final class Xxh3Short {
 

@@ -1,0 +1,35 @@
+# Sourced by the benchmark scripts: free loopback ports, and a deja server beside a Redis server, each on its own
+# free port, stopped and cleaned up when the script exits. Expects ROOT (the repository) to be set.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# Usage: start_deja_and_redis [deja serve options...] -- [redis-server options...]
+# Sets WORK, DEJA_PORT, DEJA_PID, REDIS_PORT and REDIS_PID; returns once both answer PING. deja's PID is the JVM's,
+# since the launcher execs java.
+start_deja_and_redis() {
+  local deja_args=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do deja_args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  for tool in redis-benchmark redis-cli redis-server; do
+    command -v "$tool" >/dev/null || { echo "$tool not found: apt-get install -y redis-server redis-tools" >&2; exit 1; }
+  done
+  WORK="$(mktemp -d)"; DEJA_PORT="$(free_port)"; REDIS_PORT="$(free_port)"
+  trap stop_deja_and_redis EXIT
+  "$ROOT/deja" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" "${deja_args[@]}" \
+    >"$WORK/deja.log" 2>&1 &
+  DEJA_PID=$!
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --dir "$WORK" "$@" >"$WORK/redis.log" 2>&1 &
+  REDIS_PID=$!
+  for _ in $(seq 1 600); do
+    redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && redis-cli -p "$REDIS_PORT" PING >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 || { cat "$WORK/deja.log" >&2; exit 1; }
+  cat "$WORK/redis.log" >&2; exit 1
+}
+
+stop_deja_and_redis() {
+  kill "$DEJA_PID" "$REDIS_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
