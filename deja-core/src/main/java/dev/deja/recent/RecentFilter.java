@@ -328,11 +328,23 @@ public final class RecentFilter implements HashedSeenSet {
          *                                  is not a multiple of ways
          */
         public RecentFilter build() {
+            return new RecentFilter(resolvedBuckets(), ways, owners, chunkShift);
+        }
+
+        /**
+         * The number of buckets {@link #build} would give the filter, validated the same way, without allocating
+         * it: a caller that only needs the shape (or its memory, {@link RecentSizing#bytesPerBucket}) of a filter
+         * that may be gigabytes large asks this.
+         *
+         * @throws IllegalArgumentException as {@link #build} does
+         */
+        public long resolvedBuckets() {
             if ((buckets > 0) == (retentionKeys > 0)) {
                 throw new IllegalArgumentException("give exactly one of buckets(n) or forRetention(keys, probability)");
             }
             long n = buckets > 0 ? buckets : RecentSizing.bucketsFor(retentionKeys, retentionProbability, ways);
-            return new RecentFilter(n, ways, owners, chunkShift);
+            RecentSizing.checkShape(n, ways);
+            return n;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.deja.namespace;
 
 import dev.deja.recent.RecentFilter;
 import dev.deja.seen.HashedSeenSet;
+import dev.deja.sizing.RecentSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,11 +42,11 @@ final class RecentKind implements SnapshotKind {
             builder.forRetention(KindParameters.longValue(raw, "keys", 1, Long.MAX_VALUE, 0),
                     KindParameters.probability(raw, "probability", 0.9));
         }
-        RecentFilter shape = builder.build();
+        // the shape only: building the filter here would allocate all of its memory just to validate it
         Map<String, String> canonical = new LinkedHashMap<>();
-        canonical.put("buckets", Long.toString(shape.buckets()));
-        canonical.put("ways", Integer.toString(shape.ways()));
-        canonical.put("owners", Boolean.toString(shape.hasOwners()));
+        canonical.put("buckets", Long.toString(builder.resolvedBuckets()));
+        canonical.put("ways", Integer.toString(ways));
+        canonical.put("owners", Boolean.toString(owners));
         return canonical;
     }
 
@@ -72,6 +73,13 @@ final class RecentKind implements SnapshotKind {
                     + filter.ways() + " but the namespace is " + parameters);
         }
         return filter;
+    }
+
+    /** The buckets: a fingerprint each, and an owner each when owners are kept. */
+    @Override
+    public long memoryBytes(Map<String, String> parameters) {
+        return Long.parseLong(parameters.get("buckets"))
+                * RecentSizing.bytesPerBucket(Boolean.parseBoolean(parameters.get("owners")));
     }
 
     @Override
