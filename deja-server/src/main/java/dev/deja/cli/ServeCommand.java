@@ -4,6 +4,7 @@ import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
+import dev.deja.text.Units;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,6 +127,13 @@ final class ServeCommand implements Callable<Integer> {
             description = "Network threads; 0 means one per core. Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
+    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = "auto",
+            description = "Heap the namespaces may take together (bloom and recent stores, counted at their full"
+                    + " size when created); a namespace that would exceed it is refused. A size such as 4g, or auto:"
+                    + " three quarters of the JVM's maximum heap (-Xmx, set with DEJA_JAVA_OPTS)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String memoryLimit;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
     boolean help;
 
@@ -185,6 +193,7 @@ final class ServeCommand implements Callable<Integer> {
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
                     .ioThreads(ioThreads)
+                    .memoryLimit(memoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(memoryLimit))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

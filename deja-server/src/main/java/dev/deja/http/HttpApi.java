@@ -97,8 +97,11 @@ final class HttpApi {
                 HttpReply reply = failure(e.status(), e.getMessage(), e.status().reasonPhrase());
                 yield e.allow() == null ? reply : reply.withHeader("Allow", e.allow());
             }
-            case NamespaceException e -> failure(e.problem() == NamespaceException.Problem.UNKNOWN
-                    ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, e.getMessage(), e.problem().name());
+            case NamespaceException e -> failure(switch (e.problem()) {
+                case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
+                case EXISTS -> HttpResponseStatus.CONFLICT;
+                case NO_MEMORY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
+            }, e.getMessage(), e.problem().name());
             case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
                     "Bad Request");
@@ -495,6 +498,9 @@ final class HttpApi {
         body.put("autoCreate", config.autoCreate());
         body.put("defaultKind", config.defaultSpec().kind());
         body.set("defaultParameters", HttpReply.JSON.valueToTree(config.defaultSpec().parameters()));
+        ObjectNode memory = body.putObject("namespaceMemory");
+        memory.put("limitBytes", namespaces.memoryLimit());
+        memory.put("reservedBytes", namespaces.memoryReserved());
         ObjectNode limits = body.putObject("limits");
         limits.put("maxKeyBytes", config.maxKeyBytes());
         limits.put("maxBodyBytes", config.maxBodyBytes());

@@ -43,6 +43,12 @@ public final class ServerMetrics {
         Gauge.builder("deja.connections", openConnections, AtomicInteger::get)
                 .description("Open client connections, both front ends")
                 .register(registry);
+        Gauge.builder("deja.namespace.memory.limit.bytes", namespaces, NamespaceRegistry::memoryLimit)
+                .description("Heap the namespaces may reserve together (--memory-limit)")
+                .register(registry);
+        Gauge.builder("deja.namespace.memory.reserved.bytes", namespaces, NamespaceRegistry::memoryReserved)
+                .description("Heap the namespaces reserved: what their stores take when full")
+                .register(registry);
         gauge("deja.namespace.keys", "Keys recorded in the namespace", s -> s.info().stats().insertions());
         gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies (exact: its files on disk)",
                 s -> s.info().stats().memoryBytes());

@@ -87,6 +87,12 @@ final class BloomKind implements SnapshotKind {
         return Long.parseLong(parameters.get("capacity"));
     }
 
+    /** The bit array: {@code bits / 8} bytes, allocated as the filter fills. */
+    @Override
+    public long memoryBytes(Map<String, String> parameters) {
+        return Long.parseLong(parameters.get("bits")) / 8;
+    }
+
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
         ((BloomFilter) target).mergeFrom((BloomFilter) source);

@@ -67,6 +67,16 @@ final class ExactKind implements StoreKind {
         return -1;
     }
 
+    /**
+     * Nothing reserved: the keys live on disk, RocksDB's block cache and memtables are native memory bounded by
+     * {@code blockCache} and {@code memtable}, and the in-heap key filters grow with the keys held (about 2 bytes
+     * each), which no parameter bounds in advance; the heap left outside the namespace memory limit covers them.
+     */
+    @Override
+    public long memoryBytes(Map<String, String> parameters) {
+        return 0;
+    }
+
     @Override
     public NamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
             throws IOException {

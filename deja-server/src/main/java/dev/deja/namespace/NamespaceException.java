@@ -1,6 +1,6 @@
 package dev.deja.namespace;
 
-/** A namespace operation refused because the namespace is missing or already exists. */
+/** A namespace operation refused because the namespace is missing, already exists, or would not fit in memory. */
 public final class NamespaceException extends RuntimeException {
 
     /** Why the operation was refused. */
@@ -8,7 +8,9 @@ public final class NamespaceException extends RuntimeException {
         /** No namespace has that name (and it was not to be created). */
         UNKNOWN,
         /** A namespace with that name exists already. */
-        EXISTS
+        EXISTS,
+        /** The namespace would take more memory than the server's namespace memory limit leaves free. */
+        NO_MEMORY
     }
 
     private final Problem problem;
@@ -26,6 +28,10 @@ public final class NamespaceException extends RuntimeException {
     static NamespaceException unknown(String name) {
         return new NamespaceException(Problem.UNKNOWN, "namespace '" + name
                 + "' does not exist (create it first, or start the server with auto-create on)");
+    }
+
+    static NamespaceException noMemory(String message) {
+        return new NamespaceException(Problem.NO_MEMORY, message);
     }
 
     static NamespaceException exists(String name) {

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * Every namespace of a server, persisted under the data dir as {@code <data>/<name>/namespace.properties} (kind
  * and parameters) plus its snapshots.
  *
+ * <p>Every namespace reserves the memory its store takes when full against the namespace memory limit
+ * ({@link MemoryBudget}) when it is created or loaded, and gives it back when deleted; one that would exceed the
+ * limit is refused before anything is written, and a data dir whose namespaces exceed it does not open.
+ *
  * <p>Lookups are lock-free; creating and deleting namespaces is rare and serialised on the registry.
  */
 public final class NamespaceRegistry implements AutoCloseable {
@@ -46,6 +50,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final NamespaceSpec defaultSpec;
     private final boolean autoCreate;
     private final Durability durability;
+    private final MemoryBudget memory;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
     /**
@@ -54,18 +59,35 @@ public final class NamespaceRegistry implements AutoCloseable {
      * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
      * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
      * @param durability  the journal's fsync policy and the snapshot interval of every namespace
+     * @param memoryLimit bytes of heap the namespaces may reserve together ({@link StoreKind#memoryBytes}); 0 for
+     *                    {@value MemoryBudget#DEFAULT_HEAP_SHARE} of the JVM's maximum heap
      */
     public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate,
-                             Durability durability) {
+                             Durability durability, long memoryLimit) {
         this.dataDir = dataDir;
         this.kinds = kinds;
         this.defaultSpec = defaultSpec;
         this.autoCreate = autoCreate;
         this.durability = durability;
+        this.memory = new MemoryBudget(memoryLimit);
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
     }
 
-    /** Loads every namespace found in the data dir, and creates the {@code default} one when it is missing. */
+    /** Bytes of heap the namespaces may reserve together. */
+    public synchronized long memoryLimit() {
+        return memory.limit();
+    }
+
+    /** Bytes of heap the namespaces have reserved: what their stores take when full. */
+    public synchronized long memoryReserved() {
+        return memory.reserved();
+    }
+
+    /**
+     * Loads every namespace found in the data dir, and creates the {@code default} one when it is missing.
+     *
+     * @throws NamespaceException when the namespaces need more memory than the limit (nothing is left open then)
+     */
     public synchronized void open() throws IOException {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
@@ -73,9 +95,12 @@ public final class NamespaceRegistry implements AutoCloseable {
                 Namespace namespace = load(dir);
                 namespaces.put(namespace.name(), namespace);
             }
-        }
-        if (!namespaces.containsKey(DEFAULT)) {
-            create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
+            if (!namespaces.containsKey(DEFAULT)) {
+                create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
+            }
+        } catch (IOException | RuntimeException e) {
+            close(); // what was loaded before the failure
+            throw e;
         }
     }
 
@@ -97,6 +122,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         if (namespaces.containsKey(name)) {
             throw NamespaceException.exists(name);
         }
+        memory.reserve(name, storeKind.memoryBytes(parameters), "namespace '" + name + "'");
         Path dir = dataDir.resolve(name);
         Namespace namespace;
         try {
@@ -104,7 +130,11 @@ public final class NamespaceRegistry implements AutoCloseable {
             writeMetadata(dir, name, storeKind, parameters);
             namespace = Namespace.open(name, storeKind, parameters, dir, durability);
         } catch (IOException e) {
+            memory.release(name);
             throw new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir, e);
+        } catch (RuntimeException e) {
+            memory.release(name);
+            throw e;
         }
         namespaces.put(name, namespace);
         log.info("created namespace '{}' ({} {})", name, kind, parameters);
@@ -164,6 +194,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void delete(String name) {
         Namespace namespace = get(name);
         namespaces.remove(name);
+        memory.release(name);
         try {
             namespace.delete();
         } catch (IOException e) {
@@ -230,15 +261,24 @@ public final class NamespaceRegistry implements AutoCloseable {
             throw new IllegalArgumentException("namespaces of kind " + named.name() + " cannot be loaded from a dump");
         }
         Map<String, String> parameters = kind.parameters(parameters(metadata));
-        HashedSeenSet loaded = kind.readSnapshot(parameters, data);
         Namespace namespace = namespaces.get(name);
-        if (namespace == null) {
-            namespace = create(name, kind.name(), parameters);
-        } else if (namespace.kind() != kind || !namespace.parameters().equals(parameters)) {
+        if (namespace != null && (namespace.kind() != kind || !namespace.parameters().equals(parameters))) {
             throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters
                     + " but namespace '" + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
         }
-        namespace.replace(loaded);
+        // The dump is read into a new store while the namespace's store still serves: two copies until replaced.
+        String copy = name + " (loading a dump)";
+        memory.reserve(copy, kind.memoryBytes(parameters), "loading a dump into namespace '" + name + "'");
+        try {
+            HashedSeenSet loaded = kind.readSnapshot(parameters, data);
+            if (namespace == null) {
+                memory.release(copy); // the namespace's own reservation takes over
+                namespace = create(name, kind.name(), parameters);
+            }
+            namespace.replace(loaded);
+        } finally {
+            memory.release(copy);
+        }
         return namespace;
     }
 
@@ -247,6 +287,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void close() {
         for (Namespace namespace : namespaces.values()) {
             namespace.close();
+            memory.release(namespace.name());
         }
         namespaces.clear();
     }
@@ -259,7 +300,13 @@ public final class NamespaceRegistry implements AutoCloseable {
         String name = dir.getFileName().toString();
         StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
         Map<String, String> parameters = kind.parameters(parameters(metadata));
-        return Namespace.open(name, kind, parameters, dir, durability);
+        memory.reserve(name, kind.memoryBytes(parameters), "namespace '" + name + "' (in " + dir + ")");
+        try {
+            return Namespace.open(name, kind, parameters, dir, durability);
+        } catch (IOException | RuntimeException e) {
+            memory.release(name);
+            throw e;
+        }
     }
 
     private static Map<String, String> parameters(Properties metadata) {

@@ -32,6 +32,13 @@ public interface StoreKind {
     long capacity(Map<String, String> parameters);
 
     /**
+     * The most bytes of the JVM's heap the store's data takes when full, reserved against the server's namespace
+     * memory limit when the namespace is created or loaded ({@link MemoryBudget}); 0 for a store whose memory is
+     * bounded outside the heap.
+     */
+    long memoryBytes(Map<String, String> parameters);
+
+    /**
      * Opens the store kept in {@code dir} (the namespace's directory, which holds nothing else but the namespace's
      * metadata file), recovering what it holds, or creates it empty.
      */

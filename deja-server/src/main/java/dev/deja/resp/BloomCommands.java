@@ -174,6 +174,9 @@ final class BloomCommands {
             context.namespaces().create(name, "bloom", Map.of("capacity", Long.toString(capacity),
                     "fpp", Double.toString(error)));
         } catch (NamespaceException e) {
+            if (e.problem() != NamespaceException.Problem.EXISTS) {
+                throw e; // a refusal of its own (no memory), answered as such
+            }
             throw new RespError("ERR item exists");
         }
     }
@@ -182,6 +185,9 @@ final class BloomCommands {
         try {
             return access.forWriting(name); // validates the name when it is not an existing namespace
         } catch (NamespaceException e) {
+            if (e.problem() != NamespaceException.Problem.UNKNOWN) {
+                throw e; // created on first use, and refused (no memory)
+            }
             throw new RespError("ERR not found");
         }
     }

@@ -222,6 +222,10 @@ final class ConnectionCommands {
                 + "redis_mode:standalone\r\n"
                 + "process_id:" + ProcessHandle.current().pid() + "\r\n"
                 + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n"
+                + "\r\n# Memory\r\n"
+                // the limit namespaces are created against (--memory-limit) and what they reserved of it
+                + "namespace_memory_limit:" + context.namespaces().memoryLimit() + "\r\n"
+                + "namespace_memory_reserved:" + context.namespaces().memoryReserved() + "\r\n"
                 + "\r\n# Persistence\r\n"
                 + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n"
                 + "\r\n# Keyspace\r\n"

@@ -92,6 +92,9 @@ final class RespCommands {
     private RedisMessage failure(String name, Throwable error) {
         return switch (error) {
             case RespError e -> failure(e.getMessage(), "refused");
+            // Redis's own prefix for a write refused by its memory limit
+            case NamespaceException e when e.problem() == NamespaceException.Problem.NO_MEMORY ->
+                    failure("OOM " + e.getMessage(), "no_memory");
             case NamespaceException e -> failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
             case IllegalArgumentException e -> failure("ERR " + e.getMessage(), "bad_argument");
             case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");

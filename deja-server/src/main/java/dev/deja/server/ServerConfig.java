@@ -35,7 +35,8 @@ import java.util.Objects;
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
-                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads) {
+                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads,
+                           long memoryLimit) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
     public static final String KV_DEFAULT_PARAMS = "window=24h,values=true";
@@ -69,6 +70,15 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("maxConnections", maxConnections, 1);
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("ioThreads", ioThreads, 0);
+        if (memoryLimit < 0) {
+            throw new IllegalArgumentException("memoryLimit must be positive, or 0 for the default (got " + memoryLimit
+                    + ")");
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (memoryLimit > heap) {
+            throw new IllegalArgumentException("the memory limit (" + memoryLimit + " bytes) exceeds the JVM's"
+                    + " maximum heap (" + heap + " bytes): raise -Xmx (DEJA_JAVA_OPTS) or lower the limit");
+        }
     }
 
     /** The journal and snapshot settings every namespace is opened with. */
@@ -114,6 +124,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int maxConnections = 10_000;
         private int idleTimeoutSeconds = 300;
         private int ioThreads;
+        private long memoryLimit;
 
         private Builder() {
         }
@@ -219,11 +230,17 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
+        /** Bytes of heap the namespaces may reserve together; 0 for three quarters of the maximum heap. */
+        public Builder memoryLimit(long memoryLimit) {
+            this.memoryLimit = memoryLimit;
+            return this;
+        }
+
         public ServerConfig build() {
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
                     defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
                     snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads);
+                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit);
         }
     }
 }

@@ -32,6 +32,7 @@ class ServeCommandTest {
                 .contains("--resp-port", "Default: 6389")
                 .contains("--fsync", "Default: everysec")
                 .contains("--password")
+                .contains("--memory-limit", "Default: auto")
                 .contains("DEJA_HTTP_PORT");
     }
 
@@ -46,6 +47,16 @@ class ServeCommandTest {
         assertThat(config.password()).isNull();
         assertThat(config.maxKeyBytes()).isEqualTo(65536);
         assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
+        assertThat(config.memoryLimit()).as("auto: a share of the heap, resolved by the registry").isZero();
+    }
+
+    @Test
+    void memoryLimitIsASizeWithinTheHeap() throws Exception {
+        assertThat(parse("--memory-limit", "64m").memoryLimit()).isEqualTo(64L << 20);
+        assertThat(parse("--memory-limit", "AUTO").memoryLimit()).isZero();
+        assertThatThrownBy(() -> parse("--memory-limit", "lots")).hasMessageContaining("'lots' is not a size");
+        assertThatThrownBy(() -> parse("--memory-limit", "1024t"))
+                .hasMessageContaining("exceeds the JVM's maximum heap");
     }
 
     @Test

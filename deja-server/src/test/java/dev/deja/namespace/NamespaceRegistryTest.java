@@ -29,10 +29,70 @@ class NamespaceRegistryTest {
     Path dataDir;
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate) throws IOException {
+        return open(kinds, autoCreate, 0);
+    }
+
+    private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
         NamespaceRegistry registry = new NamespaceRegistry(dataDir, kinds,
-                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY);
+                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY, memoryLimit);
         registry.open();
         return registry;
+    }
+
+    /** 1 MiB of bits (bloom) and 1 MiB of buckets (recent, 16 bytes each with owners). */
+    private static final Map<String, String> ONE_MIB_BLOOM = Map.of("bits", Long.toString(8L << 20), "k", "7");
+    private static final Map<String, String> ONE_MIB_RECENT = Map.of("buckets", Long.toString(1L << 16));
+
+    @Test
+    void namespacesBeyondTheMemoryLimitAreRefusedBeforeAnythingIsWritten() throws IOException {
+        long limit = 3L << 20;
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, limit)) {
+            long defaultBytes = registry.memoryReserved(); // the default namespace's bits
+            assertThat(registry.memoryLimit()).isEqualTo(limit);
+            registry.create("a", "bloom", ONE_MIB_BLOOM);
+            registry.create("r", "recent", ONE_MIB_RECENT);
+            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + (2L << 20));
+
+            assertThatThrownBy(() -> registry.create("b", "bloom", ONE_MIB_BLOOM))
+                    .isInstanceOfSatisfying(NamespaceException.class,
+                            e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.NO_MEMORY))
+                    .hasMessageContaining("namespace 'b' needs 1.0 MiB of memory when full")
+                    .hasMessageContaining("of the server's 3.0 MiB namespace memory limit is free");
+            assertThat(registry.find("b")).isEmpty();
+            assertThat(dataDir.resolve("b")).doesNotExist();
+            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + (2L << 20));
+            // a namespace created on first use is refused the same way
+            assertThatThrownBy(() -> registry.getOrCreate("c", NamespaceSpec.parse("bloom", "bits=8388608,k=7")))
+                    .isInstanceOf(NamespaceException.class).hasMessageContaining("namespace 'c' needs 1.0 MiB");
+
+            // resolving the shape of a 1 TiB recent store must not allocate it (the test JVM would run out)
+            assertThatThrownBy(() -> registry.create("vast", "recent", Map.of("buckets", Long.toString(1L << 36))))
+                    .isInstanceOf(NamespaceException.class)
+                    .hasMessageContaining("namespace 'vast' needs 1.0 TiB of memory when full");
+
+            registry.delete("a"); // gives its memory back
+            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + (1L << 20));
+            assertThat(registry.create("b", "bloom", ONE_MIB_BLOOM).name()).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void aDataDirWhoseNamespacesExceedTheLimitDoesNotOpen() throws IOException {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+            registry.create("a", "bloom", ONE_MIB_BLOOM);
+            registry.create("b", "bloom", ONE_MIB_BLOOM);
+            registry.get("a").checkThenAdd(List.of("kept".getBytes()), null).join();
+        }
+        NamespaceRegistry small = new NamespaceRegistry(dataDir, StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, 3L << 19);
+        assertThatThrownBy(small::open) // a fits, b does not
+                .isInstanceOf(NamespaceException.class)
+                .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.0 MiB of memory when full");
+        // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+            assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
+            assertThat(registry.get("a").store().check("kept".getBytes())).isTrue();
+        }
     }
 
     @Test

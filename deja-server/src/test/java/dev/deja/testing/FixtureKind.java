@@ -88,6 +88,12 @@ public final class FixtureKind implements SnapshotKind {
         return Long.parseLong(parameters.get("capacity"));
     }
 
+    /** Nothing reserved: the map holds only what a test puts in it. */
+    @Override
+    public long memoryBytes(Map<String, String> parameters) {
+        return 0;
+    }
+
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
         ((MapStore) source).owners.forEach((hash, owner) -> target.addHash(hash.high(), hash.low(), owner));
