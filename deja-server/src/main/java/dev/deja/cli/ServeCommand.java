@@ -108,7 +108,8 @@ final class ServeCommand implements Callable<Integer> {
     int maxKeyBytes;
 
     @Option(names = "--max-body-bytes", paramLabel = "BYTES", defaultValue = "16777216",
-            description = "Largest HTTP body or RESP bulk string accepted. Default: ${DEFAULT-VALUE}.")
+            description = "Largest HTTP body, or RESP command (its arguments together), accepted."
+                    + " Default: ${DEFAULT-VALUE}.")
     int maxBodyBytes;
 
     @Option(names = "--max-batch", paramLabel = "KEYS", defaultValue = "100000",

@@ -21,8 +21,9 @@ import java.util.List;
  *
  * <p>A command is a flat array of bulk strings, so Netty's general aggregators are not used: they join each bulk
  * string's pieces into a composite buffer and each array into a list of messages, which was a third of the
- * server's time under pipelined load. A command with more arguments or a longer bulk string than the server
- * accepts is refused from its header, before anything is buffered, and so is a nested array: reading stops, as
+ * server's time under pipelined load. A command with more arguments, a longer bulk string, or more bytes in its
+ * arguments together than the server accepts is refused from the header that crosses the limit, before that part
+ * is buffered (so one command cannot make the server hold more than the limit), and so is a nested array: reading stops, as
  * the rest of the client's bytes cannot be framed, and a {@link Violation} is passed on, which the handler answers
  * after the commands before it with a Redis error, then closes that connection only. A command with an argument
  * that is not a string (an integer, a null), and a string where a command should start, are passed on as
@@ -45,6 +46,8 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     private long expected;
     /** Whether the command being assembled has an argument that is not a string. */
     private boolean unusable;
+    /** Bytes announced by the bulk strings of the command being assembled so far. */
+    private long commandBytes;
     /** The bulk string being filled, and how much of it is. */
     private byte[] bulk;
     private int filled;
@@ -78,6 +81,11 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             if (header.bulkStringLength() > maxBulkBytes) {
                 return "ERR Protocol error: a bulk string may be at most " + maxBulkBytes + " bytes (got "
                         + header.bulkStringLength() + ")";
+            }
+            commandBytes += header.bulkStringLength();
+            if (commandBytes > maxBulkBytes) {
+                return "ERR Protocol error: the arguments of a command may hold at most " + maxBulkBytes
+                        + " bytes together";
             }
             bulk = new byte[header.bulkStringLength()];
             filled = 0;
@@ -126,6 +134,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             arguments = new ArrayList<>((int) header.length());
             expected = header.length();
             unusable = false;
+            commandBytes = 0;
         }
         return null;
     }

@@ -291,6 +291,12 @@ class RespProtocolTest {
                 .isEqualTo("+PONG\r\n-ERR Protocol error: bad byte in number: 120\r\n");
         assertThat(exchange("$4\r\nPING\r\n", 1)).startsWith("-ERR Protocol error");
         assertThat(exchange("*100000000\r\n", 1)).startsWith("-ERR Protocol error: a command may have at most");
+        // each argument within --max-body-bytes (64 KiB here), together beyond it: refused at the third header,
+        // before its bytes are buffered, so a command cannot hold the server's memory beyond the limit
+        String part = "$40000\r\n" + "k".repeat(40_000) + "\r\n";
+        assertThat(exchange("PING\r\n*4\r\n$7\r\nBF.MADD\r\n$3\r\nbig\r\n" + part + part, 2))
+                .isEqualTo("+PONG\r\n-ERR Protocol error: the arguments of a command may hold at most 65536 bytes"
+                        + " together\r\n");
         assertThat(redis.ping()).isEqualTo("PONG");
     }
 
