@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
@@ -152,7 +153,9 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IOException | RuntimeException e) {
             spec.commandLine().getErr().println("deja: cannot start the server on " + serverConfig.bind() + " (HTTP "
                     + serverConfig.httpPort() + ", RESP " + serverConfig.respPort() + ", data in "
-                    + serverConfig.dataDir() + "): " + e);
+                    + serverConfig.dataDir() + "): "
+                    // a refused namespace says all there is to say; other failures keep their type (BindException)
+                    + (e instanceof NamespaceException ? e.getMessage() : e));
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();
