@@ -1,6 +1,7 @@
 package dev.deja.cli;
 
 import dev.deja.namespace.NamespaceException;
+import dev.deja.namespace.NamespaceLimits;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
@@ -136,6 +137,11 @@ final class ServeCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     String memoryLimit;
 
+    @Option(names = "--max-namespaces", paramLabel = "N", defaultValue = "" + NamespaceLimits.DEFAULT_COUNT,
+            description = "Most namespaces the server holds; each has two threads and two open files of its own."
+                    + " Default: ${DEFAULT-VALUE}.")
+    int maxNamespaces;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
     boolean help;
 
@@ -198,6 +204,7 @@ final class ServeCommand implements Callable<Integer> {
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
                     .ioThreads(ioThreads)
                     .memoryLimit(memoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(memoryLimit))
+                    .maxNamespaces(maxNamespaces)
                     .build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

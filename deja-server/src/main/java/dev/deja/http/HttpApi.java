@@ -100,7 +100,7 @@ final class HttpApi {
             case NamespaceException e -> failure(switch (e.problem()) {
                 case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
                 case EXISTS -> HttpResponseStatus.CONFLICT;
-                case NO_MEMORY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
+                case NO_MEMORY, TOO_MANY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
             }, e.getMessage(), e.problem().name());
             case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),

@@ -28,9 +28,6 @@ final class MemoryBudget {
 
     /** @param limit bytes the namespaces may reserve together; 0 for the default share of the maximum heap */
     MemoryBudget(long limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("memory limit must be positive, or 0 for the default (got " + limit + ")");
-        }
         this.limit = limit == 0 ? defaultLimit() : limit;
     }
 

@@ -1,6 +1,6 @@
 package dev.deja.namespace;
 
-/** A namespace operation refused because the namespace is missing, already exists, or would not fit in memory. */
+/** A namespace operation refused: the namespace is missing or exists already, or the server cannot hold another. */
 public final class NamespaceException extends RuntimeException {
 
     /** Why the operation was refused. */
@@ -10,7 +10,9 @@ public final class NamespaceException extends RuntimeException {
         /** A namespace with that name exists already. */
         EXISTS,
         /** The namespace would take more memory than the server's namespace memory limit leaves free. */
-        NO_MEMORY
+        NO_MEMORY,
+        /** The server holds as many namespaces as it may. */
+        TOO_MANY
     }
 
     private final Problem problem;
@@ -32,6 +34,11 @@ public final class NamespaceException extends RuntimeException {
 
     static NamespaceException noMemory(String message) {
         return new NamespaceException(Problem.NO_MEMORY, message);
+    }
+
+    static NamespaceException tooMany(String name, int limit) {
+        return new NamespaceException(Problem.TOO_MANY, "cannot create namespace '" + name + "': the server holds"
+                + " at most " + limit + " namespaces (--max-namespaces); delete one first");
     }
 
     static NamespaceException exists(String name) {

@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * Every namespace of a server, persisted under the data dir as {@code <data>/<name>/namespace.properties} (kind
  * and parameters) plus its snapshots.
  *
- * <p>Every namespace reserves the memory its store takes when full against the namespace memory limit
- * ({@link MemoryBudget}) when it is created or loaded, and gives it back when deleted; one that would exceed the
- * limit is refused before anything is written, and a data dir whose namespaces exceed it does not open.
+ * <p>The namespaces stay within {@link NamespaceLimits}. Every namespace reserves the memory its store takes when
+ * full against the memory limit ({@link MemoryBudget}) when it is created or loaded, and gives it back when
+ * deleted; one that would exceed the limit is refused before anything is written, and a data dir whose namespaces
+ * exceed it does not open. Creating a namespace beyond the count limit is refused too; a data dir holding more
+ * (the limit was lowered) still opens, with a warning.
  *
  * <p>Lookups are lock-free; creating and deleting namespaces is rare and serialised on the registry.
  */
@@ -51,6 +53,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final boolean autoCreate;
     private final Durability durability;
     private final MemoryBudget memory;
+    private final int maxNamespaces;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
     /**
@@ -59,17 +62,17 @@ public final class NamespaceRegistry implements AutoCloseable {
      * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
      * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
      * @param durability  the journal's fsync policy and the snapshot interval of every namespace
-     * @param memoryLimit bytes of heap the namespaces may reserve together ({@link StoreKind#memoryBytes}); 0 for
-     *                    {@value MemoryBudget#DEFAULT_HEAP_SHARE} of the JVM's maximum heap
+     * @param limits      the memory and the number of namespaces the registry may hold
      */
     public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate,
-                             Durability durability, long memoryLimit) {
+                             Durability durability, NamespaceLimits limits) {
         this.dataDir = dataDir;
         this.kinds = kinds;
         this.defaultSpec = defaultSpec;
         this.autoCreate = autoCreate;
         this.durability = durability;
-        this.memory = new MemoryBudget(memoryLimit);
+        this.memory = new MemoryBudget(limits.memoryBytes());
+        this.maxNamespaces = limits.count();
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
     }
 
@@ -98,6 +101,10 @@ public final class NamespaceRegistry implements AutoCloseable {
             if (!namespaces.containsKey(DEFAULT)) {
                 create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
             }
+            if (namespaces.size() > maxNamespaces) {
+                log.warn("{} holds {} namespaces, more than the limit of {}: none can be created until some are"
+                        + " deleted", dataDir, namespaces.size(), maxNamespaces);
+            }
         } catch (IOException | RuntimeException e) {
             close(); // what was loaded before the failure
             throw e;
@@ -121,6 +128,10 @@ public final class NamespaceRegistry implements AutoCloseable {
         Map<String, String> parameters = storeKind.parameters(rawParameters);
         if (namespaces.containsKey(name)) {
             throw NamespaceException.exists(name);
+        }
+        // the default namespace is always created: a data dir without it opens whatever the limit
+        if (namespaces.size() >= maxNamespaces && !name.equals(DEFAULT)) {
+            throw NamespaceException.tooMany(name, maxNamespaces);
         }
         memory.reserve(name, storeKind.memoryBytes(parameters), "namespace '" + name + "'");
         Path dir = dataDir.resolve(name);

@@ -175,7 +175,7 @@ final class BloomCommands {
                     "fpp", Double.toString(error)));
         } catch (NamespaceException e) {
             if (e.problem() != NamespaceException.Problem.EXISTS) {
-                throw e; // a refusal of its own (no memory), answered as such
+                throw e; // a refusal of its own (no memory, too many namespaces), answered as such
             }
             throw new RespError("ERR item exists");
         }
@@ -186,7 +186,7 @@ final class BloomCommands {
             return access.forWriting(name); // validates the name when it is not an existing namespace
         } catch (NamespaceException e) {
             if (e.problem() != NamespaceException.Problem.UNKNOWN) {
-                throw e; // created on first use, and refused (no memory)
+                throw e; // created on first use, and refused (no memory, too many namespaces)
             }
             throw new RespError("ERR not found");
         }

@@ -50,7 +50,7 @@ public final class DejaServer implements AutoCloseable {
     /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
         NamespaceRegistry namespaces = new NamespaceRegistry(config.dataDir(), config.kinds(), config.defaultSpec(),
-                config.autoCreate(), config.durability(), config.memoryLimit());
+                config.autoCreate(), config.durability(), config.namespaceLimits());
         namespaces.open();
         AtomicInteger connections = new AtomicInteger();
         ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections));

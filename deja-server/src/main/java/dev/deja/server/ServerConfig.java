@@ -2,6 +2,7 @@ package dev.deja.server;
 
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.namespace.Durability;
+import dev.deja.namespace.NamespaceLimits;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.namespace.StoreKinds;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads,
-                           long memoryLimit) {
+                           long memoryLimit, int maxNamespaces) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
     public static final String KV_DEFAULT_PARAMS = "window=24h,values=true";
@@ -70,6 +71,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("maxConnections", maxConnections, 1);
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("ioThreads", ioThreads, 0);
+        atLeast("maxNamespaces", maxNamespaces, 1);
         if (memoryLimit < 0) {
             throw new IllegalArgumentException("memoryLimit must be positive, or 0 for the default (got " + memoryLimit
                     + ")");
@@ -79,6 +81,11 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             throw new IllegalArgumentException("the memory limit (" + memoryLimit + " bytes) exceeds the JVM's"
                     + " maximum heap (" + heap + " bytes): raise -Xmx (DEJA_JAVA_OPTS) or lower the limit");
         }
+    }
+
+    /** What the namespaces may take together: {@link #memoryLimit} and {@link #maxNamespaces}. */
+    public NamespaceLimits namespaceLimits() {
+        return new NamespaceLimits(memoryLimit, maxNamespaces);
     }
 
     /** The journal and snapshot settings every namespace is opened with. */
@@ -125,6 +132,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int idleTimeoutSeconds = 300;
         private int ioThreads;
         private long memoryLimit;
+        private int maxNamespaces = NamespaceLimits.DEFAULT_COUNT;
 
         private Builder() {
         }
@@ -236,11 +244,16 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
+        public Builder maxNamespaces(int maxNamespaces) {
+            this.maxNamespaces = maxNamespaces;
+            return this;
+        }
+
         public ServerConfig build() {
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
                     defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
                     snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit);
+                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit, maxNamespaces);
         }
     }
 }

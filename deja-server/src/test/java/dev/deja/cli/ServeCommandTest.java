@@ -25,7 +25,7 @@ class ServeCommandTest {
         CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out));
         assertThat(cli.execute("serve", "--help")).isZero();
-        assertThat(out.toString())
+        assertThat(out.toString().replaceAll("\\s+", " ")) // as read, whatever the line wrapping
                 .contains("--data-dir", "Default: deja-data")
                 .contains("--bind", "Default: 127.0.0.1")
                 .contains("--http-port", "Default: 8889")
@@ -33,6 +33,7 @@ class ServeCommandTest {
                 .contains("--fsync", "Default: everysec")
                 .contains("--password")
                 .contains("--memory-limit", "Default: auto")
+                .contains("--max-namespaces", "Default: 1024")
                 .contains("DEJA_HTTP_PORT");
     }
 
@@ -48,6 +49,7 @@ class ServeCommandTest {
         assertThat(config.maxKeyBytes()).isEqualTo(65536);
         assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
         assertThat(config.memoryLimit()).as("auto: a share of the heap, resolved by the registry").isZero();
+        assertThat(config.maxNamespaces()).isEqualTo(1024);
     }
 
     @Test
@@ -79,6 +81,7 @@ class ServeCommandTest {
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
         assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
         assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("httpPort must be in [0, 65535]");
+        assertThatThrownBy(() -> parse("--max-namespaces", "0")).hasMessageContaining("maxNamespaces must be");
     }
 
     private static ServerConfig parse(String... args) throws Exception {

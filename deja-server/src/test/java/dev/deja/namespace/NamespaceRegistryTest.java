@@ -34,7 +34,8 @@ class NamespaceRegistryTest {
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
         NamespaceRegistry registry = new NamespaceRegistry(dataDir, kinds,
-                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY, memoryLimit);
+                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY,
+                new NamespaceLimits(memoryLimit, NamespaceLimits.DEFAULT_COUNT));
         registry.open();
         return registry;
     }
@@ -77,6 +78,34 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void namespacesBeyondTheCountLimitAreRefused() throws IOException {
+        NamespaceLimits three = new NamespaceLimits(0, 3);
+        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
+            registry.open(); // default
+            registry.create("a", "bloom", Map.of());
+            registry.getOrCreate("b"); // created on first use
+            assertThatThrownBy(() -> registry.create("c", "recent", Map.of()))
+                    .isInstanceOfSatisfying(NamespaceException.class,
+                            e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.TOO_MANY))
+                    .hasMessage("cannot create namespace 'c': the server holds at most 3 namespaces"
+                            + " (--max-namespaces); delete one first");
+            assertThatThrownBy(() -> registry.getOrCreate("c")).isInstanceOf(NamespaceException.class);
+            assertThat(dataDir.resolve("c")).doesNotExist();
+            registry.delete("a");
+            assertThat(registry.create("c", "recent", Map.of()).name()).isEqualTo("c");
+        }
+        // a lower limit than the data dir holds: it still opens, and nothing more can be created
+        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, new NamespaceLimits(0, 1))) {
+            registry.open();
+            assertThat(registry.list()).extracting(Namespace::name).containsExactly("b", "c", "default");
+            assertThatThrownBy(() -> registry.create("d", "bloom", Map.of()))
+                    .hasMessageContaining("at most 1 namespaces");
+        }
+    }
+
+    @Test
     void aDataDirWhoseNamespacesExceedTheLimitDoesNotOpen() throws IOException {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
             registry.create("a", "bloom", ONE_MIB_BLOOM);
@@ -84,7 +113,8 @@ class NamespaceRegistryTest {
             registry.get("a").checkThenAdd(List.of("kept".getBytes()), null).join();
         }
         NamespaceRegistry small = new NamespaceRegistry(dataDir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, 3L << 19);
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+                new NamespaceLimits(3L << 19, NamespaceLimits.DEFAULT_COUNT));
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
                 .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.0 MiB of memory when full");
