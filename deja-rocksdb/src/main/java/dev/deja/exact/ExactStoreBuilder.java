@@ -135,8 +135,11 @@ public final class ExactStoreBuilder {
         return this;
     }
 
+    /** The most memtables a store holds at once (RocksDB max_write_buffer_number): the native memory they take. */
+    public static final int MEMTABLES = 3;
+
     /**
-     * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to three exist at once. Inserting a
+     * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to {@value #MEMTABLES} exist at once. Inserting a
      * random key walks the memtable's skiplist with a cache miss per level, so a smaller memtable inserts faster
      * (measured, 12 million inserts: 6.66 us of the callers' CPU per insert at 64 MiB, 5.91 at 16 MiB, 5.38 at
      * 8 MiB; docs/BENCHMARKS.md) at the price of more, smaller level-0 files ({@link Tuning}).

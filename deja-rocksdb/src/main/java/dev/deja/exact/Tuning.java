@@ -88,7 +88,7 @@ final class Tuning implements AutoCloseable {
 
         cfOptions
                 .setWriteBufferSize(memtableBytes)
-                .setMaxWriteBufferNumber(3)
+                .setMaxWriteBufferNumber(ExactStoreBuilder.MEMTABLES)
                 // No Bloom filter over the memtable: the store's key filters keep the misses, the common case, away
                 // from it, and one would cost a hash and bit updates on every insert.
                 // Levelled compaction with dynamic level sizes keeps ~90% of the data in the last level, where

@@ -137,6 +137,13 @@ final class ServeCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     String memoryLimit;
 
+    @Option(names = "--native-memory-limit", paramLabel = "SIZE", defaultValue = "auto",
+            description = "Memory outside the heap the exact namespaces may take together (RocksDB's block cache"
+                    + " plus three memtables each, counted when created); a namespace that would exceed it is"
+                    + " refused. A size such as 8g, or auto: a quarter of the machine's memory."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String nativeMemoryLimit;
+
     @Option(names = "--max-namespaces", paramLabel = "N", defaultValue = "" + NamespaceLimits.DEFAULT_COUNT,
             description = "Most namespaces the server holds; each has two threads and two open files of its own."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -204,6 +211,7 @@ final class ServeCommand implements Callable<Integer> {
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
                     .ioThreads(ioThreads)
                     .memoryLimit(memoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(memoryLimit))
+                    .nativeMemoryLimit(nativeMemoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(nativeMemoryLimit))
                     .maxNamespaces(maxNamespaces)
                     .build();
         } catch (IllegalArgumentException e) {

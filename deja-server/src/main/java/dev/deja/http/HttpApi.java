@@ -501,6 +501,8 @@ final class HttpApi {
         ObjectNode memory = body.putObject("namespaceMemory");
         memory.put("limitBytes", namespaces.memoryLimit());
         memory.put("reservedBytes", namespaces.memoryReserved());
+        memory.put("nativeLimitBytes", namespaces.nativeMemoryLimit());
+        memory.put("nativeReservedBytes", namespaces.nativeMemoryReserved());
         ObjectNode limits = body.putObject("limits");
         limits.put("maxKeyBytes", config.maxKeyBytes());
         limits.put("maxBodyBytes", config.maxBodyBytes());

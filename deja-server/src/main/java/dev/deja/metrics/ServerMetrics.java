@@ -49,6 +49,13 @@ public final class ServerMetrics {
         Gauge.builder("deja.namespace.memory.reserved.bytes", namespaces, NamespaceRegistry::memoryReserved)
                 .description("Heap the namespaces reserved: what their stores take when full")
                 .register(registry);
+        Gauge.builder("deja.namespace.native.memory.limit.bytes", namespaces, NamespaceRegistry::nativeMemoryLimit)
+                .description("Native memory the exact namespaces may reserve together (--native-memory-limit)")
+                .register(registry);
+        Gauge.builder("deja.namespace.native.memory.reserved.bytes", namespaces,
+                        NamespaceRegistry::nativeMemoryReserved)
+                .description("Native memory the exact namespaces reserved: RocksDB block caches and memtables")
+                .register(registry);
         gauge("deja.namespace.keys", "Keys recorded in the namespace", s -> s.info().stats().insertions());
         gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies (exact: its files on disk)",
                 s -> s.info().stats().memoryBytes());

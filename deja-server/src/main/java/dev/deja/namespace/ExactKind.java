@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import dev.deja.exact.ExactStoreBuilder;
 import dev.deja.exact.IdFormat;
 import dev.deja.text.Units;
 import java.io.IOException;
@@ -68,13 +69,19 @@ final class ExactKind implements StoreKind {
     }
 
     /**
-     * Nothing reserved: the keys live on disk, RocksDB's block cache and memtables are native memory bounded by
-     * {@code blockCache} and {@code memtable}, and the in-heap key filters grow with the keys held (about 2 bytes
+     * No heap reserved: the keys live on disk, and the in-heap key filters grow with the keys held (about 2 bytes
      * each), which no parameter bounds in advance; the heap left outside the namespace memory limit covers them.
      */
     @Override
     public long memoryBytes(Map<String, String> parameters) {
         return 0;
+    }
+
+    /** RocksDB's block cache and its memtables, native memory bounded by {@code blockCache} and {@code memtable}. */
+    @Override
+    public long nativeMemoryBytes(Map<String, String> parameters) {
+        return Long.parseLong(parameters.get("blockCache"))
+                + ExactStoreBuilder.MEMTABLES * Long.parseLong(parameters.get("memtable"));
     }
 
     @Override

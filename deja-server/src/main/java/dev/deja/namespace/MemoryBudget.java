@@ -1,19 +1,21 @@
 package dev.deja.namespace;
 
+import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The heap the namespaces' stores may take together, and what each has reserved of it.
+ * Memory the namespaces' stores may take together, and what each has reserved of it: one budget for the heap,
+ * one for native memory.
  *
- * <p>Why: a bloom or recent store allocates its memory as it fills, so a namespace created far larger than the heap
- * works at first and fails later, when a write needs memory the JVM does not have: an {@link OutOfMemoryError}
- * thrown in a network thread stops that thread, and the server stops answering while its process stays up. A
- * namespace therefore reserves, when it is created or loaded, the most memory its store can take when full
- * ({@link StoreKind#memoryBytes}), and one that would exceed the limit is refused with an error that says how much
- * it needs and how much is free. Stores whose memory is bounded elsewhere (exact: RocksDB's native caches) reserve
- * nothing.
+ * <p>Why: a bloom or recent store allocates its heap as it fills, and an exact store's RocksDB its block cache and
+ * memtables as it works, so a namespace created far larger than the machine can hold works at first and fails
+ * later, when a write needs memory the process does not have: an {@link OutOfMemoryError} thrown in a network
+ * thread stops that thread, and the server stops answering while its process stays up. A namespace therefore
+ * reserves, when it is created or loaded, the most memory its store can take ({@link StoreKind#memoryBytes},
+ * {@link StoreKind#nativeMemoryBytes}), and one that would exceed a limit is refused with an error that says how
+ * much it needs and how much is free.
  *
  * <p>Not thread-safe: the registry calls it under its own lock.
  */
@@ -21,19 +23,40 @@ final class MemoryBudget {
 
     /** The part of the JVM's maximum heap the namespaces may reserve by default; the rest serves requests. */
     static final double DEFAULT_HEAP_SHARE = 0.75;
+    /** The part of the machine's memory the namespaces may reserve outside the heap by default. */
+    static final double DEFAULT_NATIVE_SHARE = 0.25;
 
     private final long limit;
+    private final String memory;
+    private final String limitName;
+    private final String advice;
     private final Map<String, Long> reserved = new HashMap<>();
     private long total;
 
-    /** @param limit bytes the namespaces may reserve together; 0 for the default share of the maximum heap */
-    MemoryBudget(long limit) {
-        this.limit = limit == 0 ? defaultLimit() : limit;
+    private MemoryBudget(long limit, String memory, String limitName, String advice) {
+        this.limit = limit;
+        this.memory = memory;
+        this.limitName = limitName;
+        this.advice = advice;
     }
 
-    /** {@link #DEFAULT_HEAP_SHARE} of the heap the JVM may grow to ({@code -Xmx}). */
-    static long defaultLimit() {
-        return (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE);
+    /** The heap budget: {@code limit} bytes, or {@link #DEFAULT_HEAP_SHARE} of the maximum heap when 0. */
+    static MemoryBudget heap(long limit) {
+        return new MemoryBudget(limit == 0 ? (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE) : limit,
+                "memory", "namespace memory limit", "make it smaller, delete a namespace, or give the server more"
+                        + " memory (a larger -Xmx in DEJA_JAVA_OPTS, then --memory-limit)");
+    }
+
+    /** The native budget: {@code limit} bytes, or {@link #DEFAULT_NATIVE_SHARE} of the machine's memory when 0. */
+    static MemoryBudget nativeMemory(long limit) {
+        return new MemoryBudget(limit == 0 ? defaultNativeLimit() : limit,
+                "native memory (RocksDB's block cache and memtables)", "native memory limit",
+                "give it a smaller blockCache or memtable, delete a namespace, or raise --native-memory-limit");
+    }
+
+    private static long defaultNativeLimit() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return (long) (os.getTotalMemorySize() * DEFAULT_NATIVE_SHARE);
     }
 
     long limit() {
@@ -46,7 +69,8 @@ final class MemoryBudget {
     }
 
     /**
-     * Reserves {@code bytes} for {@code holder} (a namespace's name, or another label for a temporary copy).
+     * Reserves {@code bytes} for {@code holder} (a namespace's name, or another label for a temporary copy);
+     * reserving nothing always succeeds.
      *
      * @param what how the refusal names the holder, e.g. {@code "namespace 'events'"}
      * @throws NamespaceException with {@link NamespaceException.Problem#NO_MEMORY} when the limit would be
@@ -57,10 +81,9 @@ final class MemoryBudget {
             throw new IllegalStateException(holder + " holds a reservation already");
         }
         if (bytes > limit - total) {
-            throw NamespaceException.noMemory(what + " needs " + size(bytes) + " of memory when full, but only "
-                    + size(Math.max(0, limit - total)) + " of the server's " + size(limit) + " namespace memory limit is"
-                    + " free (" + size(total) + " reserved by other namespaces): make it smaller, delete a namespace,"
-                    + " or give the server more memory (a larger -Xmx in DEJA_JAVA_OPTS, then --memory-limit)");
+            throw NamespaceException.noMemory(what + " needs " + size(bytes) + " of " + memory + " when full, but"
+                    + " only " + size(Math.max(0, limit - total)) + " of the server's " + size(limit) + " "
+                    + limitName + " is free (" + size(total) + " reserved by other namespaces): " + advice);
         }
         reserved.put(holder, bytes);
         total += bytes;

@@ -3,29 +3,31 @@ package dev.deja.namespace;
 /**
  * What the namespaces of one server may take together, so that no sequence of requests can exhaust the process.
  *
- * @param memoryBytes heap the bloom and recent stores may reserve together at their full size ({@link
- *                    MemoryBudget}); 0 for {@value MemoryBudget#DEFAULT_HEAP_SHARE} of the JVM's maximum heap
- * @param count       the most namespaces; each holds threads and open files of its own (a journal writer and a
- *                    snapshot thread, a lock file and a journal segment), so unbounded creation would end in the
- *                    process running out of threads or file descriptors
+ * @param memoryBytes       heap the bloom and recent stores may reserve together at their full size ({@link
+ *                          MemoryBudget}); 0 for {@value MemoryBudget#DEFAULT_HEAP_SHARE} of the maximum heap
+ * @param nativeMemoryBytes native memory the exact stores' RocksDB block caches and memtables may reserve
+ *                          together; 0 for {@value MemoryBudget#DEFAULT_NATIVE_SHARE} of the machine's memory
+ * @param count             the most namespaces; each holds threads and open files of its own (a journal writer
+ *                          and a snapshot thread, a lock file and a journal segment), so unbounded creation would
+ *                          end in the process running out of threads or file descriptors
  */
-public record NamespaceLimits(long memoryBytes, int count) {
+public record NamespaceLimits(long memoryBytes, long nativeMemoryBytes, int count) {
 
     /** The default of {@link #count}: two thousand threads and files at most, far below the usual process limits. */
     public static final int DEFAULT_COUNT = 1024;
 
     public NamespaceLimits {
-        if (memoryBytes < 0) {
-            throw new IllegalArgumentException("memory limit must be positive, or 0 for the default (got "
-                    + memoryBytes + ")");
+        if (memoryBytes < 0 || nativeMemoryBytes < 0) {
+            throw new IllegalArgumentException("memory limits must be positive, or 0 for the default (got "
+                    + memoryBytes + " and " + nativeMemoryBytes + ")");
         }
         if (count < 1) {
             throw new IllegalArgumentException("the namespace count limit must be at least 1 (got " + count + ")");
         }
     }
 
-    /** The default memory share and {@link #DEFAULT_COUNT}. */
+    /** The default memory shares and {@link #DEFAULT_COUNT}. */
     public static NamespaceLimits defaults() {
-        return new NamespaceLimits(0, DEFAULT_COUNT);
+        return new NamespaceLimits(0, 0, DEFAULT_COUNT);
     }
 }

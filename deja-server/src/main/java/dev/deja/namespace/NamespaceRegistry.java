@@ -53,6 +53,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final boolean autoCreate;
     private final Durability durability;
     private final MemoryBudget memory;
+    private final MemoryBudget nativeMemory;
     private final int maxNamespaces;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
@@ -71,7 +72,8 @@ public final class NamespaceRegistry implements AutoCloseable {
         this.defaultSpec = defaultSpec;
         this.autoCreate = autoCreate;
         this.durability = durability;
-        this.memory = new MemoryBudget(limits.memoryBytes());
+        this.memory = MemoryBudget.heap(limits.memoryBytes());
+        this.nativeMemory = MemoryBudget.nativeMemory(limits.nativeMemoryBytes());
         this.maxNamespaces = limits.count();
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
     }
@@ -84,6 +86,16 @@ public final class NamespaceRegistry implements AutoCloseable {
     /** Bytes of heap the namespaces have reserved: what their stores take when full. */
     public synchronized long memoryReserved() {
         return memory.reserved();
+    }
+
+    /** Bytes of native memory the namespaces may reserve together. */
+    public synchronized long nativeMemoryLimit() {
+        return nativeMemory.limit();
+    }
+
+    /** Bytes of native memory the namespaces have reserved: RocksDB's block caches and memtables. */
+    public synchronized long nativeMemoryReserved() {
+        return nativeMemory.reserved();
     }
 
     /**
@@ -133,7 +145,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         if (namespaces.size() >= maxNamespaces && !name.equals(DEFAULT)) {
             throw NamespaceException.tooMany(name, maxNamespaces);
         }
-        memory.reserve(name, storeKind.memoryBytes(parameters), "namespace '" + name + "'");
+        reserve(name, storeKind, parameters, "namespace '" + name + "'");
         Path dir = dataDir.resolve(name);
         Namespace namespace;
         try {
@@ -141,10 +153,10 @@ public final class NamespaceRegistry implements AutoCloseable {
             writeMetadata(dir, name, storeKind, parameters);
             namespace = Namespace.open(name, storeKind, parameters, dir, durability);
         } catch (IOException e) {
-            memory.release(name);
+            release(name);
             throw new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir, e);
         } catch (RuntimeException e) {
-            memory.release(name);
+            release(name);
             throw e;
         }
         namespaces.put(name, namespace);
@@ -205,7 +217,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void delete(String name) {
         Namespace namespace = get(name);
         namespaces.remove(name);
-        memory.release(name);
+        release(name);
         try {
             namespace.delete();
         } catch (IOException e) {
@@ -298,7 +310,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void close() {
         for (Namespace namespace : namespaces.values()) {
             namespace.close();
-            memory.release(namespace.name());
+            release(namespace.name());
         }
         namespaces.clear();
     }
@@ -311,13 +323,29 @@ public final class NamespaceRegistry implements AutoCloseable {
         String name = dir.getFileName().toString();
         StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
         Map<String, String> parameters = kind.parameters(parameters(metadata));
-        memory.reserve(name, kind.memoryBytes(parameters), "namespace '" + name + "' (in " + dir + ")");
+        reserve(name, kind, parameters, "namespace '" + name + "' (in " + dir + ")");
         try {
             return Namespace.open(name, kind, parameters, dir, durability);
         } catch (IOException | RuntimeException e) {
+            release(name);
+            throw e;
+        }
+    }
+
+    /** Reserves the namespace's heap and native memory, both or neither. */
+    private void reserve(String name, StoreKind kind, Map<String, String> parameters, String what) {
+        memory.reserve(name, kind.memoryBytes(parameters), what);
+        try {
+            nativeMemory.reserve(name, kind.nativeMemoryBytes(parameters), what);
+        } catch (RuntimeException e) {
             memory.release(name);
             throw e;
         }
+    }
+
+    private void release(String name) {
+        memory.release(name);
+        nativeMemory.release(name);
     }
 
     private static Map<String, String> parameters(Properties metadata) {

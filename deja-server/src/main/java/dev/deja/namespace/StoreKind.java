@@ -39,6 +39,14 @@ public interface StoreKind {
     long memoryBytes(Map<String, String> parameters);
 
     /**
+     * The most bytes of native memory (outside the heap) the store takes, reserved against the server's native
+     * memory limit; 0, the default, for a store held on the heap.
+     */
+    default long nativeMemoryBytes(Map<String, String> parameters) {
+        return 0;
+    }
+
+    /**
      * Opens the store kept in {@code dir} (the namespace's directory, which holds nothing else but the namespace's
      * metadata file), recovering what it holds, or creates it empty.
      */

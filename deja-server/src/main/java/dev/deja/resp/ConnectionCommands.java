@@ -226,6 +226,8 @@ final class ConnectionCommands {
                 // the limit namespaces are created against (--memory-limit) and what they reserved of it
                 + "namespace_memory_limit:" + context.namespaces().memoryLimit() + "\r\n"
                 + "namespace_memory_reserved:" + context.namespaces().memoryReserved() + "\r\n"
+                + "namespace_native_memory_limit:" + context.namespaces().nativeMemoryLimit() + "\r\n"
+                + "namespace_native_memory_reserved:" + context.namespaces().nativeMemoryReserved() + "\r\n"
                 + "\r\n# Persistence\r\n"
                 + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n"
                 + "\r\n# Keyspace\r\n"

@@ -37,7 +37,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
                            int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads,
-                           long memoryLimit, int maxNamespaces) {
+                           long memoryLimit, long nativeMemoryLimit, int maxNamespaces) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
     public static final String KV_DEFAULT_PARAMS = "window=24h,values=true";
@@ -72,6 +72,10 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("ioThreads", ioThreads, 0);
         atLeast("maxNamespaces", maxNamespaces, 1);
+        if (nativeMemoryLimit < 0) {
+            throw new IllegalArgumentException("nativeMemoryLimit must be positive, or 0 for the default (got "
+                    + nativeMemoryLimit + ")");
+        }
         if (memoryLimit < 0) {
             throw new IllegalArgumentException("memoryLimit must be positive, or 0 for the default (got " + memoryLimit
                     + ")");
@@ -83,9 +87,9 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         }
     }
 
-    /** What the namespaces may take together: {@link #memoryLimit} and {@link #maxNamespaces}. */
+    /** What the namespaces may take together: {@link #memoryLimit}, {@link #nativeMemoryLimit}, {@link #maxNamespaces}. */
     public NamespaceLimits namespaceLimits() {
-        return new NamespaceLimits(memoryLimit, maxNamespaces);
+        return new NamespaceLimits(memoryLimit, nativeMemoryLimit, maxNamespaces);
     }
 
     /** The journal and snapshot settings every namespace is opened with. */
@@ -132,6 +136,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int idleTimeoutSeconds = 300;
         private int ioThreads;
         private long memoryLimit;
+        private long nativeMemoryLimit;
         private int maxNamespaces = NamespaceLimits.DEFAULT_COUNT;
 
         private Builder() {
@@ -244,6 +249,12 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
+        /** Bytes of native memory the exact namespaces may reserve together; 0 for a quarter of the machine's. */
+        public Builder nativeMemoryLimit(long nativeMemoryLimit) {
+            this.nativeMemoryLimit = nativeMemoryLimit;
+            return this;
+        }
+
         public Builder maxNamespaces(int maxNamespaces) {
             this.maxNamespaces = maxNamespaces;
             return this;
@@ -253,7 +264,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
                     defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
                     snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit, maxNamespaces);
+                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit,
+                    nativeMemoryLimit, maxNamespaces);
         }
     }
 }

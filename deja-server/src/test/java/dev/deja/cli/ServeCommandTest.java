@@ -34,6 +34,7 @@ class ServeCommandTest {
                 .contains("--password")
                 .contains("--memory-limit", "Default: auto")
                 .contains("--max-namespaces", "Default: 1024")
+                .contains("--native-memory-limit")
                 .contains("DEJA_HTTP_PORT");
     }
 
@@ -56,6 +57,8 @@ class ServeCommandTest {
     void memoryLimitIsASizeWithinTheHeap() throws Exception {
         assertThat(parse("--memory-limit", "64m").memoryLimit()).isEqualTo(64L << 20);
         assertThat(parse("--memory-limit", "AUTO").memoryLimit()).isZero();
+        assertThat(parse("--native-memory-limit", "2g").nativeMemoryLimit()).isEqualTo(2L << 30);
+        assertThat(parse().nativeMemoryLimit()).as("auto").isZero();
         assertThatThrownBy(() -> parse("--memory-limit", "lots")).hasMessageContaining("'lots' is not a size");
         assertThatThrownBy(() -> parse("--memory-limit", "1024t"))
                 .hasMessageContaining("exceeds the JVM's maximum heap");

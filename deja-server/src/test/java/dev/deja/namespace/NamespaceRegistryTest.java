@@ -35,7 +35,7 @@ class NamespaceRegistryTest {
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
         NamespaceRegistry registry = new NamespaceRegistry(dataDir, kinds,
                 NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY,
-                new NamespaceLimits(memoryLimit, NamespaceLimits.DEFAULT_COUNT));
+                new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT));
         registry.open();
         return registry;
     }
@@ -78,8 +78,36 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void exactNamespacesReserveTheirRocksDbMemoryAgainstTheNativeLimit() throws IOException {
+        // 8 MiB of block cache and three 1 MiB memtables: 11 MiB each
+        Map<String, String> small = Map.of("blockCache", "8m", "memtable", "1m");
+        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+                new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))) {
+            registry.open();
+            assertThat(registry.nativeMemoryLimit()).isEqualTo(24L << 20);
+            registry.create("e1", "exact", small);
+            registry.create("e2", "exact", small);
+            assertThat(registry.nativeMemoryReserved()).isEqualTo(22L << 20);
+            long heapBefore = registry.memoryReserved();
+            assertThatThrownBy(() -> registry.create("e3", "exact", small))
+                    .isInstanceOfSatisfying(NamespaceException.class,
+                            e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.NO_MEMORY))
+                    .hasMessageContaining("namespace 'e3' needs 11.0 MiB of native memory (RocksDB's block cache and"
+                            + " memtables) when full, but only 2.0 MiB of the server's 24.0 MiB native memory limit"
+                            + " is free")
+                    .hasMessageContaining("--native-memory-limit");
+            assertThat(dataDir.resolve("e3")).doesNotExist();
+            assertThat(registry.memoryReserved()).as("nothing of the heap kept either").isEqualTo(heapBefore);
+            registry.delete("e1");
+            assertThat(registry.create("e3", "exact", small).name()).isEqualTo("e3");
+            assertThat(registry.nativeMemoryReserved()).isEqualTo(22L << 20);
+        }
+    }
+
+    @Test
     void namespacesBeyondTheCountLimitAreRefused() throws IOException {
-        NamespaceLimits three = new NamespaceLimits(0, 3);
+        NamespaceLimits three = new NamespaceLimits(0, 0, 3);
         try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
                 NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
             registry.open(); // default
@@ -97,7 +125,7 @@ class NamespaceRegistryTest {
         }
         // a lower limit than the data dir holds: it still opens, and nothing more can be created
         try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, new NamespaceLimits(0, 1))) {
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, new NamespaceLimits(0, 0, 1))) {
             registry.open();
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("b", "c", "default");
             assertThatThrownBy(() -> registry.create("d", "bloom", Map.of()))
@@ -114,7 +142,7 @@ class NamespaceRegistryTest {
         }
         NamespaceRegistry small = new NamespaceRegistry(dataDir, StoreKinds.standard(),
                 NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
-                new NamespaceLimits(3L << 19, NamespaceLimits.DEFAULT_COUNT));
+                new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT));
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
                 .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.0 MiB of memory when full");

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MemoryLimitTest {
 
     private static final long LIMIT = 4L << 20;
+    private static final long NATIVE_LIMIT = 100L << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -37,7 +38,7 @@ class MemoryLimitTest {
 
     @Test
     void aNamespaceTooLargeForTheLimitIsRefusedAndTheServerKeepsServing() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.memoryLimit(LIMIT))) {
+        try (TestServer server = TestServer.start(dataDir, b -> b.memoryLimit(LIMIT).nativeMemoryLimit(NATIVE_LIMIT))) {
             RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
                     .withPort(server.respPort()).withTimeout(Duration.ofSeconds(10)).build());
             try (StatefulRedisConnection<String, String> connection = client.connect()) {
@@ -52,7 +53,16 @@ class MemoryLimitTest {
                         .hasMessageContaining("of the server's 4.0 MiB namespace memory limit is free");
                 assertThat(raw.integer("BF.ADD", "default", "still-served")).isEqualTo(1L);
                 assertThat(redis.info("memory")).contains("namespace_memory_limit:" + LIMIT)
-                        .contains("namespace_memory_reserved:" + reservedAtStart);
+                        .contains("namespace_memory_reserved:" + reservedAtStart)
+                        .contains("namespace_native_memory_limit:" + NATIVE_LIMIT)
+                        .contains("namespace_native_memory_reserved:0");
+
+                // an exact namespace's RocksDB memory: a 128 MiB block cache does not fit in 100 MiB
+                assertThatThrownBy(() -> raw.status("DJ.CREATE", "orders", "exact", "blockCache", "128m"))
+                        .isInstanceOf(RedisCommandExecutionException.class)
+                        .hasMessageStartingWith("OOM namespace 'orders' needs 176.0 MiB of native memory");
+                assertThat(raw.status("DJ.CREATE", "orders", "exact", "blockCache", "32m")).isEqualTo("OK");
+                assertThat(redis.info("memory")).contains("namespace_native_memory_reserved:" + (80L << 20));
 
                 HttpResponse<String> refused = send(server, HttpRequest.newBuilder(uri(server, "/namespaces/huge"))
                         .header("Content-Type", "application/json")
