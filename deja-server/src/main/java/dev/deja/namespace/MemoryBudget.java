@@ -17,7 +17,9 @@ import java.util.Map;
  * {@link StoreKind#nativeMemoryBytes}), and one that would exceed a limit is refused with an error that says how
  * much it needs and how much is free.
  *
- * <p>Not thread-safe: the registry calls it under its own lock.
+ * <p>Reservations are made under the registry's lock; {@link #limit} and {@link #reserved} may be read from any
+ * thread without it (INFO and /metrics run on the network threads, which must not wait for a namespace being
+ * created or loaded).
  */
 final class MemoryBudget {
 
@@ -31,7 +33,8 @@ final class MemoryBudget {
     private final String limitName;
     private final String advice;
     private final Map<String, Long> reserved = new HashMap<>();
-    private long total;
+    /** Written under the registry's lock, read without it. */
+    private volatile long total;
 
     private MemoryBudget(long limit, String memory, String limitName, String advice) {
         this.limit = limit;

@@ -78,23 +78,23 @@ public final class NamespaceRegistry implements AutoCloseable {
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
     }
 
-    /** Bytes of heap the namespaces may reserve together. */
-    public synchronized long memoryLimit() {
+    /** Bytes of heap the namespaces may reserve together. Like the three below, it never waits for the lock. */
+    public long memoryLimit() {
         return memory.limit();
     }
 
     /** Bytes of heap the namespaces have reserved: what their stores take when full. */
-    public synchronized long memoryReserved() {
+    public long memoryReserved() {
         return memory.reserved();
     }
 
     /** Bytes of native memory the namespaces may reserve together. */
-    public synchronized long nativeMemoryLimit() {
+    public long nativeMemoryLimit() {
         return nativeMemory.limit();
     }
 
     /** Bytes of native memory the namespaces have reserved: RocksDB's block caches and memtables. */
-    public synchronized long nativeMemoryReserved() {
+    public long nativeMemoryReserved() {
         return nativeMemory.reserved();
     }
 
