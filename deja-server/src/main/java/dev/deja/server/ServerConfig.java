@@ -72,14 +72,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("ioThreads", ioThreads, 0);
         atLeast("maxNamespaces", maxNamespaces, 1);
-        if (nativeMemoryLimit < 0) {
-            throw new IllegalArgumentException("nativeMemoryLimit must be positive, or 0 for the default (got "
-                    + nativeMemoryLimit + ")");
-        }
-        if (memoryLimit < 0) {
-            throw new IllegalArgumentException("memoryLimit must be positive, or 0 for the default (got " + memoryLimit
-                    + ")");
-        }
+        new NamespaceLimits(memoryLimit, nativeMemoryLimit, maxNamespaces); // validates the limits
         long heap = Runtime.getRuntime().maxMemory();
         if (memoryLimit > heap) {
             throw new IllegalArgumentException("the memory limit (" + memoryLimit + " bytes) exceeds the JVM's"
