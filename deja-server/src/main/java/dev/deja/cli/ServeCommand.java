@@ -210,13 +210,18 @@ final class ServeCommand implements Callable<Integer> {
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
                     .ioThreads(ioThreads)
-                    .memoryLimit(memoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(memoryLimit))
-                    .nativeMemoryLimit(nativeMemoryLimit.equalsIgnoreCase("auto") ? 0 : Units.bytes(nativeMemoryLimit))
+                    .memoryLimit(sizeOrAuto(memoryLimit))
+                    .nativeMemoryLimit(sizeOrAuto(nativeMemoryLimit))
                     .maxNamespaces(maxNamespaces)
                     .build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */
+    private static long sizeOrAuto(String value) {
+        return value.equalsIgnoreCase("auto") ? 0 : Units.bytes(value);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.text.Units;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -179,17 +180,7 @@ final class SizeReport {
 
     /** Bytes in binary units and exactly, e.g. {@code 1.00 GiB (1,073,741,824 bytes)}. */
     static String bytes(long n) {
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-        if (n < 1024) {
-            return count(n) + " bytes";
-        }
-        double v = n;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%.2f %s (%,d bytes)", v, units[u], n);
+        return n < 1024 ? count(n) + " bytes" : Units.binary(n, 2) + String.format(Locale.ROOT, " (%,d bytes)", n);
     }
 
     /** A length of time in its largest sensible unit and in seconds, e.g. {@code 1.00 h (3,600 s)}. */

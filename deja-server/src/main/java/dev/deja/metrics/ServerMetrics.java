@@ -43,19 +43,16 @@ public final class ServerMetrics {
         Gauge.builder("deja.connections", openConnections, AtomicInteger::get)
                 .description("Open client connections, both front ends")
                 .register(registry);
-        Gauge.builder("deja.namespace.memory.limit.bytes", namespaces, NamespaceRegistry::memoryLimit)
-                .description("Heap the namespaces may reserve together (--memory-limit)")
-                .register(registry);
-        Gauge.builder("deja.namespace.memory.reserved.bytes", namespaces, NamespaceRegistry::memoryReserved)
-                .description("Heap the namespaces reserved: what their stores take when full")
-                .register(registry);
-        Gauge.builder("deja.namespace.native.memory.limit.bytes", namespaces, NamespaceRegistry::nativeMemoryLimit)
-                .description("Native memory the exact namespaces may reserve together (--native-memory-limit)")
-                .register(registry);
-        Gauge.builder("deja.namespace.native.memory.reserved.bytes", namespaces,
-                        NamespaceRegistry::nativeMemoryReserved)
-                .description("Native memory the exact namespaces reserved: RocksDB block caches and memtables")
-                .register(registry);
+        registryGauge("deja.namespace.memory.limit.bytes",
+                "Heap the namespaces may reserve together (--memory-limit)", NamespaceRegistry::memoryLimit);
+        registryGauge("deja.namespace.memory.reserved.bytes",
+                "Heap the namespaces reserved: what their stores take when full", NamespaceRegistry::memoryReserved);
+        registryGauge("deja.namespace.native.memory.limit.bytes",
+                "Native memory the exact namespaces may reserve together (--native-memory-limit)",
+                NamespaceRegistry::nativeMemoryLimit);
+        registryGauge("deja.namespace.native.memory.reserved.bytes",
+                "Native memory the exact namespaces reserved: RocksDB block caches and memtables",
+                NamespaceRegistry::nativeMemoryReserved);
         gauge("deja.namespace.keys", "Keys recorded in the namespace", s -> s.info().stats().insertions());
         gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies (exact: its files on disk)",
                 s -> s.info().stats().memoryBytes());
@@ -116,6 +113,11 @@ public final class ServerMetrics {
             return new Sample(namespace.info(),
                     namespace.kind().name().equals("exact") ? namespace.exactStore().metrics() : null);
         }
+    }
+
+    /** A server-wide gauge read from the namespace registry. */
+    private void registryGauge(String name, String description, ToDoubleFunction<NamespaceRegistry> value) {
+        Gauge.builder(name, namespaces, value).description(description).register(registry);
     }
 
     private void gauge(String name, String description, ToDoubleFunction<Sample> value) {

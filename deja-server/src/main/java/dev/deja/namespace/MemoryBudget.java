@@ -1,8 +1,8 @@
 package dev.deja.namespace;
 
+import dev.deja.text.Units;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -84,9 +84,10 @@ final class MemoryBudget {
             throw new IllegalStateException(holder + " holds a reservation already");
         }
         if (bytes > limit - total) {
-            throw NamespaceException.noMemory(what + " needs " + size(bytes) + " of " + memory + " when full, but"
-                    + " only " + size(Math.max(0, limit - total)) + " of the server's " + size(limit) + " "
-                    + limitName + " is free (" + size(total) + " reserved by other namespaces): " + advice);
+            throw NamespaceException.noMemory(what + " needs " + Units.binary(bytes, 1) + " of " + memory
+                    + " when full, but only " + Units.binary(Math.max(0, limit - total), 1) + " of the server's "
+                    + Units.binary(limit, 1) + " " + limitName + " is free (" + Units.binary(total, 1)
+                    + " reserved by other namespaces): " + advice);
         }
         reserved.put(holder, bytes);
         total += bytes;
@@ -98,20 +99,5 @@ final class MemoryBudget {
         if (bytes != null) {
             total -= bytes;
         }
-    }
-
-    /** Bytes as people read them: {@code 1.0 GiB}, {@code 512.0 MiB}, {@code 900 bytes}. */
-    static String size(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " bytes";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double value = bytes;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
     }
 }

@@ -9,7 +9,7 @@ public final class NamespaceException extends RuntimeException {
         UNKNOWN,
         /** A namespace with that name exists already. */
         EXISTS,
-        /** The namespace would take more memory than the server's namespace memory limit leaves free. */
+        /** The namespace would take more heap or native memory than the server's limits leave free. */
         NO_MEMORY,
         /** The server holds as many namespaces as it may. */
         TOO_MANY

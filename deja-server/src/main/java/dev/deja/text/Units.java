@@ -82,6 +82,24 @@ public final class Units {
         return whole;
     }
 
+    /**
+     * A size in binary units with {@code decimals} decimals, such as {@code 1.0 GiB} or {@code 512.00 MiB}; below
+     * 1 KiB, {@code 900 bytes}.
+     */
+    public static String binary(long bytes, int decimals) {
+        if (bytes < 1024) {
+            return bytes + " bytes";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double value = bytes;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f %s", value, units[unit]);
+    }
+
     private static IllegalArgumentException notADuration(String value) {
         return new IllegalArgumentException("'" + value + "' is not a duration: use a number and a unit, one of ms,"
                 + " s, m, h, d, w (e.g. 3600s, 30m, 1h, 7d)");
