@@ -29,7 +29,7 @@ import java.util.zip.CRC32C;
  * unevenly, so the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which
  * asks for a little more memory than the classic one for the same fpp.
  *
- * <p>Storage. Words live in lazily allocated 512 KiB chunks ({@link ChunkedBits}): an empty 1 GiB filter (seed
+ * <p>Storage. Words live in lazily allocated 256 KiB chunks ({@link ChunkedBits}): an empty 1 GiB filter (seed
  * 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing and memory grows as blocks are first written.
  *
  * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent

@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 /**
  * A bit array of up to 2^40 bits held as 64-bit words in lazily allocated chunks, with atomic bit setting.
  *
- * <p>The words live in {@code long[][] chunks} of {@link #CHUNK_WORDS} words (512 KiB) each. A chunk is allocated
+ * <p>The words live in {@code long[][] chunks} of {@link #CHUNK_WORDS} words (256 KiB) each. A chunk is allocated
  * on its first write and published with a compare-and-exchange, so an empty 1 GiB filter costs a 16 KiB array of
  * null references, memory grows as the filter fills, and a read of an absent chunk is zero. Word indexes are
  * 64-bit, so the array may exceed 2^32 bits. A chunk holds a whole number of 512-bit blocks, so a filter block never
@@ -23,9 +23,14 @@ import java.nio.ByteOrder;
  */
 final class ChunkedBits {
 
-    /** log2 of the words in one chunk. */
-    static final int CHUNK_SHIFT = 16;
-    /** Words per chunk: 2^16 words = 512 KiB = 8192 blocks of 512 bits. */
+    /**
+     * log2 of the words in one chunk. A chunk's array object (its 16-byte header and 256 KiB of words) stays below
+     * half of G1's smallest heap region (1 MiB, the size for heaps up to about 2 GiB), so G1 never treats it as a
+     * humongous object: those get whole regions of their own, and a 512 KiB chunk, 16 bytes over half a region,
+     * took a full 1 MiB region, so the filter cost twice its size on such heaps.
+     */
+    static final int CHUNK_SHIFT = 15;
+    /** Words per chunk: 2^15 words = 256 KiB = 4096 blocks of 512 bits. */
     static final int CHUNK_WORDS = 1 << CHUNK_SHIFT;
     static final int CHUNK_MASK = CHUNK_WORDS - 1;
 

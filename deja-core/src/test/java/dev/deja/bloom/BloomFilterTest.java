@@ -12,6 +12,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -178,6 +180,28 @@ class BloomFilterTest {
         for (byte[] key : Keys.random(8, 100_000)) {
             assertThat(copy.check(key)).isEqualTo(filter.check(key));
         }
+    }
+
+    /**
+     * The heap a full filter takes is its size: no chunk may be a G1 humongous object with a region to itself. The
+     * test JVM's 2 GiB heap has 1 MiB regions, where 512 KiB chunks took twice the filter's size.
+     */
+    @Test
+    void aFullFilterTakesItsSizeOfHeap() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        System.gc();
+        long before = memory.getHeapMemoryUsage().getUsed();
+        BloomFilter filter = BloomFilter.builder().bits(64L << 23).hashes(7).build(); // 64 MiB
+        byte[] ones = new byte[1 << 20];
+        Arrays.fill(ones, (byte) 0xFF);
+        for (long offset = 0; offset < filter.sizeInBytes(); offset += ones.length) {
+            filter.loadBits(offset, ones, 0, ones.length);
+        }
+        System.gc();
+        long used = memory.getHeapMemoryUsage().getUsed() - before;
+        assertThat(filter.allocatedBytes()).isEqualTo(64L << 20);
+        assertThat(used).as("heap taken by a full 64 MiB filter").isBetween(60L << 20, 80L << 20);
+        assertThat(filter.check("anything")).isTrue();
     }
 
     @Test
