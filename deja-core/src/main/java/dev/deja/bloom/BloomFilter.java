@@ -29,8 +29,12 @@ import java.util.zip.CRC32C;
  * unevenly, so the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which
  * asks for a little more memory than the classic one for the same fpp.
  *
- * <p>Storage. Words live in lazily allocated 256 KiB chunks ({@link ChunkedBits}): an empty 1 GiB filter (seed
- * 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing and memory grows as blocks are first written.
+ * <p>Storage. Words live in lazily allocated chunks of one G1 heap region each, 1 to 32 MiB ({@link ChunkedBits}):
+ * an empty 1 GiB filter (seed 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing, and memory grows a
+ * chunk at a time as keys land in chunks not written before. Keys spread evenly over the chunks, so a filter of
+ * {@code c} chunks is fully allocated after about {@code c ln c} keys (about 600 for 1 GiB in 8 MiB chunks).
+ * Region-sized chunks waste no heap, and they start every block on a cache line, so a lookup costs one cache miss
+ * rather than two ({@link ChunkedBits} says how).
  *
  * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent
  * adds never lose bits; {@code check} reads words with plain loads (enough, as {@link ChunkedBits#read} explains) and
@@ -98,9 +102,9 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public boolean checkHash(long high, long low) {
-        long firstWord = BlockHash.block(high, blocks) << 3;
-        long[] chunk = words.chunkOrNull(firstWord);
-        return chunk != null && allSet(chunk, (int) (firstWord & ChunkedBits.CHUNK_MASK), low);
+        int block = (int) BlockHash.block(high, blocks);
+        long[] array = words.arrayOrNull(block);
+        return array != null && allSet(array, ChunkedBits.firstWord(block), low);
     }
 
     /**
@@ -285,17 +289,18 @@ public final class BloomFilter implements HashedSeenSet {
      * Loads both ends of every key's block, from a loop body so short and free of dependencies between iterations
      * that the processor keeps the misses of many keys in flight at once; the tests that follow find the blocks in
      * the cache. Tested directly, a key's {@code k} loads and their arithmetic fill the processor's window, and one
-     * key's misses barely overlap the next key's. Both ends, because a Java array is only 8-byte aligned, so a
-     * 64-byte block usually straddles two cache lines. The block of each key is computed again by the test; a
-     * multiply and a load from the small chunk table cost less than arrays to remember them in.
+     * key's misses barely overlap the next key's. Both ends, because blocks are cache-line aligned only where
+     * {@link ChunkedBits} can align them (G1); elsewhere a 64-byte block usually straddles two cache lines, and
+     * aligned, the second load finds the line the first brought. The block of each key is computed again by the
+     * test; a multiply and a load from the small chunk table cost less than arrays to remember them in.
      */
     private void touchBlocks(long[] hashes) {
         long touched = 0;
         for (int i = 0; i < hashes.length; i += 2) {
-            long firstWord = BlockHash.block(hashes[i], blocks) << 3;
-            long[] chunk = words.chunkOrNull(firstWord);
+            int block = (int) BlockHash.block(hashes[i], blocks);
+            long[] chunk = words.arrayOrNull(block);
             if (chunk != null) {
-                int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
+                int base = ChunkedBits.firstWord(block);
                 touched ^= ChunkedBits.read(chunk, base) ^ ChunkedBits.read(chunk, base + 7);
             }
         }
@@ -308,9 +313,9 @@ public final class BloomFilter implements HashedSeenSet {
      * already set costs no atomic write.
      */
     boolean put(long high, long low) {
-        long firstWord = BlockHash.block(high, blocks) << 3;
-        long[] chunk = words.chunkForWrite(firstWord);
-        int base = (int) (firstWord & ChunkedBits.CHUNK_MASK);
+        int block = (int) BlockHash.block(high, blocks);
+        long[] chunk = words.arrayForWrite(block);
+        int base = ChunkedBits.firstWord(block);
         int newlySet = setAll(chunk, base, low);
         if (newlySet == 0) {
             return false;
@@ -359,9 +364,21 @@ public final class BloomFilter implements HashedSeenSet {
         return Math.round(-Math.log1p(-fill) / bitsSetPerKeyPerBlock() * blocks);
     }
 
-    /** Bytes of bit array memory allocated so far (grows as blocks are first written). */
+    /** Heap taken by the bit array so far, in bytes (grows a chunk at a time as the filter fills). */
     public long allocatedBytes() {
         return words.allocatedBytes();
+    }
+
+    /**
+     * Heap a filter of {@code bits} bits takes once full: its {@code bits / 8} bytes, 64 bytes per chunk for
+     * alignment and the chunks' last slots, and, when its last chunk is large enough for G1 to give it regions of
+     * its own, the rest of that region.
+     *
+     * @throws IllegalArgumentException if {@code bits} is not a positive multiple of 512 up to 2^40
+     */
+    public static long heapBytes(long bits) {
+        BloomSizing.checkShape(bits, 1);
+        return ChunkedBits.heapBytesWhenFull(bits / 64);
     }
 
     private double fppAtFill(double fill) {

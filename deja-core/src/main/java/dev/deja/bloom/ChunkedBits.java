@@ -1,49 +1,78 @@
 package dev.deja.bloom;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
+import java.lang.management.ManagementFactory;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
  * A bit array of up to 2^40 bits held as 64-bit words in lazily allocated chunks, with atomic bit setting.
  *
- * <p>The words live in {@code long[][] chunks} of {@link #CHUNK_WORDS} words (256 KiB) each. A chunk is allocated
- * on its first write and published with a compare-and-exchange, so an empty 1 GiB filter costs a 16 KiB array of
- * null references, memory grows as the filter fills, and a read of an absent chunk is zero. Word indexes are
- * 64-bit, so the array may exceed 2^32 bits. A chunk holds a whole number of 512-bit blocks, so a filter block never
- * straddles two chunks and one chunk lookup serves a whole key.
+ * <p>Layout. The array is a sequence of 512-bit blocks (8 words; a filter key touches one block). Block {@code b}
+ * is slot {@code b & SLOT_MASK} of chunk {@code b >>> SLOT_SHIFT}: a shift and a mask, so the lookup's address
+ * arithmetic stays as short as it can be (a division here halved the out-of-cache lookup rate, docs/BENCHMARKS.md).
+ * A chunk's {@code long[]} holds its slots but the last; every chunk's last slot lives in one small array of its own,
+ * {@code lastSlots} (8 words per chunk), which a lookup reaches one time in {@code 2^SLOT_SHIFT}. That keeps each
+ * chunk array exactly {@link #CHUNK_BYTES} bytes as a heap object, header included:
+ * <ul>
+ *   <li>With G1, a chunk is one heap region (clamped to 1 to 32 MiB). G1 gives an object larger than half a region
+ *       ("humongous") whole regions of its own; an object of exactly a region fills it and wastes nothing, where an
+ *       object a few bytes over a power of two would waste most of a region.</li>
+ *   <li>A humongous object starts at a region boundary, and a {@code long[]}'s elements start
+ *       {@value #ARRAY_HEADER_BYTES} bytes into the object on 64-bit HotSpot, so after {@value #LEAD_WORDS} unused
+ *       lead words every slot starts on a 64-byte boundary: a lookup touches one cache line instead of two.</li>
+ *   <li>With another collector (or an unreadable region size) chunks are 1 MiB ordinary objects; the layout is the
+ *       same and only the alignment is lost.</li>
+ * </ul>
+ *
+ * <p>A chunk is allocated on its first write and published with a compare-and-exchange, so an empty 1 GiB filter
+ * costs a small table of null references and its {@code lastSlots}; memory grows a chunk at a time as the filter
+ * fills, and a read of an absent chunk is zero.
  *
  * <p>Bits are only ever set by {@link #or}, an atomic {@code getAndBitwiseOr}, so concurrent setters never lose each
  * other's bits; lookups read words with plain loads ({@link #read} explains why that is enough) and a bit set before
  * a read began is seen by it. Bulk
  * {@link #storeBytes} replaces words and is meant for restoring a filter that nobody writes to at the same time.
  *
- * <p>Bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}; as bytes, word {@code w} is bytes {@code 8w..8w+7}
- * in little-endian order, so bit {@code i} is bit {@code i & 7} of byte {@code i >>> 3}.
+ * <p>Logically, bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, and word {@code w} is word {@code w & 7}
+ * of block {@code w >>> 3}; as bytes, word {@code w} is bytes {@code 8w..8w+7} in little-endian order, so bit
+ * {@code i} is bit {@code i & 7} of byte {@code i >>> 3}. Where a block is stored is invisible outside this class.
  */
 final class ChunkedBits {
 
-    /**
-     * log2 of the words in one chunk. A chunk's array object (its 16-byte header and 256 KiB of words) stays below
-     * half of G1's smallest heap region (1 MiB, the size for heaps up to about 2 GiB), so G1 never treats it as a
-     * humongous object: those get whole regions of their own, and a 512 KiB chunk, 16 bytes over half a region,
-     * took a full 1 MiB region, so the filter cost twice its size on such heaps.
-     */
-    static final int CHUNK_SHIFT = 15;
-    /** Words per chunk: 2^15 words = 256 KiB = 4096 blocks of 512 bits. */
-    static final int CHUNK_WORDS = 1 << CHUNK_SHIFT;
-    static final int CHUNK_MASK = CHUNK_WORDS - 1;
+    /** Bytes of a {@code long[]} object before its first element on 64-bit HotSpot: header and length. */
+    static final int ARRAY_HEADER_BYTES = 16;
+    /** Unused words at the start of every chunk, so that its first slot starts 64 bytes into the object. */
+    static final int LEAD_WORDS = (64 - ARRAY_HEADER_BYTES) / 8;
+    /** Words per 512-bit block. */
+    static final int BLOCK_WORDS = 8;
+    /** The G1 heap region size in bytes, or 0 when the collector is not G1 or the size cannot be read. */
+    static final long REGION_BYTES = g1RegionBytes();
+    /** Bytes of a full chunk's array object: one G1 region within [1 MiB, 32 MiB], else 1 MiB. */
+    static final int CHUNK_BYTES = chunkBytes(REGION_BYTES);
+    /** log2 of the block slots per chunk: a chunk's object is the header, the lead and all its slots but one. */
+    static final int SLOT_SHIFT = Integer.numberOfTrailingZeros(CHUNK_BYTES / 64);
+    /** The last slot of a chunk, the one kept in {@code lastSlots}. */
+    static final int SLOT_MASK = (1 << SLOT_SHIFT) - 1;
 
     private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(long[][].class);
     private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long words;
+    private final long blocks;
     private final long[][] chunks;
+    /** The last slot of every chunk: chunk {@code c}'s at words {@code 8c .. 8c+7}. */
+    private final long[] lastSlots;
 
+    /** An all-zero array of {@code words} words, a multiple of {@link #BLOCK_WORDS}, at most 2^34. */
     ChunkedBits(long words) {
         this.words = words;
-        this.chunks = new long[(int) ((words + CHUNK_MASK) >>> CHUNK_SHIFT)][];
+        this.blocks = words / BLOCK_WORDS;
+        int count = (int) ((blocks + SLOT_MASK) >>> SLOT_SHIFT);
+        this.chunks = new long[count][];
+        this.lastSlots = new long[BLOCK_WORDS * count];
     }
 
     /** Number of 64-bit words. */
@@ -51,14 +80,21 @@ final class ChunkedBits {
         return words;
     }
 
-    /** The chunk holding the word, or {@code null} when nothing was ever written to it. */
-    long[] chunkOrNull(long word) {
-        return (long[]) CHUNK.getAcquire(chunks, (int) (word >>> CHUNK_SHIFT));
+    /**
+     * The array holding a block ({@code block < 2^31}: filters have at most 2^40 bits), or {@code null} when its
+     * chunk was never written to.
+     */
+    long[] arrayOrNull(int block) {
+        return (block & SLOT_MASK) != SLOT_MASK
+                ? (long[]) CHUNK.getAcquire(chunks, block >>> SLOT_SHIFT) : lastSlots;
     }
 
-    /** The chunk holding the word, allocated (zeroed) if absent. */
-    long[] chunkForWrite(long word) {
-        int index = (int) (word >>> CHUNK_SHIFT);
+    /** The array holding a block, its chunk allocated (zeroed) if absent. */
+    long[] arrayForWrite(int block) {
+        if ((block & SLOT_MASK) == SLOT_MASK) {
+            return lastSlots;
+        }
+        int index = block >>> SLOT_SHIFT;
         long[] chunk = (long[]) CHUNK.getAcquire(chunks, index);
         if (chunk != null) {
             return chunk;
@@ -66,6 +102,12 @@ final class ChunkedBits {
         long[] fresh = new long[chunkLength(index)];
         long[] witness = (long[]) CHUNK.compareAndExchangeRelease(chunks, index, null, fresh);
         return witness == null ? fresh : witness;
+    }
+
+    /** The position of a block's first word in the array {@link #arrayOrNull} gives for it. */
+    static int firstWord(int block) {
+        int slot = block & SLOT_MASK;
+        return slot != SLOT_MASK ? LEAD_WORDS + BLOCK_WORDS * slot : BLOCK_WORDS * (block >>> SLOT_SHIFT);
     }
 
     /** Reads word {@code i} of a chunk with acquire semantics. */
@@ -94,11 +136,12 @@ final class ChunkedBits {
 
     /** Reads a word anywhere in the array; absent chunks read as zero. */
     long word(long word) {
-        long[] chunk = chunkOrNull(word);
-        return chunk == null ? 0L : get(chunk, (int) (word & CHUNK_MASK));
+        int block = (int) (word >>> 3);
+        long[] array = arrayOrNull(block);
+        return array == null ? 0L : get(array, firstWord(block) + (int) (word & 7));
     }
 
-    /** Number of allocated chunks. */
+    /** Number of allocated chunks (the last-slot array not counted). */
     int allocatedChunks() {
         int n = 0;
         for (int i = 0; i < chunks.length; i++) {
@@ -109,15 +152,38 @@ final class ChunkedBits {
         return n;
     }
 
-    /** Bytes of word storage allocated so far. */
+    /** Heap taken so far: the allocated chunks and the last-slot array ({@link #heapBytes}). */
     long allocatedBytes() {
-        long bytes = 0;
+        long bytes = heapBytes(lastSlots.length);
         for (int i = 0; i < chunks.length; i++) {
             if (CHUNK.getAcquire(chunks, i) != null) {
-                bytes += 8L * chunkLength(i);
+                bytes += heapBytes(chunkLength(i));
             }
         }
         return bytes;
+    }
+
+    /** Heap taken by an array of {@code words} words once every chunk is allocated. */
+    static long heapBytesWhenFull(long words) {
+        long blocks = words / BLOCK_WORDS;
+        long count = (blocks + SLOT_MASK) >>> SLOT_SHIFT;
+        long full = blocks >>> SLOT_SHIFT;
+        long rest = blocks & SLOT_MASK;
+        return full * heapBytes(LEAD_WORDS + BLOCK_WORDS * SLOT_MASK)
+                + (rest == 0 ? 0 : heapBytes(LEAD_WORDS + BLOCK_WORDS * (int) rest))
+                + heapBytes((int) (BLOCK_WORDS * count));
+    }
+
+    /**
+     * Heap taken by an array of {@code length} words: its object size, rounded up to whole regions when G1 would
+     * make it humongous (larger than half a region), since a humongous object's last region is not shared.
+     */
+    static long heapBytes(int length) {
+        long object = ARRAY_HEADER_BYTES + 8L * length;
+        if (REGION_BYTES > 0 && object > REGION_BYTES / 2) {
+            return (object + REGION_BYTES - 1) / REGION_BYTES * REGION_BYTES;
+        }
+        return object;
     }
 
     /** Number of set bits, by scanning the allocated chunks. */
@@ -130,6 +196,9 @@ final class ChunkedBits {
                     n += Long.bitCount(get(chunk, j));
                 }
             }
+        }
+        for (int j = 0; j < lastSlots.length; j++) {
+            n += Long.bitCount(get(lastSlots, j));
         }
         return n;
     }
@@ -147,10 +216,16 @@ final class ChunkedBits {
                 long w = get(source, j);
                 if (w != 0) {
                     if (target == null) {
-                        target = chunkForWrite((long) i << CHUNK_SHIFT);
+                        target = arrayForWrite(i << SLOT_SHIFT);
                     }
                     added += Long.bitCount(or(target, j, w));
                 }
+            }
+        }
+        for (int j = 0; j < other.lastSlots.length; j++) {
+            long w = get(other.lastSlots, j);
+            if (w != 0) {
+                added += Long.bitCount(or(lastSlots, j, w));
             }
         }
         return added;
@@ -198,9 +273,10 @@ final class ChunkedBits {
                     mask |= 0xFFL << (8 * (first + j));
                 }
             }
-            long[] chunk = value == 0 ? chunkOrNull(wordIndex) : chunkForWrite(wordIndex);
+            int block = (int) (wordIndex >>> 3);
+            long[] chunk = value == 0 ? arrayOrNull(block) : arrayForWrite(block);
             if (chunk != null) {
-                int i = (int) (wordIndex & CHUNK_MASK);
+                int i = firstWord(block) + (int) (wordIndex & 7);
                 long old = get(chunk, i);
                 long updated = (old & ~mask) | value;
                 WORD.setRelease(chunk, i, updated);
@@ -211,7 +287,34 @@ final class ChunkedBits {
         return delta;
     }
 
+    /** Words of chunk {@code index}'s array: the lead and its slots but the last (fewer in a short last chunk). */
     private int chunkLength(int index) {
-        return (int) Math.min(CHUNK_WORDS, words - ((long) index << CHUNK_SHIFT));
+        long slots = Math.min(SLOT_MASK, blocks - ((long) index << SLOT_SHIFT));
+        return LEAD_WORDS + BLOCK_WORDS * (int) slots;
+    }
+
+    /** One region when it is known, clamped to [1 MiB, 32 MiB]; else 1 MiB, an ordinary object for any collector. */
+    static int chunkBytes(long regionBytes) {
+        if (regionBytes <= 0) {
+            return 1 << 20;
+        }
+        return (int) Math.min(Math.max(Long.highestOneBit(regionBytes), 1L << 20), 32L << 20);
+    }
+
+    /**
+     * G1's heap region size, read from the HotSpot diagnostic bean, or 0 when G1 is not the collector or the bean
+     * is missing (a runtime without the {@code jdk.management} module, another JVM). A region above 32 MiB (only by
+     * explicit setting) gets 32 MiB chunks, which are then at most half a region: ordinary objects, no waste.
+     */
+    private static long g1RegionBytes() {
+        try {
+            HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (hotSpot == null || !Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
+                return 0;
+            }
+            return Long.parseLong(hotSpot.getVMOption("G1HeapRegionSize").getValue());
+        } catch (RuntimeException | LinkageError e) {
+            return 0;
+        }
     }
 }

@@ -114,7 +114,7 @@ class BloomFilterTest {
         BloomFilter filter = BloomFilter.builder().bits(8L << 30).hashes(10).capacity(500_000_000L).build();
         assertThat(filter.sizeInBytes()).isEqualTo(1L << 30);
         assertThat(filter.targetFpp()).isLessThan(0.001);
-        assertThat(filter.allocatedBytes()).isZero();
+        assertThat(filter.allocatedBytes()).as("only the chunks' last slots").isLessThan(filter.sizeInBytes() / 1024);
         byte[][] keys = Keys.random(5, 100);
         for (byte[] key : keys) {
             assertThat(filter.checkThenAdd(key)).isEqualTo(Verdict.NEW);
@@ -122,11 +122,11 @@ class BloomFilterTest {
         for (byte[] key : keys) {
             assertThat(filter.check(key)).isTrue();
         }
-        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(100L * ChunkedBits.CHUNK_WORDS * 8);
+        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(filter.sizeInBytes() / 1024 + 100L * ChunkedBits.CHUNK_BYTES);
         // Sized from (capacity, fpp) instead, the blocked formula asks for a bit more than the classic 14.4 bits/key.
         BloomFilter sized = BloomFilter.builder().capacity(500_000_000L).fpp(0.001).build();
         assertThat(sized.bits() / 500_000_000.0).isBetween(14.4, 17.2);
-        assertThat(sized.allocatedBytes()).isZero();
+        assertThat(sized.allocatedBytes()).isLessThan(sized.sizeInBytes() / 1024);
     }
 
     @Test
@@ -154,8 +154,10 @@ class BloomFilterTest {
                 assertThat(line[pos >>> 3] & (1 << (pos & 7))).isNotZero();
             }
         }
-        // Only the chunks spanning the top 1% of blocks were allocated: 1% of 2 GiB is about 21 MiB.
-        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(22L << 20);
+        // Only the chunks spanning the top 1% of blocks were allocated (1% of 2 GiB is about 21 MiB, in whole
+        // chunks), besides the chunks' last slots.
+        assertThat(filter.allocatedBytes())
+                .isLessThanOrEqualTo(filter.sizeInBytes() / 100 + 2L * ChunkedBits.CHUNK_BYTES + filter.sizeInBytes() / 1024);
         assertThat(filter.approximateCount()).isCloseTo(top.length, within(top.length / 50L));
     }
 
@@ -199,7 +201,8 @@ class BloomFilterTest {
         }
         System.gc();
         long used = memory.getHeapMemoryUsage().getUsed() - before;
-        assertThat(filter.allocatedBytes()).isEqualTo(64L << 20);
+        assertThat(filter.allocatedBytes()).isEqualTo(BloomFilter.heapBytes(filter.bits()))
+                .isBetween(64L << 20, (64L << 20) + 64 * 1024);
         assertThat(used).as("heap taken by a full 64 MiB filter").isBetween(60L << 20, 80L << 20);
         assertThat(filter.check("anything")).isTrue();
     }
@@ -210,7 +213,7 @@ class BloomFilterTest {
         filter.add("one");
         BloomFilter copy = BloomFilter.readFrom(new ByteArrayInputStream(serialise(filter)));
         assertThat(copy.check("one")).isTrue();
-        assertThat(copy.allocatedBytes()).isEqualTo(filter.allocatedBytes()).isEqualTo(8L * ChunkedBits.CHUNK_WORDS);
+        assertThat(copy.allocatedBytes()).isEqualTo(filter.allocatedBytes()).isLessThan(2L * ChunkedBits.CHUNK_BYTES);
     }
 
     @Test

@@ -87,10 +87,10 @@ final class BloomKind implements SnapshotKind {
         return Long.parseLong(parameters.get("capacity"));
     }
 
-    /** The bit array: {@code bits / 8} bytes, allocated as the filter fills. */
+    /** The bit array, a little over {@code bits / 8} bytes ({@link BloomFilter#heapBytes}), allocated as it fills. */
     @Override
     public long memoryBytes(Map<String, String> parameters) {
-        return Long.parseLong(parameters.get("bits")) / 8;
+        return BloomFilter.heapBytes(Long.parseLong(parameters.get("bits")));
     }
 
     @Override

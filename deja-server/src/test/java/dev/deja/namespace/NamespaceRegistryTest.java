@@ -3,6 +3,7 @@ package dev.deja.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.bloom.BloomFilter;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.testing.FixtureKind;
 import java.io.IOException;
@@ -43,6 +44,8 @@ class NamespaceRegistryTest {
     /** 1 MiB of bits (bloom) and 1 MiB of buckets (recent, 16 bytes each with owners). */
     private static final Map<String, String> ONE_MIB_BLOOM = Map.of("bits", Long.toString(8L << 20), "k", "7");
     private static final Map<String, String> ONE_MIB_RECENT = Map.of("buckets", Long.toString(1L << 16));
+    /** What the two reserve together: the bloom's heap is its bits and a little chunk overhead. */
+    private static final long ONE_MIB_EACH = BloomFilter.heapBytes(8L << 20) + (1L << 20);
 
     @Test
     void namespacesBeyondTheMemoryLimitAreRefusedBeforeAnythingIsWritten() throws IOException {
@@ -52,7 +55,7 @@ class NamespaceRegistryTest {
             assertThat(registry.memoryLimit()).isEqualTo(limit);
             registry.create("a", "bloom", ONE_MIB_BLOOM);
             registry.create("r", "recent", ONE_MIB_RECENT);
-            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + (2L << 20));
+            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + ONE_MIB_EACH);
 
             assertThatThrownBy(() -> registry.create("b", "bloom", ONE_MIB_BLOOM))
                     .isInstanceOfSatisfying(NamespaceException.class,
@@ -61,7 +64,7 @@ class NamespaceRegistryTest {
                     .hasMessageContaining("of the server's 3.0 MiB namespace memory limit is free");
             assertThat(registry.find("b")).isEmpty();
             assertThat(dataDir.resolve("b")).doesNotExist();
-            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + (2L << 20));
+            assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + ONE_MIB_EACH);
             // a namespace created on first use is refused the same way
             assertThatThrownBy(() -> registry.getOrCreate("c", NamespaceSpec.parse("bloom", "bits=8388608,k=7")))
                     .isInstanceOf(NamespaceException.class).hasMessageContaining("namespace 'c' needs 1.0 MiB");

@@ -1,0 +1,115 @@
+package dev.deja.bloom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The storage under the logical bit array: chunk sizes, where each block lives, and what the heap pays. */
+class ChunkedBitsTest {
+
+    private static final int SLOTS = 1 << ChunkedBits.SLOT_SHIFT;
+    /** Words of a full chunk's array: the lead and every slot but the last. */
+    private static final int FULL_CHUNK = ChunkedBits.LEAD_WORDS + 8 * (SLOTS - 1);
+
+    @Test
+    void aFullChunkIsExactlyOneChunkObjectOfOneRegion() {
+        assertThat(ChunkedBits.ARRAY_HEADER_BYTES + 8L * FULL_CHUNK).isEqualTo(ChunkedBits.CHUNK_BYTES);
+        assertThat(ChunkedBits.chunkBytes(0)).as("collector unknown: an ordinary 1 MiB object").isEqualTo(1 << 20);
+        assertThat(ChunkedBits.chunkBytes(4L << 20)).isEqualTo(4 << 20);
+        assertThat(ChunkedBits.chunkBytes(512L << 20)).as("at most 32 MiB: then half a region or less")
+                .isEqualTo(32 << 20);
+        if (ChunkedBits.REGION_BYTES >= (1 << 20) && ChunkedBits.REGION_BYTES <= (32 << 20)) {
+            // the test JVM runs G1 with small regions: a full chunk fills its region and takes no more
+            assertThat(ChunkedBits.CHUNK_BYTES).isEqualTo(ChunkedBits.REGION_BYTES);
+            assertThat(ChunkedBits.heapBytes(FULL_CHUNK)).isEqualTo(ChunkedBits.CHUNK_BYTES);
+        }
+    }
+
+    @Test
+    void blocksLiveInTheirChunkAfterTheLeadExceptEachChunksLastSlot() {
+        ChunkedBits bits = new ChunkedBits(8L * (3L * SLOTS)); // three full chunks
+        assertThat(bits.arrayOrNull(0)).as("not written yet").isNull();
+        long[] first = bits.arrayForWrite(0);
+        assertThat(first).hasSize(FULL_CHUNK);
+        assertThat(ChunkedBits.firstWord(0)).isEqualTo(ChunkedBits.LEAD_WORDS);
+        assertThat(bits.arrayOrNull(SLOTS - 2)).isSameAs(first);
+        assertThat(ChunkedBits.firstWord(SLOTS - 2)).isEqualTo(FULL_CHUNK - 8);
+        // the last slot of every chunk is in the shared array, at 8 words per chunk
+        long[] last = bits.arrayOrNull(SLOTS - 1);
+        assertThat(last).isNotSameAs(first).hasSize(3 * 8).isSameAs(bits.arrayOrNull(3 * SLOTS - 1));
+        assertThat(ChunkedBits.firstWord(SLOTS - 1)).isZero();
+        assertThat(ChunkedBits.firstWord(3 * SLOTS - 1)).isEqualTo(16);
+        assertThat(bits.arrayOrNull(SLOTS)).as("the second chunk, not written yet").isNull();
+        assertThat(bits.arrayForWrite(2 * SLOTS + 5)).isNotSameAs(first).hasSize(FULL_CHUNK);
+        assertThat(ChunkedBits.firstWord(2 * SLOTS + 5)).isEqualTo(ChunkedBits.LEAD_WORDS + 40);
+        assertThat(bits.allocatedChunks()).isEqualTo(2);
+    }
+
+    @Test
+    void aShortLastChunkHoldsAllItsBlocks() {
+        ChunkedBits bits = new ChunkedBits(8L * (SLOTS + 5)); // a full chunk and one of five blocks
+        long[] tail = bits.arrayForWrite(SLOTS + 4);
+        assertThat(tail).hasSize(ChunkedBits.LEAD_WORDS + 8 * 5);
+        assertThat(ChunkedBits.firstWord(SLOTS + 4)).isEqualTo(ChunkedBits.LEAD_WORDS + 32);
+    }
+
+    @Test
+    void bytesWrittenAcrossChunksAndLastSlotsReadBackAtTheirLogicalOffsets() {
+        long words = 8L * (2L * SLOTS + 5); // two full chunks and a last chunk of five blocks
+        ChunkedBits bits = new ChunkedBits(words);
+        byte[] pattern = new byte[256];
+        new SplittableRandom(3).nextBytes(pattern);
+        long chunkBytes = 64L * SLOTS; // the logical bytes of one chunk, its last slot included
+        // each range crosses a chunk's last slot into the next chunk, or ends the array
+        long[] offsets = {0, chunkBytes - 100, 2 * chunkBytes - 100, 8 * words - 64};
+        long ones = 0;
+        for (long offset : offsets) {
+            ones += bits.storeBytes(offset, pattern, 0, (int) Math.min(pattern.length, 8 * words - offset));
+        }
+        assertThat(bits.bitCount()).isEqualTo(ones);
+        for (long offset : offsets) {
+            byte[] back = new byte[(int) Math.min(pattern.length, 8 * words - offset)];
+            bits.loadBytes(offset, back, 0, back.length);
+            assertThat(back).isEqualTo(Arrays.copyOf(pattern, back.length));
+        }
+        // word w is bytes 8w..8w+7, little-endian, wherever it is stored
+        for (long w : new long[] {8L * (SLOTS - 1), 8L * SLOTS, 8L * (2 * SLOTS - 1) + 7}) {
+            byte[] eight = new byte[8];
+            bits.loadBytes(8 * w, eight, 0, 8);
+            long expected = 0;
+            for (int i = 7; i >= 0; i--) {
+                expected = (expected << 8) | (eight[i] & 0xFF);
+            }
+            assertThat(bits.word(w)).isEqualTo(expected);
+        }
+        assertThat(bits.allocatedChunks()).isEqualTo(3);
+        assertThat(bits.allocatedBytes()).isEqualTo(2 * ChunkedBits.heapBytes(FULL_CHUNK)
+                + ChunkedBits.heapBytes(ChunkedBits.LEAD_WORDS + 8 * 5) + ChunkedBits.heapBytes(3 * 8));
+        assertThat(ChunkedBits.heapBytesWhenFull(words)).isEqualTo(bits.allocatedBytes());
+
+        // a merge carries the last slots too
+        ChunkedBits copy = new ChunkedBits(words);
+        assertThat(copy.orAll(bits)).isEqualTo(ones);
+        for (long offset : offsets) {
+            byte[] back = new byte[(int) Math.min(pattern.length, 8 * words - offset)];
+            copy.loadBytes(offset, back, 0, back.length);
+            assertThat(back).isEqualTo(Arrays.copyOf(pattern, back.length));
+        }
+    }
+
+    @Test
+    void anArrayThatG1WouldGiveRegionsOfItsOwnIsChargedTheWholeRegions() {
+        long region = ChunkedBits.REGION_BYTES;
+        if (region <= 0) {
+            assertThat(ChunkedBits.heapBytes(1000)).isEqualTo(ChunkedBits.ARRAY_HEADER_BYTES + 8000);
+            return;
+        }
+        int half = (int) (region / 2 / 8) - 2; // exactly half a region: an ordinary object
+        assertThat(ChunkedBits.heapBytes(half)).isEqualTo(region / 2);
+        assertThat(ChunkedBits.heapBytes(half + 1)).as("humongous: a region of its own").isEqualTo(region);
+        assertThat(ChunkedBits.heapBytes((int) (region / 8))).as("a region and 16 bytes: two regions")
+                .isEqualTo(2 * region);
+    }
+}
