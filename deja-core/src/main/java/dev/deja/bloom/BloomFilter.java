@@ -102,9 +102,20 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public boolean checkHash(long high, long low) {
+        // ChunkedBits.arrayOrNull and firstWord, written out so that the rare last slot costs one branch, not two:
+        // measured, 10.6 to 10.9 lookups per microsecond out of cache against 10.0 to 10.6.
         int block = (int) BlockHash.block(high, blocks);
-        long[] array = words.arrayOrNull(block);
-        return array != null && allSet(array, ChunkedBits.firstWord(block), low);
+        int slot = block & ChunkedBits.SLOT_MASK;
+        long[] array;
+        int base;
+        if (slot != ChunkedBits.SLOT_MASK) {
+            array = words.chunkOrNull(block >>> ChunkedBits.SLOT_SHIFT);
+            base = ChunkedBits.LEAD_WORDS + ChunkedBits.BLOCK_WORDS * slot;
+        } else {
+            array = words.lastSlots();
+            base = ChunkedBits.BLOCK_WORDS * (block >>> ChunkedBits.SLOT_SHIFT);
+        }
+        return array != null && allSet(array, base, low);
     }
 
     /**

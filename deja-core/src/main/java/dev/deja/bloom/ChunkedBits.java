@@ -85,8 +85,17 @@ final class ChunkedBits {
      * chunk was never written to.
      */
     long[] arrayOrNull(int block) {
-        return (block & SLOT_MASK) != SLOT_MASK
-                ? (long[]) CHUNK.getAcquire(chunks, block >>> SLOT_SHIFT) : lastSlots;
+        return (block & SLOT_MASK) != SLOT_MASK ? chunkOrNull(block >>> SLOT_SHIFT) : lastSlots;
+    }
+
+    /** Chunk {@code index}, or {@code null} when nothing was ever written to it. */
+    long[] chunkOrNull(int index) {
+        return (long[]) CHUNK.getAcquire(chunks, index);
+    }
+
+    /** The array of every chunk's last slot (chunk {@code c}'s at words {@code 8c .. 8c+7}). */
+    long[] lastSlots() {
+        return lastSlots;
     }
 
     /** The array holding a block, its chunk allocated (zeroed) if absent. */
