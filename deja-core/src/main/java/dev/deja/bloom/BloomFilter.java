@@ -32,8 +32,8 @@ import java.util.zip.CRC32C;
  * <p>Storage. Words live in lazily allocated chunks of one G1 heap region each, 1 to 32 MiB ({@link ChunkedBits}):
  * an empty 1 GiB filter (seed 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing, and memory grows a
  * chunk at a time as keys land in chunks not written before. Keys spread evenly over the chunks, so a filter of
- * {@code c} chunks is fully allocated after about {@code c ln c} keys (for 1 GiB, about 7,000 in 1 MiB chunks, the
- * launcher's, or 600 in 8 MiB chunks).
+ * {@code c} chunks is fully allocated after about {@code c ln c} keys (for 1 GiB, about 600 in 8 MiB chunks, the
+ * size on a 12 GiB heap, or 7,000 in 1 MiB chunks).
  * Region-sized chunks waste no heap, and they start every block on a cache line, so a lookup costs one cache miss
  * rather than two ({@link ChunkedBits} says how).
  *
