@@ -2,8 +2,8 @@ package dev.deja.bloom;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
-import java.lang.management.ManagementFactory;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 
 /**
