@@ -60,7 +60,6 @@ final class ChunkedBits {
     private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(long[][].class);
     private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private final long words;
     private final long blocks;
     private final long[][] chunks;
     /** The last slot of every chunk: chunk {@code c}'s at words {@code 8c .. 8c+7}. */
@@ -68,16 +67,10 @@ final class ChunkedBits {
 
     /** An all-zero array of {@code words} words, a multiple of {@link #BLOCK_WORDS}, at most 2^34. */
     ChunkedBits(long words) {
-        this.words = words;
         this.blocks = words / BLOCK_WORDS;
-        int count = (int) ((blocks + SLOT_MASK) >>> SLOT_SHIFT);
+        int count = chunkCount(blocks);
         this.chunks = new long[count][];
         this.lastSlots = new long[BLOCK_WORDS * count];
-    }
-
-    /** Number of 64-bit words. */
-    long words() {
-        return words;
     }
 
     /**
@@ -175,12 +168,10 @@ final class ChunkedBits {
     /** Heap taken by an array of {@code words} words once every chunk is allocated. */
     static long heapBytesWhenFull(long words) {
         long blocks = words / BLOCK_WORDS;
-        long count = (blocks + SLOT_MASK) >>> SLOT_SHIFT;
-        long full = blocks >>> SLOT_SHIFT;
-        long rest = blocks & SLOT_MASK;
-        return full * heapBytes(LEAD_WORDS + BLOCK_WORDS * SLOT_MASK)
-                + (rest == 0 ? 0 : heapBytes(LEAD_WORDS + BLOCK_WORDS * (int) rest))
-                + heapBytes((int) (BLOCK_WORDS * count));
+        int count = chunkCount(blocks);
+        // every chunk but the last is full; the last may be short
+        return (count - 1) * heapBytes(chunkLength(blocks, 0)) + heapBytes(chunkLength(blocks, count - 1))
+                + heapBytes(BLOCK_WORDS * count);
     }
 
     /**
@@ -296,10 +287,23 @@ final class ChunkedBits {
         return delta;
     }
 
-    /** Words of chunk {@code index}'s array: the lead and its slots but the last (fewer in a short last chunk). */
+    /** Words of chunk {@code index}'s array. */
     private int chunkLength(int index) {
+        return chunkLength(blocks, index);
+    }
+
+    /**
+     * Words of chunk {@code index}'s array in an array of {@code blocks} blocks: the lead and its slots but the
+     * last, or all its slots when it is a short last chunk.
+     */
+    private static int chunkLength(long blocks, int index) {
         long slots = Math.min(SLOT_MASK, blocks - ((long) index << SLOT_SHIFT));
         return LEAD_WORDS + BLOCK_WORDS * (int) slots;
+    }
+
+    /** Chunks of an array of {@code blocks} blocks. */
+    private static int chunkCount(long blocks) {
+        return (int) ((blocks + SLOT_MASK) >>> SLOT_SHIFT);
     }
 
     /** One region when it is known, clamped to [1 MiB, 32 MiB]; else 1 MiB, an ordinary object for any collector. */
