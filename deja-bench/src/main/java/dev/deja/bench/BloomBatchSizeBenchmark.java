@@ -1,6 +1,7 @@
 package dev.deja.bench;
 
 import com.google.common.hash.BloomFilter;
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -43,7 +44,7 @@ public class BloomBatchSizeBenchmark {
 
         @Override
         @Setup(Level.Trial)
-        public void setUp() {
+        public void setUp() throws IOException {
             super.setUp();
             List<byte[]> all = IntStream.range(0, KeyPool.SIZE).mapToObj(keys::get).toList();
             batches = IntStream.range(0, KeyPool.SIZE / batch)

@@ -3,6 +3,7 @@ package dev.deja.bench;
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomLayout;
 import java.io.DataOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,23 +49,32 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class BloomBenchmark {
 
-    /** deja's filter at one of the two shapes. */
+    /**
+     * deja's filter at one of the two shapes, in the layout of new filters (sectored) unless {@code -p layout=SCATTERED}
+     * asks for a filter read from format 1, to compare the two in one run.
+     */
     @State(Scope.Thread)
     public static class Deja {
         @Param
         BloomShape shape;
+        @Param("SECTORED")
+        BloomLayout layout = BloomLayout.SECTORED;
         dev.deja.bloom.BloomFilter filter;
         KeyPool keys;
 
         @Setup(Level.Trial)
-        public void setUp() {
-            filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
+        public void setUp() throws IOException {
+            if (layout == BloomLayout.SCATTERED) {
+                filter = FormatOneFilters.sized(shape.capacity, shape.fpp, shape == BloomShape.OUT_OF_CACHE);
+            } else {
+                filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
+            }
             if (shape == BloomShape.IN_CACHE) {
                 KeyPool fill = new KeyPool(1);
                 for (int i = 0; i < shape.capacity; i++) {
                     filter.add(fill.next());
                 }
-            } else {
+            } else if (layout == BloomLayout.SECTORED) {
                 HalfFullBits bits = new HalfFullBits(new byte[0], filter.sizeInBytes(), 1);
                 byte[] buffer = new byte[1 << 20];
                 for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {

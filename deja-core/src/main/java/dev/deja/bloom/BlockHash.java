@@ -1,25 +1,33 @@
 package dev.deja.bloom;
 
 import dev.deja.hash.Hash128;
+import dev.deja.sizing.BloomLayout;
 
 /**
  * The arithmetic that maps a key's 128-bit hash to its block and its bit positions inside the block
- * (docs/FORMAT.md section 2.1).
+ * (docs/FORMAT.md section 2.1), for both layouts ({@link dev.deja.sizing.BloomLayout}).
  *
  * <p>Seed 001 slices one wide hash into {@code k} indexes instead of salting a narrow hash {@code k} times; we do
- * the same with the 128-bit key hash. {@code high} picks the block by multiply-high reduction, {@code low} supplies
- * seven 9-bit positions (bits 0..62), and when {@code k > 7} each further seven positions come from a 64-bit word
- * {@code mix(low + j * GOLDEN)}, {@code j = 1, 2, ...}, where {@code mix} is the SplitMix64 finaliser: a bijection
- * with full avalanche, so the extra words are as uniform as {@code low} itself and cost two multiplications.
+ * the same with the 128-bit key hash. {@code high} picks the block by multiply-high reduction and {@code low}
+ * supplies the positions: ten 6-bit offsets (bits 0..59) in the sectored layout, seven 9-bit positions (bits 0..62)
+ * in the scattered one. Further positions come from the 64-bit words {@code mix(low + j * GOLDEN)},
+ * {@code j = 1, 2, ...}, where {@code mix} is the SplitMix64 finaliser: a bijection with full avalanche, so the extra
+ * words are as uniform as {@code low} itself and cost two multiplications.
  */
 final class BlockHash {
 
     /** Bits per block: one 64-byte cache line. */
     static final int BLOCK_BITS = 512;
-    /** Bits of hash consumed per position: log2(512). */
+    /** Scattered layout: bits of hash consumed per position, log2(512). */
     static final int POSITION_BITS = 9;
-    /** Positions taken from one 64-bit word: 7 x 9 = 63 bits, the top bit is unused. */
+    /** Scattered layout: positions taken from one 64-bit word, 7 x 9 = 63 bits; the top bit is unused. */
     static final int POSITIONS_PER_WORD = 7;
+    /** Sectored layout: words (sectors) per block; position {@code i} lies in word {@code i % SECTORS}. */
+    static final int SECTORS = 8;
+    /** Sectored layout: bits of hash consumed per offset in a word, log2(64). */
+    static final int OFFSET_BITS = 6;
+    /** Sectored layout: offsets taken from one 64-bit word, 10 x 6 = 60 bits; the top four bits are unused. */
+    static final int OFFSETS_PER_WORD = 10;
     /** The 64-bit golden-ratio increment of SplitMix64. */
     static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
@@ -31,7 +39,7 @@ final class BlockHash {
         return Hash128.reduce(high, blocks);
     }
 
-    /** The 64-bit word positions {@code 7j .. 7j+6} are sliced from: {@code low} for {@code j = 0}. */
+    /** The 64-bit hash word number {@code j} that positions are sliced from: {@code low} for {@code j = 0}. */
     static long positionWord(long low, int j) {
         return j == 0 ? low : mix(low + j * GOLDEN);
     }
@@ -44,20 +52,33 @@ final class BlockHash {
     }
 
     /**
-     * Bit position {@code i} of a key inside its block, in [0, 512). Computes position word {@code i / 7} afresh,
-     * so a loop over all {@code k} positions mixes up to {@code k - 7} times; the lookup, which runs for every key,
-     * slices each word once instead ({@code BloomFilter.allSet}).
+     * Sectored layout: the offset of a key's bit {@code i} inside its word {@code i % 8}, in [0, 64). Computes hash
+     * word {@code i / 10} afresh, so a loop over all {@code k} bits mixes up to {@code k - 10} times; the lookup,
+     * which runs for every key, takes its first ten offsets from {@code low} directly ({@link SectoredBlocks}).
      */
-    static int position(long low, int i) {
+    static int offset(long low, int i) {
+        long word = positionWord(low, i / OFFSETS_PER_WORD);
+        return (int) (word >>> (OFFSET_BITS * (i % OFFSETS_PER_WORD))) & 63;
+    }
+
+    /**
+     * Scattered layout: bit position {@code i} of a key inside its block, in [0, 512). Computes position word
+     * {@code i / 7} afresh, so a loop over all {@code k} positions mixes up to {@code k - 7} times; the lookup slices
+     * each word once instead ({@link ScatteredBlocks}).
+     */
+    static int scatteredPosition(long low, int i) {
         long word = positionWord(low, i / POSITIONS_PER_WORD);
         return (int) (word >>> (POSITION_BITS * (i % POSITIONS_PER_WORD))) & (BLOCK_BITS - 1);
     }
 
-    /** The {@code k} bit positions of a key inside its block, each in [0, 512); a reference for tests and docs. */
-    static int[] positions(long low, int k) {
+    /**
+     * The {@code k} bit positions of a key inside its block in the given layout, each in [0, 512) (sectored: word
+     * {@code i % 8} times 64 plus the offset); a reference for tests and docs.
+     */
+    static int[] positions(BloomLayout layout, long low, int k) {
         int[] out = new int[k];
         for (int i = 0; i < k; i++) {
-            out[i] = position(low, i);
+            out[i] = layout == BloomLayout.SECTORED ? 64 * (i % SECTORS) + offset(low, i) : scatteredPosition(low, i);
         }
         return out;
     }

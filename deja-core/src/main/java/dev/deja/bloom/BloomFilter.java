@@ -7,6 +7,7 @@ import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomLayout;
 import dev.deja.sizing.BloomSize;
 import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
@@ -22,12 +23,15 @@ import java.util.zip.CRC32C;
  *
  * <p>Design. The structure is the blocked Bloom filter of Putze, Sanders and Singler ("Cache-, Hash- and
  * Space-Efficient Bloom Filters", 2007): the bit array is cut into 512-bit blocks, one 64-byte cache line each, and a
- * key sets all its {@code k} bits inside one block, so a lookup costs one cache miss instead of {@code k}. Following
- * seed 001, the indexes are sliced out of one wide hash rather than computed by {@code k} salted hashes: the key's
- * XXH3-128 {@code high} half picks the block by multiply-high reduction (64-bit, so filters may exceed 2^32 bits),
- * and its {@code low} half supplies the 9-bit positions ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill
- * unevenly, so the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which
- * asks for a little more memory than the classic one for the same fpp.
+ * key sets all its {@code k} bits inside one block, so a lookup costs one cache miss instead of {@code k}. Inside the
+ * block, bit {@code i} lies in the block's word {@code i mod 8} (the "sectorized" variant of Lang et al., VLDB 2019:
+ * {@link SectoredBlocks} says why). Following seed 001, the indexes are sliced out of one wide hash rather than
+ * computed by {@code k} salted hashes: the key's XXH3-128 {@code high} half picks the block by multiply-high
+ * reduction (64-bit, so filters may exceed 2^32 bits), and its {@code low} half supplies the 6-bit offsets
+ * ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill unevenly, so the filter is sized with the blocked
+ * filter's own false-positive formula ({@link BloomSizing}), which asks for a little more memory than the classic
+ * one for the same fpp. Filters written in format version 1 keep its layout, bits anywhere in the block
+ * ({@link BloomLayout#SCATTERED}), when read back, and answer and grow as they did.
  *
  * <p>Storage. Words live in lazily allocated chunks of one G1 heap region each, 1 to 32 MiB ({@link ChunkedBits}):
  * an empty 1 GiB filter (seed 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing, and memory grows a
@@ -72,6 +76,9 @@ public final class BloomFilter implements HashedSeenSet {
 
     private final long bits;
     private final int hashes;
+    private final BloomLayout layout;
+    /** {@code layout == SECTORED}, the test the lookup makes: a final boolean the compiler folds per filter. */
+    private final boolean sectored;
     private final long blocks;
     private final long capacity;
     private final double targetFpp;
@@ -82,7 +89,9 @@ public final class BloomFilter implements HashedSeenSet {
     @SuppressWarnings("unused")
     private long touchSink;
 
-    private BloomFilter(long bits, int hashes, long capacity, double targetFpp) {
+    private BloomFilter(BloomLayout layout, long bits, int hashes, long capacity, double targetFpp) {
+        this.layout = layout;
+        this.sectored = layout == BloomLayout.SECTORED;
         this.bits = bits;
         this.hashes = hashes;
         this.blocks = bits / BlockHash.BLOCK_BITS;
@@ -119,54 +128,10 @@ public final class BloomFilter implements HashedSeenSet {
         return array != null && allSet(array, base, low);
     }
 
-    /**
-     * Whether all the key's bits are set in the block starting at word {@code base} of the chunk: the positions of
-     * {@link BlockHash}, each word shifted right by its bit's position and the results ANDed, so bit 0 of the
-     * accumulator survives only if every bit was set.
-     *
-     * <p>Written for the out-of-cache case, where a lookup is one cache miss and speed comes from overlapping the
-     * misses of consecutive lookups. That needs (1) no early exit: a branch on each loaded word would be
-     * mispredicted about half the time on a mix of present and absent keys, and each misprediction waits for the
-     * miss; and (2) few instructions waiting on the loaded block, since those fill the processor's window while the
-     * miss is outstanding: here a shift and an AND per bit, everything else (positions, addresses) is computed from
-     * the hash alone. The {@code >>> pos} uses the position's low 6 bits, its bit in the word, and
-     * {@code (pos >>> 6) & 7} its word. Measured against counting the clear bits (the walk that setting still uses),
-     * in a timing loop over a 1 GiB filter: 121 to 130 ns against 181 to 234 ns per check, hash included.
-     */
+    /** Whether all the key's bits are set in the block starting at word {@code base} of the chunk. */
     private boolean allSet(long[] chunk, int base, long low) {
-        long all = 1;
-        long h = low;
-        int shift = 0;
-        int round = 0;
-        for (int i = 0; i < hashes; i++) {
-            if (shift == BlockHash.POSITION_BITS * BlockHash.POSITIONS_PER_WORD) {
-                h = BlockHash.positionWord(low, ++round);
-                shift = 0;
-            }
-            int pos = (int) (h >>> shift);
-            shift += BlockHash.POSITION_BITS;
-            all &= ChunkedBits.read(chunk, base + ((pos >>> 6) & 7)) >>> pos;
-        }
-        return (all & 1) != 0;
-    }
-
-    /**
-     * Sets the key's {@code k} bits in the block starting at word {@code base} ({@link BlockHash#position}) and
-     * counts the bits this call set. Each word is read before it is written, so a bit already set costs no atomic
-     * write. Off the duplicate path (it runs only for keys the lock-free test did not find), so it takes the
-     * reference derivation rather than a copy of the lookup's slicing loop.
-     */
-    private int setAll(long[] chunk, int base, long low) {
-        int newlySet = 0;
-        for (int i = 0; i < hashes; i++) {
-            int pos = BlockHash.position(low, i);
-            int w = base + (pos >>> 6);
-            long bit = 1L << pos;
-            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                newlySet++;
-            }
-        }
-        return newlySet;
+        return sectored ? SectoredBlocks.allSet(chunk, base, low, hashes)
+                : ScatteredBlocks.allSet(chunk, base, low, hashes);
     }
 
     /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
@@ -321,14 +286,15 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * Sets the key's bits; true when at least one bit was clear. No presence test of its own: every caller has just
-     * made the branch-free one ({@link #checkHash}), and {@link #setAll} reads each word before it writes, so a bit
+     * made the branch-free one ({@link #checkHash}), and the setting reads each word before it writes, so a bit
      * already set costs no atomic write.
      */
     boolean put(long high, long low) {
         int block = (int) BlockHash.block(high, blocks);
         long[] chunk = words.arrayForWrite(block);
         int base = ChunkedBits.firstWord(block);
-        int newlySet = setAll(chunk, base, low);
+        int newlySet = sectored ? SectoredBlocks.setAll(chunk, base, low, hashes)
+                : ScatteredBlocks.setAll(chunk, base, low, hashes);
         if (newlySet == 0) {
             return false;
         }
@@ -358,22 +324,27 @@ public final class BloomFilter implements HashedSeenSet {
         return targetFpp;
     }
 
+    /** Where a key's bits lie in its block: sectored for every new filter, scattered for one read from format 1. */
+    public BloomLayout layout() {
+        return layout;
+    }
+
     /** Fraction of bits set. */
     public double fillRatio() {
         return (double) setBits.sum() / bits;
     }
 
     /**
-     * Number of distinct keys estimated from the fill: in a blocked filter holding {@code n} keys the expected fill
-     * is {@code 1 - exp(-(n / blocks) * (1 - (1 - 1/512)^k))}, inverted here. Close to the true count up to capacity,
-     * whatever mix of adds, merges and loads produced the bits.
+     * Number of distinct keys estimated from the fill: the load at which the layout's expected fill
+     * ({@link BloomLayout#expectedFill}) equals the measured one. Close to the true count up to capacity, whatever
+     * mix of adds, merges and loads produced the bits.
      */
     public long approximateCount() {
         double fill = fillRatio();
         if (fill >= 1.0) {
             return Long.MAX_VALUE;
         }
-        return Math.round(-Math.log1p(-fill) / bitsSetPerKeyPerBlock() * blocks);
+        return Math.round(layout.keysPerBlockAtFill(fill, hashes) * blocks);
     }
 
     /** Heap taken by the bit array so far, in bytes (grows a chunk at a time as the filter fills). */
@@ -398,16 +369,12 @@ public final class BloomFilter implements HashedSeenSet {
             return 1.0;
         }
         long keys = approximateCount();
-        return keys == 0 ? 0.0 : BloomSizing.fpp(bits, hashes, keys);
+        return keys == 0 ? 0.0 : BloomSizing.fpp(layout, bits, hashes, keys);
     }
 
     /** The lock stripe a key's block maps to; equal for equal keys in filters of the same shape. */
     int stripe(long high) {
         return (int) BlockHash.block(high, blocks) & (STRIPES - 1);
-    }
-
-    private double bitsSetPerKeyPerBlock() {
-        return -Math.expm1(hashes * Math.log1p(-1.0 / BlockHash.BLOCK_BITS));
     }
 
     // ---- union and raw access ----
@@ -416,13 +383,14 @@ public final class BloomFilter implements HashedSeenSet {
      * Adds every key of {@code other} to this filter (bitwise OR), so this filter then answers "seen" for every key
      * either held. Safe while other threads use this filter.
      *
-     * @throws IllegalArgumentException if the filters differ in bits or hashes
+     * @throws IllegalArgumentException if the filters differ in bits, hashes or layout
      */
     public void mergeFrom(BloomFilter other) {
         Require.nonNull("other", other);
-        if (other.bits != bits || other.hashes != hashes) {
+        if (other.bits != bits || other.hashes != hashes || other.layout != layout) {
             throw new IllegalArgumentException("cannot merge filters of different shapes: this has bits=" + bits
-                    + ", hashes=" + hashes + "; other has bits=" + other.bits + ", hashes=" + other.hashes);
+                    + ", hashes=" + hashes + ", layout " + layout + "; other has bits=" + other.bits + ", hashes="
+                    + other.hashes + ", layout " + other.layout);
         }
         if (other != this) {
             setBits.add(words.orAll(other.words));
@@ -486,7 +454,7 @@ public final class BloomFilter implements HashedSeenSet {
         BloomFormat.putLong(header, 8, bits);
         BloomFormat.putLong(header, 16, capacity);
         BloomFormat.putLong(header, 24, Double.doubleToRawLongBits(targetFpp));
-        BloomFormat.writeHeader(out, header);
+        BloomFormat.writeHeader(out, header, layout.formatVersion());
         CRC32C crc = new CRC32C();
         byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, sizeInBytes())];
         for (long offset = 0; offset < sizeInBytes(); offset += buffer.length) {
@@ -506,7 +474,9 @@ public final class BloomFilter implements HashedSeenSet {
      */
     public static BloomFilter readFrom(InputStream in) throws IOException {
         Require.nonNull("in", in);
-        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_BLOOM, HEADER_BYTES, "bloom filter");
+        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(),
+                HEADER_BYTES, "bloom filter");
+        BloomLayout layout = BloomLayout.ofFormatVersion(header[4]);
         if (header[6] != Hash128.HASH_ID_XXH3_128) {
             throw new IOException("bloom filter uses unknown hash id " + (header[6] & 0xFF) + " (this reader knows "
                     + Hash128.HASH_ID_XXH3_128 + " = XXH3-128)");
@@ -518,7 +488,7 @@ public final class BloomFilter implements HashedSeenSet {
         BloomFilter filter;
         try {
             BloomSizing.checkShape(bits, k);
-            filter = new BloomFilter(bits, k, Require.positive("capacity", capacity), fpp);
+            filter = new BloomFilter(layout, bits, k, Require.positive("capacity", capacity), fpp);
         } catch (IllegalArgumentException e) {
             throw new IOException("bloom filter header holds impossible parameters: " + e.getMessage(), e);
         }
@@ -538,8 +508,8 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public String toString() {
-        return "BloomFilter{bits=" + bits + ", hashes=" + hashes + ", capacity=" + capacity + ", targetFpp="
-                + targetFpp + "}";
+        return "BloomFilter{bits=" + bits + ", hashes=" + hashes + ", layout=" + layout + ", capacity=" + capacity
+                + ", targetFpp=" + targetFpp + "}";
     }
 
     /**
@@ -597,7 +567,7 @@ public final class BloomFilter implements HashedSeenSet {
                             + "capacity (got capacity=" + capacity + ", fpp=" + fpp + ", hashes=" + hashes + ")");
                 }
                 BloomSize size = BloomSizing.forCapacity(capacity, fpp);
-                return new BloomFilter(size.bits(), size.hashes(), capacity, size.expectedFpp());
+                return new BloomFilter(BloomLayout.SECTORED, size.bits(), size.hashes(), capacity, size.expectedFpp());
             }
             if (!Double.isNaN(fpp)) {
                 throw new IllegalArgumentException("fpp follows from bits, hashes and capacity; give either capacity "
@@ -608,15 +578,15 @@ public final class BloomFilter implements HashedSeenSet {
                     throw new IllegalArgumentException("bits needs hashes or capacity (to choose the best hashes)");
                 }
                 BloomSize size = BloomSizing.forMemory(bits / 8, capacity);
-                return new BloomFilter(bits, size.hashes(), capacity, size.expectedFpp());
+                return new BloomFilter(BloomLayout.SECTORED, bits, size.hashes(), capacity, size.expectedFpp());
             }
             long keys = capacity > 0 ? capacity : halfFullCapacity(bits, hashes);
-            return new BloomFilter(bits, hashes, keys, BloomSizing.fpp(bits, hashes, keys));
+            return new BloomFilter(BloomLayout.SECTORED, bits, hashes, keys, BloomSizing.fpp(bits, hashes, keys));
         }
 
         private static long halfFullCapacity(long bits, int hashes) {
-            double perKey = -Math.expm1(hashes * Math.log1p(-1.0 / BlockHash.BLOCK_BITS));
-            return Math.max(1, Math.round(Math.log(2) / perKey * (bits / BlockHash.BLOCK_BITS)));
+            double perBlock = BloomLayout.SECTORED.keysPerBlockAtFill(0.5, hashes);
+            return Math.max(1, Math.round(perBlock * (bits / BlockHash.BLOCK_BITS)));
         }
     }
 }

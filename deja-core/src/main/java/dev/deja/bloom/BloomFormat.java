@@ -14,11 +14,12 @@ import java.util.zip.CRC32C;
  * protected by its own CRC32C, and little-endian integers.
  *
  * <p>The header has its own checksum so that a corrupt parameter is rejected before it is used to size anything.
+ * Versions count per kind: a bloom filter is version 1 (scattered bits) or 2 (sectored bits), a windowed filter's
+ * own framing is version 1 whatever its generations are.
  */
 final class BloomFormat {
 
     static final byte[] MAGIC = {'D', 'J', 'B', 'F'};
-    static final int VERSION = 1;
     static final int KIND_BLOOM = 1;
     static final int KIND_WINDOWED = 2;
     /** Bytes of bit array copied per read or write, so a 1 GiB filter streams through a small buffer. */
@@ -39,20 +40,22 @@ final class BloomFormat {
     }
 
     /** Writes a header (its first 8 bytes are magic, version, kind, then two bytes given) followed by its CRC32C. */
-    static void writeHeader(OutputStream out, byte[] header) throws IOException {
+    static void writeHeader(OutputStream out, byte[] header, int version) throws IOException {
         System.arraycopy(MAGIC, 0, header, 0, 4);
-        header[4] = VERSION;
+        header[4] = (byte) version;
         out.write(header);
         writeCrc(out, crc(header, header.length));
     }
 
     /**
-     * Reads a header of {@code length} bytes and its checksum; checks magic, version, kind and checksum.
+     * Reads a header of {@code length} bytes and its checksum; checks magic, version (1 to {@code newestVersion}),
+     * kind and checksum. The version is byte 4 of the header returned.
      *
      * @throws IOException naming what is wrong: not a deja bloom stream, unknown version, wrong kind, checksum
      *                     mismatch or truncation
      */
-    static byte[] readHeader(InputStream in, int expectedKind, int length, String what) throws IOException {
+    static byte[] readHeader(InputStream in, int expectedKind, int newestVersion, int length, String what)
+            throws IOException {
         byte[] header = new byte[length];
         readFully(in, header, 0, 8, what + " header");
         for (int i = 0; i < 4; i++) {
@@ -60,12 +63,13 @@ final class BloomFormat {
                 throw new IOException("not a deja bloom stream: bad magic (expected \"DJBF\")");
             }
         }
-        if (header[4] != VERSION) {
-            throw new IOException("unsupported bloom format version " + (header[4] & 0xFF) + " (this reader knows " + VERSION + ")");
-        }
         if (header[5] != expectedKind) {
             throw new IOException("stream holds a " + kindName(header[5]) + ", not a " + kindName(expectedKind)
                     + "; read it with the matching class");
+        }
+        if (header[4] < 1 || header[4] > newestVersion) {
+            throw new IOException("unsupported " + what + " format version " + (header[4] & 0xFF)
+                    + " (this reader knows versions 1 to " + newestVersion + ")");
         }
         readFully(in, header, 8, length - 8, what + " header");
         int stored = readCrc(in, what + " header checksum");

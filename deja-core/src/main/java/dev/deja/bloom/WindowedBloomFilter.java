@@ -7,6 +7,8 @@ import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomSize;
+import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,6 +49,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class WindowedBloomFilter implements HashedSeenSet {
 
     private static final int HEADER_BYTES = 48;
+    /** The version of this structure's own framing; each generation carries its own (docs/FORMAT.md 2.4). */
+    private static final int FORMAT_VERSION = 1;
     private static final int MAX_GENERATIONS = 64;
 
     private final long capacity;
@@ -251,7 +255,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         BloomFormat.putLong(header, 24, windowMillis);
         BloomFormat.putLong(header, 32, s.newestStart());
         BloomFormat.putLong(header, 40, s.newestKeys().get());
-        BloomFormat.writeHeader(out, header);
+        BloomFormat.writeHeader(out, header, FORMAT_VERSION);
         for (BloomFilter f : s.filters()) {
             f.writeTo(out);
         }
@@ -272,7 +276,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     public static WindowedBloomFilter readFrom(InputStream in, InstantSource clock) throws IOException {
         Require.nonNull("in", in);
         Require.nonNull("clock", clock);
-        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_WINDOWED, HEADER_BYTES, "windowed bloom filter");
+        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_WINDOWED, FORMAT_VERSION, HEADER_BYTES,
+                "windowed bloom filter");
         if (header[6] != Hash128.HASH_ID_XXH3_128) {
             throw new IOException("windowed bloom filter uses unknown hash id " + (header[6] & 0xFF));
         }
@@ -287,14 +292,15 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         } catch (IllegalArgumentException e) {
             throw new IOException("windowed bloom filter header holds impossible parameters: " + e.getMessage(), e);
         }
-        BloomFilter expected = shape.current.get().newest();
         BloomFilter[] filters = new BloomFilter[generations];
         for (int i = 0; i < generations; i++) {
             filters[i] = BloomFilter.readFrom(in);
+            // generations written in format 1 keep its layout, and were sized by its formula
+            BloomSize expected = BloomSizing.forCapacity(filters[i].layout(), shape.perGeneration, fpp / generations);
             if (filters[i].bits() != expected.bits() || filters[i].hashes() != expected.hashes()) {
                 throw new IOException("windowed bloom filter generation " + i + " has bits=" + filters[i].bits()
                         + ", hashes=" + filters[i].hashes() + "; the header implies bits=" + expected.bits()
-                        + ", hashes=" + expected.hashes());
+                        + ", hashes=" + expected.hashes() + " for its layout, " + filters[i].layout());
             }
         }
         return new WindowedBloomFilter(capacity, fpp, generations, window, clock, filters,

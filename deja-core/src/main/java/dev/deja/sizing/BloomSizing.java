@@ -4,7 +4,7 @@ import dev.deja.seen.Require;
 
 /**
  * Sizing arithmetic for deja's blocked Bloom filter, where every key sets its {@code k} bits inside one
- * 512-bit block (one 64-byte cache line).
+ * 512-bit block (one 64-byte cache line), placed as its {@link BloomLayout} says.
  *
  * <p>Confining a key to one block makes a lookup cost one cache miss instead of {@code k}, but blocks fill
  * unevenly: the number of keys landing in a block is Poisson-distributed with mean {@code lambda = 512 / c}
@@ -14,11 +14,13 @@ import dev.deja.seen.Require;
  * Filters", 2007):
  *
  * <pre>
- *   fpp(c, k) = sum over i >= 0 of Poisson(i; 512 / c) * (1 - (1 - 1/512)^(k*i))^k
+ *   fpp(c, k) = sum over i >= 0 of Poisson(i; 512 / c) * blockFpp(i, k)
  * </pre>
  *
- * where the inner term is the exact false-positive probability of a 512-bit filter holding {@code i} keys with
- * {@code k} independent uniformly chosen bit positions each (positions may coincide, as they do in the filter).
+ * where {@code blockFpp(i, k)} is the false-positive probability of one block holding {@code i} keys in the
+ * filter's layout ({@link BloomLayout#blockFpp}): {@code (1 - (1 - 1/512)^(k*i))^k} when bits lie anywhere in the
+ * block, a product over the block's eight 64-bit words when each bit has its word ({@link BloomLayout#SECTORED},
+ * the layout of new filters and of the methods without a layout argument).
  */
 public final class BloomSizing {
 
@@ -35,17 +37,23 @@ public final class BloomSizing {
     }
 
     /**
-     * The false-positive probability of a blocked filter of {@code bits} bits and {@code hashes} bits per key
+     * The false-positive probability of a new (sectored) filter of {@code bits} bits and {@code hashes} bits per key
      * holding {@code keys} keys. Zero keys give zero.
      */
     public static double fpp(long bits, int hashes, long keys) {
+        return fpp(BloomLayout.SECTORED, bits, hashes, keys);
+    }
+
+    /** {@link #fpp(long, int, long)} for a filter of the given layout. */
+    public static double fpp(BloomLayout layout, long bits, int hashes, long keys) {
+        Require.nonNull("layout", layout);
         checkShape(bits, hashes);
         Require.inRange("keys", keys, 0, Long.MAX_VALUE);
         if (keys == 0) {
             return 0.0;
         }
         double lambda = (double) keys * BLOCK_BITS / bits;
-        return blockedFpp(lambda, hashes);
+        return blockedFpp(layout, lambda, hashes);
     }
 
     /** The classic (unblocked) Bloom formula {@code (1 - e^(-k n / m))^k}, shown beside the blocked one. */
@@ -55,24 +63,30 @@ public final class BloomSizing {
     }
 
     /**
-     * The smallest filter (and, among equal sizes, the smallest {@code k}) whose false-positive probability at
-     * {@code capacity} keys is at most {@code fpp}.
+     * The smallest new (sectored) filter (and, among equal sizes, the smallest {@code k}) whose false-positive
+     * probability at {@code capacity} keys is at most {@code fpp}.
      *
      * @throws IllegalArgumentException if capacity is not positive, fpp is outside (0, 1), or the filter would
      *                                  exceed {@link #MAX_BITS}
      */
     public static BloomSize forCapacity(long capacity, double fpp) {
+        return forCapacity(BloomLayout.SECTORED, capacity, fpp);
+    }
+
+    /** {@link #forCapacity(long, double)} for a filter of the given layout. */
+    public static BloomSize forCapacity(BloomLayout layout, long capacity, double fpp) {
+        Require.nonNull("layout", layout);
         Require.positive("capacity", capacity);
         Require.probability("fpp", fpp);
         BloomSize best = null;
         for (int k = 1; k <= MAX_HASHES; k++) {
-            long blocks = smallestBlocks(capacity, k, fpp);
+            long blocks = smallestBlocks(layout, capacity, k, fpp);
             if (blocks < 0) {
                 continue;
             }
             long bits = blocks * BLOCK_BITS;
             if (best == null || bits < best.bits()) {
-                best = new BloomSize(bits, k, capacity, fpp(bits, k, capacity));
+                best = new BloomSize(bits, k, capacity, fpp(layout, bits, k, capacity));
             }
         }
         if (best == null) {
@@ -83,8 +97,8 @@ public final class BloomSizing {
     }
 
     /**
-     * The best {@code k} and resulting false-positive probability for a filter of at most {@code bytes} bytes
-     * holding {@code capacity} keys (the memory is rounded down to whole 64-byte blocks).
+     * The best {@code k} and resulting false-positive probability for a new (sectored) filter of at most
+     * {@code bytes} bytes holding {@code capacity} keys (the memory is rounded down to whole 64-byte blocks).
      */
     public static BloomSize forMemory(long bytes, long capacity) {
         Require.inRange("bytes", bytes, BLOCK_BITS / 8, MAX_BITS / 8);
@@ -110,15 +124,15 @@ public final class BloomSizing {
     }
 
     /** Smallest block count reaching the target, or -1 when even {@link #MAX_BITS} does not. */
-    private static long smallestBlocks(long capacity, int k, double target) {
+    private static long smallestBlocks(BloomLayout layout, long capacity, int k, double target) {
         long lo = 1;
         long hi = MAX_BITS / BLOCK_BITS;
-        if (blockedFpp((double) capacity / hi, k) > target) {
+        if (blockedFpp(layout, (double) capacity / hi, k) > target) {
             return -1;
         }
         while (lo < hi) { // fpp falls as blocks grow: find the first block count that meets the target
             long mid = (lo + hi) >>> 1;
-            if (blockedFpp((double) capacity / mid, k) <= target) {
+            if (blockedFpp(layout, (double) capacity / mid, k) <= target) {
                 hi = mid;
             } else {
                 lo = mid + 1;
@@ -128,22 +142,22 @@ public final class BloomSizing {
     }
 
     /** The Poisson-weighted sum above, for a mean of {@code lambda} keys per block. */
-    static double blockedFpp(double lambda, int k) {
+    static double blockedFpp(BloomLayout layout, double lambda, int k) {
         if (lambda > SATURATED_LAMBDA) {
             // Hundreds of keys per 512-bit block: the Poisson spread no longer matters (every block is nearly
             // full), and summing millions of terms for a candidate size the search will reject anyway is waste.
-            return blockFpp((int) Math.min(Integer.MAX_VALUE, (long) lambda), k);
+            return layout.blockFpp((int) Math.min(Integer.MAX_VALUE, (long) lambda), k);
         }
         // Sum the Poisson weights outward from the mode, where they are largest, until they stop mattering;
         // starting at i = 0 would underflow e^(-lambda) for large lambda.
         int mode = (int) Math.floor(lambda);
         double logPmfMode = -lambda + mode * Math.log(lambda) - logFactorial(mode);
         double pmfMode = Math.exp(logPmfMode);
-        double sum = pmfMode * blockFpp(mode, k);
+        double sum = pmfMode * layout.blockFpp(mode, k);
         double pmf = pmfMode;
         for (int i = mode + 1; pmf > 1e-300; i++) {
             pmf *= lambda / i;
-            sum += pmf * blockFpp(i, k);
+            sum += pmf * layout.blockFpp(i, k);
             if (pmf < 1e-20 * sum) {
                 break;
             }
@@ -151,19 +165,13 @@ public final class BloomSizing {
         pmf = pmfMode;
         for (int i = mode; i > 0; i--) {
             pmf *= i / lambda;
-            double term = pmf * blockFpp(i - 1, k);
+            double term = pmf * layout.blockFpp(i - 1, k);
             sum += term;
             if (pmf < 1e-20 * sum || term == 0.0 && pmf < 1e-300) {
                 break;
             }
         }
         return Math.min(1.0, sum);
-    }
-
-    /** Exact false-positive probability of one 512-bit block holding {@code keys} keys of {@code k} bits each. */
-    private static double blockFpp(int keys, int k) {
-        double bitStillZero = Math.exp((double) k * keys * Math.log1p(-1.0 / BLOCK_BITS));
-        return Math.pow(1.0 - bitStillZero, k);
     }
 
     private static double logFactorial(int n) {

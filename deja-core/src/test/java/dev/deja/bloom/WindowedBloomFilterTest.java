@@ -34,6 +34,47 @@ class WindowedBloomFilterTest {
     }
 
     @Test
+    void aFilterWrittenInFormatOneKeepsItsGenerationsAndRotatesIntoNewOnes() throws IOException {
+        byte[] original;
+        try (var in = FormatOne.resource("windowed-format1.bin")) {
+            original = in.readAllBytes();
+        }
+        WindowedBloomFilter filter = WindowedBloomFilter.readFrom(new ByteArrayInputStream(original));
+        assertThat(filter.capacity()).isEqualTo(3000);
+        assertThat(filter.generations()).isEqualTo(4);
+        for (int i = 0; i < 2500; i++) {
+            assertThat(filter.check("key-" + i)).as("key-" + i).isTrue();
+        }
+        ByteArrayOutputStream same = new ByteArrayOutputStream();
+        filter.writeTo(same);
+        assertThat(same.toByteArray()).isEqualTo(original);
+        // 1,500 new keys rotate in sectored generations beside the format-1 ones; the mix writes and reads back.
+        for (int i = 2500; i < 4000; i++) {
+            filter.add("key-" + i);
+        }
+        ByteArrayOutputStream mixed = new ByteArrayOutputStream();
+        filter.writeTo(mixed);
+        WindowedBloomFilter back = WindowedBloomFilter.readFrom(new ByteArrayInputStream(mixed.toByteArray()));
+        for (int i = 1000; i < 4000; i++) {
+            assertThat(back.check("key-" + i)).as("key-" + i).isTrue();
+        }
+        assertThat(formatVersionsOfGenerations(mixed.toByteArray(), 4)).contains(1, 2);
+    }
+
+    /** The format version of each generation in a windowed filter's bytes (docs/FORMAT.md 2.3 and 2.4). */
+    private static List<Integer> formatVersionsOfGenerations(byte[] bytes, int generations) {
+        List<Integer> versions = new ArrayList<>();
+        int at = 52;
+        for (int g = 0; g < generations; g++) {
+            versions.add((int) bytes[at + 4]);
+            long bits = BloomFormat.getLong(bytes, at + 8);
+            at += 36 + (int) (bits / 8) + 4;
+        }
+        assertThat(at).isEqualTo(bytes.length);
+        return versions;
+    }
+
+    @Test
     void alwaysHoldsTheLastCapacityKeysAndKeepsTheFppBoundOverAMillionKeys() {
         int capacity = 100_000;
         WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(capacity).fpp(0.01).generations(4).build();

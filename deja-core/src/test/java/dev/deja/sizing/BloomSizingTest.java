@@ -16,7 +16,7 @@ class BloomSizingTest {
     }
 
     @Test
-    void blockedFormulaMatchesDirectPoissonSumForSmallFilter() {
+    void scatteredFormulaMatchesDirectPoissonSumForSmallFilter() {
         // 8 keys per block on average, k = 3: sum the series term by term from i = 0.
         double lambda = 8;
         double expected = 0;
@@ -27,7 +27,36 @@ class BloomSizingTest {
             }
             expected += pmf * Math.pow(1 - Math.pow(1 - 1.0 / 512, 3.0 * i), 3);
         }
-        assertThat(BloomSizing.fpp(512 * 1000, 3, 8000)).isCloseTo(expected, within(1e-12));
+        assertThat(BloomSizing.fpp(BloomLayout.SCATTERED, 512 * 1000, 3, 8000)).isCloseTo(expected, within(1e-12));
+    }
+
+    @Test
+    void sectoredFormulaMatchesDirectPoissonSumForSmallFilter() {
+        // 30 keys per block on average, k = 10: words 0 and 1 take two bits of each key, words 2..7 one.
+        double lambda = 30;
+        double expected = 0;
+        double pmf = Math.exp(-lambda);
+        for (int i = 0; i < 300; i++) {
+            if (i > 0) {
+                pmf *= lambda / i;
+            }
+            double one = 1 - Math.pow(1 - 1.0 / 64, i);
+            double two = 1 - Math.pow(1 - 1.0 / 64, 2.0 * i);
+            expected += pmf * Math.pow(two, 2 * 2) * Math.pow(one, 6);
+        }
+        assertThat(BloomSizing.fpp(512 * 1000, 10, 30_000)).isCloseTo(expected, within(1e-12));
+        assertThat(BloomSizing.fpp(BloomLayout.SECTORED, 512 * 1000, 10, 30_000)).isEqualTo(
+                BloomSizing.fpp(512 * 1000, 10, 30_000));
+    }
+
+    @Test
+    void sectoredBitsCostAtMostTwoPercentMoreMemoryAtOneAndAPointOnePercent() {
+        for (double fpp : new double[] {0.01, 0.001}) {
+            BloomSize sectored = BloomSizing.forCapacity(10_000_000, fpp);
+            BloomSize scattered = BloomSizing.forCapacity(BloomLayout.SCATTERED, 10_000_000, fpp);
+            assertThat((double) sectored.bits() / scattered.bits()).as("fpp %f", fpp).isBetween(1.0, 1.025);
+            assertThat(sectored.hashes()).isEqualTo(8);
+        }
     }
 
     @Test

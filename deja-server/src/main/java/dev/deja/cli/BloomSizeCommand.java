@@ -51,7 +51,8 @@ final class BloomSizeCommand implements Runnable {
         if (capacity <= 0) {
             throw SizeCommand.usage(spec, "--capacity must be a number of keys > 0 (got " + capacity + ")");
         }
-        SizeReport report = new SizeReport("bloom", "bloom filter sizing (blocked: each key's k bits in one 512-bit block)")
+        SizeReport report = new SizeReport("bloom", "bloom filter sizing (blocked: each key's k bits in one 512-bit"
+                + " block, bit i in its 64-bit word i mod 8)")
                 .input("capacity", "capacity", capacity, count(capacity) + " keys");
         BloomSize size;
         if (target.fpp != null) {
@@ -79,8 +80,10 @@ final class BloomSizeCommand implements Runnable {
                         String.format(Locale.ROOT, "%.3f", size.bitsPerKey()))
                 .result("fpp", "fpp at capacity", size.expectedFpp(), probability(size.expectedFpp()))
                 .result("classicFpp", "classic fpp, same m, k", classic, probability(classic) + " (unblocked filter)");
-        report.formula("fpp(c, k) = sum_{i>=0} Poisson(i; 512/c) * (1 - (1 - 1/512)^(k*i))^k,  c = m/n"
-                        + " (blocked filter; Putze, Sanders, Singler 2007)")
+        report.formula("fpp(c, k) = sum_{i>=0} Poisson(i; 512/c) * prod_{w=0..7} (1 - (1 - 1/64)^(k_w*i))^k_w,"
+                        + "  c = m/n (blocked filter; Putze, Sanders, Singler 2007)")
+                .formula("k_w = bits of a key in word w: floor(k/8) + 1 for w < k mod 8, else floor(k/8)"
+                        + " (sectorized; Lang et al. 2019)")
                 .formula(target.fpp != null
                         ? "m = smallest multiple of 512 with fpp(m/n, k) <= target, taking the smallest over k = 1..32"
                         : "m = memory * 8 rounded down to whole 512-bit blocks; k = the k in 1..32 with the lowest fpp")

@@ -1,0 +1,177 @@
+package dev.deja.bench;
+
+import dev.deja.bloom.BloomFilter;
+import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomLayout;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Single calls of deja's filter and Guava's, measured in alternating bursts in one JVM: each round times 2^20 calls
+ * of each contender in turn, for each operation, and the result is the median over the rounds of the per-round
+ * ratio to Guava. A companion to {@link BloomBenchmark} for a shared machine whose speed drifts within seconds: JMH
+ * measures one benchmark after another, so a deja score and the Guava score it is divided by come from different
+ * minutes, while here both halves of a ratio are a few hundred milliseconds apart. The filters, keys and Guava's
+ * analogue of checkThenAdd ({@code put}) are {@link BloomBenchmark}'s. With {@code format1}, a filter read from
+ * bloom format 1 (scattered bits) runs beside the sectored one.
+ *
+ * <p>Usage: {@code java -Xms6g -Xmx6g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch -cp benchmarks.jar
+ * dev.deja.bench.BloomPairedRun [IN_CACHE|OUT_OF_CACHE] [rounds] [format1]}.
+ */
+public final class BloomPairedRun {
+
+    private static final int CALLS = KeyPool.SIZE;
+    private static final int WARM_UP_ROUNDS = 5;
+    private static final String[] OPERATIONS = {"check", "add", "checkThenAdd"};
+    /** Consumes every answer, so no call can be dropped as dead code. */
+    private static long sink;
+
+    /** One filter under test: its name and a burst of {@link #CALLS} calls of an operation. */
+    private interface Contender {
+        String name();
+
+        long burst(int operation);
+    }
+
+    private BloomPairedRun() {
+    }
+
+    /** Runs the rounds and prints one line per round and a summary per operation. */
+    public static void main(String[] args) throws IOException {
+        BloomShape shape = BloomShape.valueOf(args.length > 0 ? args[0] : "OUT_OF_CACHE");
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 31;
+        List<Contender> contenders = new ArrayList<>();
+        contenders.add(deja(shape, BloomLayout.SECTORED));
+        if (args.length > 2 && args[2].equals("format1")) {
+            contenders.add(deja(shape, BloomLayout.SCATTERED));
+        }
+        contenders.add(guava(shape));
+        int n = contenders.size();
+        double[][][] rates = new double[OPERATIONS.length][n][rounds];
+        for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
+            StringBuilder line = new StringBuilder(r < 0 ? "warm-up" : "round " + r);
+            for (int op = 0; op < OPERATIONS.length; op++) {
+                line.append("  ").append(OPERATIONS[op]);
+                for (int c = 0; c < n; c++) {
+                    long start = System.nanoTime();
+                    sink += contenders.get(c).burst(op);
+                    double rate = CALLS / ((System.nanoTime() - start) / 1e3);
+                    if (r >= 0) {
+                        rates[op][c][r] = rate;
+                    }
+                    line.append(String.format(" %.2f", rate));
+                }
+            }
+            System.out.println(line);
+        }
+        System.out.printf("%s, %d rounds of %d calls per contender and operation, ops/us; medians over rounds%n",
+                shape, rounds, CALLS);
+        for (int op = 0; op < OPERATIONS.length; op++) {
+            double[] guava = rates[op][n - 1];
+            System.out.printf("%s: Guava %.2f%n", OPERATIONS[op], median(guava));
+            for (int c = 0; c < n - 1; c++) {
+                double[] ratios = new double[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    ratios[r] = rates[op][c][r] / guava[r];
+                }
+                Arrays.sort(ratios);
+                System.out.printf("  %-22s %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, lowest %.2fx)%n",
+                        contenders.get(c).name(), median(rates[op][c]), ratios[rounds / 2], ratios[rounds / 4],
+                        ratios[rounds * 3 / 4], ratios[0]);
+            }
+        }
+        System.out.println("(sink " + sink + ")");
+    }
+
+    private static Contender deja(BloomShape shape, BloomLayout layout) throws IOException {
+        BloomBenchmark.Deja state = new BloomBenchmark.Deja();
+        state.shape = shape;
+        state.layout = layout;
+        state.setUp();
+        BloomFilter filter = state.filter;
+        KeyPool keys = state.keys;
+        return new Contender() {
+            @Override
+            public String name() {
+                return "deja " + layout.name().toLowerCase();
+            }
+
+            @Override
+            public long burst(int operation) {
+                return switch (operation) {
+                    case 0 -> check(filter, keys);
+                    case 1 -> add(filter, keys);
+                    default -> checkThenAdd(filter, keys);
+                };
+            }
+        };
+    }
+
+    private static Contender guava(BloomShape shape) throws IOException {
+        BloomBenchmark.Guava state = new BloomBenchmark.Guava();
+        state.shape = shape;
+        state.setUp();
+        com.google.common.hash.BloomFilter<byte[]> filter = state.filter;
+        KeyPool keys = state.keys;
+        return new Contender() {
+            @Override
+            public String name() {
+                return "Guava";
+            }
+
+            @Override
+            public long burst(int operation) {
+                return operation == 0 ? mightContain(filter, keys) : put(filter, keys);
+            }
+        };
+    }
+
+    // One method per loop, so that each is compiled with its own profile, as a JMH benchmark method is.
+
+    private static long check(BloomFilter filter, KeyPool keys) {
+        long n = 0;
+        for (int i = 0; i < CALLS; i++) {
+            n += filter.check(keys.next()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static long add(BloomFilter filter, KeyPool keys) {
+        for (int i = 0; i < CALLS; i++) {
+            filter.add(keys.next());
+        }
+        return CALLS;
+    }
+
+    private static long checkThenAdd(BloomFilter filter, KeyPool keys) {
+        long n = 0;
+        for (int i = 0; i < CALLS; i++) {
+            n += filter.checkThenAdd(keys.next()) == Verdict.NEW ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static long mightContain(com.google.common.hash.BloomFilter<byte[]> filter, KeyPool keys) {
+        long n = 0;
+        for (int i = 0; i < CALLS; i++) {
+            n += filter.mightContain(keys.next()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static long put(com.google.common.hash.BloomFilter<byte[]> filter, KeyPool keys) {
+        long n = 0;
+        for (int i = 0; i < CALLS; i++) {
+            n += filter.put(keys.next()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
