@@ -22,8 +22,6 @@ public enum BloomLayout {
     /** Format version 2, the layout of every new filter: bit {@code i} in word {@code i mod 8}, at a 6-bit offset. */
     SECTORED(2);
 
-    /** Bits per block: one 64-byte cache line. */
-    static final int BLOCK_BITS = 512;
     /** Words (sectors) per block in the sectored layout. */
     static final int SECTORS = 8;
     /** Bits per sector: one 64-bit word. */
@@ -63,7 +61,7 @@ public enum BloomLayout {
      */
     double blockFpp(int keys, int k) {
         if (this == SCATTERED) {
-            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BLOCK_BITS)), k);
+            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)), k);
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;
@@ -85,7 +83,7 @@ public enum BloomLayout {
      */
     public double expectedFill(double lambda, int k) {
         if (this == SCATTERED) {
-            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BLOCK_BITS)));
+            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)));
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;

@@ -213,6 +213,55 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void aBloomNamespaceWrittenInFormatOneRecoversWithItsLayoutAndKeepsIt() throws IOException {
+        copyResourceDir("format1-data/orders", dataDir.resolve("orders"), List.of("namespace.properties",
+                "snapshot-00000000000000000500.snap", "journal-00000000000000000000.log",
+                "journal-00000000000000000500.log"));
+        for (int reopen = 0; reopen < 2; reopen++) {
+            try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+                Namespace orders = registry.get("orders");
+                for (int i = 0; i < 600; i++) {
+                    assertThat(orders.store().check(("order-" + i).getBytes())).as("order-%d, reopen %d", i, reopen)
+                            .isTrue();
+                }
+                // new keys are journaled and snapshotted in the same layout, and found after the next reopen
+                String fresh = "fresh-" + reopen;
+                assertThat(orders.checkThenAdd(List.of(fresh.getBytes()), null).join()[0].name()).isEqualTo("NEW");
+                assertThat(orders.checkThenAdd(List.of("order-3".getBytes()), null).join()[0].name())
+                        .isEqualTo("DUPLICATE");
+            }
+            assertThat(bloomFormatVersion(newest(dataDir.resolve("orders"), "snapshot-"))).isEqualTo(1);
+        }
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+            Namespace orders = registry.get("orders");
+            assertThat(orders.store().check("fresh-0".getBytes())).isTrue();
+            assertThat(orders.store().check("fresh-1".getBytes())).isTrue();
+            assertThat(orders.store().check("order-599".getBytes())).isTrue();
+        }
+    }
+
+    /** The version byte of the bloom filter a snapshot file holds (the byte after its "DJBF" magic). */
+    private static int bloomFormatVersion(Path snapshot) throws IOException {
+        byte[] bytes = Files.readAllBytes(snapshot);
+        for (int i = 0; i + 4 < bytes.length; i++) {
+            if (bytes[i] == 'D' && bytes[i + 1] == 'J' && bytes[i + 2] == 'B' && bytes[i + 3] == 'F') {
+                return bytes[i + 4];
+            }
+        }
+        throw new AssertionError("no bloom filter in " + snapshot);
+    }
+
+    private static void copyResourceDir(String resource, Path target, List<String> files) throws IOException {
+        Files.createDirectories(target);
+        for (String file : files) {
+            try (var in = NamespaceRegistryTest.class.getResourceAsStream("/" + resource + "/" + file)) {
+                assertThat(in).as("test resource %s/%s", resource, file).isNotNull();
+                Files.copy(in, target.resolve(file));
+            }
+        }
+    }
+
+    @Test
     void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("fragile", "bloom", Map.of()).checkThenAdd(List.of("first".getBytes()), null).join();
