@@ -6,7 +6,9 @@
 # machine whose speed drifts, one pair says little, and the spread of the rounds says how much.
 # By default Redis runs without persistence, the stricter anchor; REDIS_PERSISTENCE=aof runs it with an append-only
 # file fsynced every second instead, the durability deja's journal gives by default (--fsync everysec).
-# Usage: [REDIS_PERSISTENCE=none|aof] deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients] [rounds] [warm-up requests]
+# DEJA_SERVE_ARGS adds options to deja serve (say --io-threads 1, one event loop as Redis has one), REDIS_SERVER_ARGS
+# to redis-server (say --io-threads 2).
+# Usage: [REDIS_PERSISTENCE=none|aof] [DEJA_SERVE_ARGS=...] [REDIS_SERVER_ARGS=...] deja-bench/scripts/resp-vs-redis.sh [requests] [keyspace] [clients] [rounds] [warm-up requests]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REQUESTS="${1:-2000000}"
@@ -20,9 +22,10 @@ case "${REDIS_PERSISTENCE:-none}" in
   *) echo "REDIS_PERSISTENCE must be none or aof, not '$REDIS_PERSISTENCE'" >&2; exit 1 ;;
 esac
 . "$ROOT/deja-bench/scripts/servers.sh"
-start_deja_and_redis --fsync everysec -- "${REDIS_PERSISTENCE_ARGS[@]}"
+# shellcheck disable=SC2086
+start_deja_and_redis --fsync everysec ${DEJA_SERVE_ARGS:-} -- "${REDIS_PERSISTENCE_ARGS[@]}" ${REDIS_SERVER_ARGS:-}
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP redis-persistence=${REDIS_PERSISTENCE:-none}"
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP redis-persistence=${REDIS_PERSISTENCE:-none} deja-args='${DEJA_SERVE_ARGS:-}' redis-args='${REDIS_SERVER_ARGS:-}'"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests (the fifth
 # argument; by default a tenth of the requests, at least 100,000) at pipelining 1 and again at 64. It covers JIT
 # compilation of each path (measured: three back-to-back P=1 runs on one deja process took 23.3, 18.4 and 16.0 us
