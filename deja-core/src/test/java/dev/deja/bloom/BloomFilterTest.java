@@ -281,10 +281,7 @@ class BloomFilterTest {
 
     @Test
     void aFilterWrittenInFormatOneIsReadBackWithItsLayoutAndWrittenUnchanged() throws IOException {
-        byte[] original;
-        try (var in = FormatOne.resource("bloom-format1.bin")) {
-            original = in.readAllBytes();
-        }
+        byte[] original = FormatOne.resource("bloom-format1.bin");
         BloomFilter filter = BloomFilter.readFrom(new ByteArrayInputStream(original));
         assertThat(filter.layout()).isEqualTo(BloomLayout.SCATTERED);
         assertThat(filter.bits()).isEqualTo(19_968);

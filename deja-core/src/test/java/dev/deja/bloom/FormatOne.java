@@ -36,12 +36,13 @@ final class FormatOne {
         }
     }
 
-    /** A test resource written by the format-1 code (src/test/resources/format1, see its README). */
-    static InputStream resource(String name) {
-        InputStream in = FormatOne.class.getResourceAsStream("/format1/" + name);
-        if (in == null) {
-            throw new IllegalStateException("missing test resource format1/" + name);
+    /** The bytes of a test resource written by the format-1 code (src/test/resources/format1, see its README). */
+    static byte[] resource(String name) throws IOException {
+        try (InputStream in = FormatOne.class.getResourceAsStream("/format1/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource format1/" + name);
+            }
+            return in.readAllBytes();
         }
-        return in;
     }
 }

@@ -35,10 +35,7 @@ class WindowedBloomFilterTest {
 
     @Test
     void aFilterWrittenInFormatOneKeepsItsGenerationsAndRotatesIntoNewOnes() throws IOException {
-        byte[] original;
-        try (var in = FormatOne.resource("windowed-format1.bin")) {
-            original = in.readAllBytes();
-        }
+        byte[] original = FormatOne.resource("windowed-format1.bin");
         WindowedBloomFilter filter = WindowedBloomFilter.readFrom(new ByteArrayInputStream(original));
         assertThat(filter.capacity()).isEqualTo(3000);
         assertThat(filter.generations()).isEqualTo(4);

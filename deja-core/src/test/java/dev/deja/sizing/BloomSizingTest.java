@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 class BloomSizingTest {
@@ -17,33 +18,19 @@ class BloomSizingTest {
 
     @Test
     void scatteredFormulaMatchesDirectPoissonSumForSmallFilter() {
-        // 8 keys per block on average, k = 3: sum the series term by term from i = 0.
-        double lambda = 8;
-        double expected = 0;
-        double pmf = Math.exp(-lambda);
-        for (int i = 0; i < 200; i++) {
-            if (i > 0) {
-                pmf *= lambda / i;
-            }
-            expected += pmf * Math.pow(1 - Math.pow(1 - 1.0 / 512, 3.0 * i), 3);
-        }
+        // 8 keys per block on average, k = 3.
+        double expected = poissonSum(8, i -> Math.pow(1 - Math.pow(1 - 1.0 / 512, 3.0 * i), 3));
         assertThat(BloomSizing.fpp(BloomLayout.SCATTERED, 512 * 1000, 3, 8000)).isCloseTo(expected, within(1e-12));
     }
 
     @Test
     void sectoredFormulaMatchesDirectPoissonSumForSmallFilter() {
         // 30 keys per block on average, k = 10: words 0 and 1 take two bits of each key, words 2..7 one.
-        double lambda = 30;
-        double expected = 0;
-        double pmf = Math.exp(-lambda);
-        for (int i = 0; i < 300; i++) {
-            if (i > 0) {
-                pmf *= lambda / i;
-            }
+        double expected = poissonSum(30, i -> {
             double one = 1 - Math.pow(1 - 1.0 / 64, i);
             double two = 1 - Math.pow(1 - 1.0 / 64, 2.0 * i);
-            expected += pmf * Math.pow(two, 2 * 2) * Math.pow(one, 6);
-        }
+            return Math.pow(two, 2 * 2) * Math.pow(one, 6);
+        });
         assertThat(BloomSizing.fpp(512 * 1000, 10, 30_000)).isCloseTo(expected, within(1e-12));
         assertThat(BloomSizing.fpp(BloomLayout.SECTORED, 512 * 1000, 10, 30_000)).isEqualTo(
                 BloomSizing.fpp(512 * 1000, 10, 30_000));
@@ -90,5 +77,18 @@ class BloomSizingTest {
         assertThatThrownBy(() -> BloomSizing.fpp(1000, 3, 10)).hasMessageContaining("multiple of 512");
         assertThatThrownBy(() -> BloomSizing.fpp(512, 0, 10)).hasMessageContaining("hashes");
         assertThatThrownBy(() -> BloomSizing.forCapacity(Long.MAX_VALUE / 2, 1e-9)).hasMessageContaining("largest filter");
+    }
+
+    /** The series sum over i of Poisson(i; lambda) * blockFpp(i), term by term from i = 0, as the formula reads. */
+    private static double poissonSum(double lambda, IntToDoubleFunction blockFpp) {
+        double sum = 0;
+        double pmf = Math.exp(-lambda);
+        for (int i = 0; i < 20 * lambda + 100; i++) {
+            if (i > 0) {
+                pmf *= lambda / i;
+            }
+            sum += pmf * blockFpp.applyAsDouble(i);
+        }
+        return sum;
     }
 }
