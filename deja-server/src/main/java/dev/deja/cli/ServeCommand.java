@@ -127,7 +127,9 @@ final class ServeCommand implements Callable<Integer> {
     int idleTimeout;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
-            description = "Network threads; 0 means one per core. Default: ${DEFAULT-VALUE}.")
+            description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
+                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md)."
+                    + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
     @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = "auto",
