@@ -41,31 +41,12 @@ final class FormatOneFilters {
         return filter;
     }
 
-    /** The bit array: random with every bit set with probability 1/2 (seed 1, as {@link BloomBenchmark}), or zero. */
+    /**
+     * The bit array: random with every bit set with probability 1/2 (seed 1, as {@link BloomBenchmark}), or zero (only
+     * for the in-cache shape, whose array fits in memory twice).
+     */
     private static InputStream bits(long bytes, boolean halfFull) {
-        return halfFull ? new HalfFullBits(new byte[0], bytes, 1) : zeros(bytes);
-    }
-
-    private static InputStream zeros(long bytes) {
-        return new InputStream() {
-            private long left = bytes;
-
-            @Override
-            public int read() {
-                return left-- > 0 ? 0 : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (left <= 0) {
-                    return -1;
-                }
-                int n = (int) Math.min(len, left);
-                java.util.Arrays.fill(b, off, off + n, (byte) 0);
-                left -= n;
-                return n;
-            }
-        };
+        return halfFull ? new HalfFullBits(new byte[0], bytes, 1) : new ByteArrayInputStream(new byte[(int) bytes]);
     }
 
     private static long crc(InputStream in, long bytes) throws IOException {

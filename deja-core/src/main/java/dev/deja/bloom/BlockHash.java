@@ -23,7 +23,7 @@ final class BlockHash {
     /** Scattered layout: positions taken from one 64-bit word, 7 x 9 = 63 bits; the top bit is unused. */
     static final int POSITIONS_PER_WORD = 7;
     /** Sectored layout: words (sectors) per block; position {@code i} lies in word {@code i % SECTORS}. */
-    static final int SECTORS = 8;
+    static final int SECTORS = BloomLayout.SECTORS;
     /** Sectored layout: bits of hash consumed per offset in a word, log2(64). */
     static final int OFFSET_BITS = 6;
     /** Sectored layout: offsets taken from one 64-bit word, 10 x 6 = 60 bits; the top four bits are unused. */

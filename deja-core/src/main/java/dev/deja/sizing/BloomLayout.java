@@ -23,7 +23,7 @@ public enum BloomLayout {
     SECTORED(2);
 
     /** Words (sectors) per block in the sectored layout. */
-    static final int SECTORS = 8;
+    public static final int SECTORS = 8;
     /** Bits per sector: one 64-bit word. */
     static final int SECTOR_BITS = 64;
 
