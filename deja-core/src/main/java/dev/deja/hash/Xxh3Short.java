@@ -51,7 +51,8 @@ final class Xxh3Short {
         return length <= 16 ? hash9To16(b, off, length) : hash17To128(b, off, length);
     }
 
-    private static Hash128 hash9To16(byte[] b, int off, int length) {
+    /** The hash of {@code length} bytes, 9 to 16, of {@code b} from {@code off}. */
+    static Hash128 hash9To16(byte[] b, int off, int length) {
         long inputHigh = word(b, off + length - 8);
         long m = word(b, off) ^ inputHigh ^ BITFLIP_LOW;
         inputHigh ^= BITFLIP_HIGH;

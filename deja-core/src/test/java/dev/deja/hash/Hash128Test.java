@@ -30,7 +30,8 @@ class Hash128Test {
 
     /**
      * Keys of 9 to 128 bytes are hashed by deja's own short-input paths ({@link Xxh3Short}); they must agree with
-     * hash4j's XXH3-128 bit for bit at every length, at the edges of each path and across them.
+     * hash4j's XXH3-128 bit for bit at every length, at the edges of each path and across them, for a range of a
+     * buffer and for a whole array alike.
      */
     @Test
     void everyLengthHashesExactlyAsHash4jXxh3() {
@@ -42,10 +43,12 @@ class Hash128Test {
                 random.nextBytes(buffer);
                 int offset = random.nextInt(buffer.length - length + 1);
                 HashValue128 expected = reference.hashBytesTo128Bits(buffer, offset, length);
-                assertThat(Hash128.of(buffer, offset, length))
-                        .as("length %d, offset %d", length, offset)
-                        .isEqualTo(new Hash128(expected.getMostSignificantBits(),
-                                expected.getLeastSignificantBits()));
+                Hash128 want = new Hash128(expected.getMostSignificantBits(), expected.getLeastSignificantBits());
+                assertThat(Hash128.of(buffer, offset, length)).as("length %d, offset %d", length, offset)
+                        .isEqualTo(want);
+                // a whole array takes its own path for 9 to 16 bytes
+                assertThat(Hash128.of(Arrays.copyOfRange(buffer, offset, offset + length)))
+                        .as("whole array of length %d", length).isEqualTo(want);
             }
         }
     }
