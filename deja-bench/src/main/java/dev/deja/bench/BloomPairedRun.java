@@ -1,12 +1,12 @@
 package dev.deja.bench;
 
-import dev.deja.bloom.BloomFilter;
-import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 
 /**
  * Single calls of deja's filter and Guava's, measured in alternating bursts in one JVM: each round times 2^20 calls
@@ -14,11 +14,16 @@ import java.util.List;
  * ratio to Guava. A companion to {@link BloomBenchmark} for a shared machine whose speed drifts within seconds: JMH
  * measures one benchmark after another, so a deja score and the Guava score it is divided by come from different
  * minutes, while here both halves of a ratio are a few hundred milliseconds apart. The filters, keys and Guava's
- * analogue of checkThenAdd ({@code put}) are {@link BloomBenchmark}'s. With {@code format1}, a filter read from
- * bloom format 1 (scattered bits) runs beside the sectored one.
+ * analogue of checkThenAdd ({@code put}) are {@link BloomBenchmark}'s.
  *
- * <p>Usage: {@code java -Xms6g -Xmx6g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch -cp benchmarks.jar
- * dev.deja.bench.BloomPairedRun [IN_CACHE|OUT_OF_CACHE] [rounds] [format1]}.
+ * <p>More contenders, each also compared per round with this build's filter: {@code format1}, a filter read from
+ * bloom format 1 (scattered bits); and the path of another build's {@code benchmarks.jar}, that build's filter,
+ * loaded beside this one ({@link BuildLoader}) and driven by the same loops ({@link BuildBursts}), so that a change
+ * to the lookup is measured against the code before it in the same rounds.
+ *
+ * <p>Usage: {@code java -Xms8g -Xmx8g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch -cp benchmarks.jar
+ * dev.deja.bench.BloomPairedRun [IN_CACHE|OUT_OF_CACHE] [rounds] [format1] [other-build.jar ...]} (each 1 GiB
+ * filter takes about 1 GiB of heap, and the keys 60 MiB).
  */
 public final class BloomPairedRun {
 
@@ -44,8 +49,8 @@ public final class BloomPairedRun {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 31;
         List<Contender> contenders = new ArrayList<>();
         contenders.add(deja(shape, BloomLayout.SECTORED));
-        if (args.length > 2 && args[2].equals("format1")) {
-            contenders.add(deja(shape, BloomLayout.SCATTERED));
+        for (int i = 2; i < args.length; i++) {
+            contenders.add(args[i].equals("format1") ? deja(shape, BloomLayout.SCATTERED) : build(shape, Path.of(args[i])));
         }
         contenders.add(guava(shape));
         int n = contenders.size();
@@ -72,14 +77,16 @@ public final class BloomPairedRun {
             double[] guava = rates[op][n - 1];
             System.out.printf("%s: Guava %.2f%n", OPERATIONS[op], median(guava));
             for (int c = 0; c < n - 1; c++) {
-                double[] ratios = new double[rounds];
-                for (int r = 0; r < rounds; r++) {
-                    ratios[r] = rates[op][c][r] / guava[r];
-                }
-                Arrays.sort(ratios);
+                double[] ratios = perRound(rates[op][c], guava);
                 System.out.printf("  %-22s %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, lowest %.2fx)%n",
                         contenders.get(c).name(), median(rates[op][c]), ratios[rounds / 2], ratios[rounds / 4],
                         ratios[rounds * 3 / 4], ratios[0]);
+                if (c > 0) {
+                    double[] toFirst = perRound(rates[op][c], rates[op][0]);
+                    System.out.printf("  %-22s per round %.3fx %s's (quartiles %.3fx to %.3fx)%n", "",
+                            toFirst[rounds / 2], contenders.get(0).name(), toFirst[rounds / 4],
+                            toFirst[rounds * 3 / 4]);
+                }
             }
         }
         System.out.println("(sink " + sink + ")");
@@ -90,21 +97,30 @@ public final class BloomPairedRun {
         state.shape = shape;
         state.layout = layout;
         state.setUp();
-        BloomFilter filter = state.filter;
-        KeyPool keys = state.keys;
+        return contender("deja " + layout.name().toLowerCase(), new BuildBursts(state.filter, state.keys));
+    }
+
+    /** The sectored filter of another build, from its {@code benchmarks.jar}. */
+    private static Contender build(BloomShape shape, Path jar) throws IOException {
+        try {
+            Object bursts = new BuildLoader(jar).loadClass(BuildBursts.class.getName())
+                    .getConstructor(String.class).newInstance(shape.name());
+            return contender("deja " + jar.getFileName(), (IntToLongFunction) bursts);
+        } catch (ReflectiveOperationException e) {
+            throw new IOException("cannot load deja's filter from " + jar + ": " + e, e);
+        }
+    }
+
+    private static Contender contender(String name, IntToLongFunction bursts) {
         return new Contender() {
             @Override
             public String name() {
-                return "deja " + layout.name().toLowerCase();
+                return name;
             }
 
             @Override
             public long burst(int operation) {
-                return switch (operation) {
-                    case 0 -> check(filter, keys);
-                    case 1 -> add(filter, keys);
-                    default -> checkThenAdd(filter, keys);
-                };
+                return bursts.applyAsLong(operation);
             }
         };
     }
@@ -128,30 +144,8 @@ public final class BloomPairedRun {
         };
     }
 
-    // One method per loop, so that each is compiled with its own profile, as a JMH benchmark method is.
-
-    private static long check(BloomFilter filter, KeyPool keys) {
-        long n = 0;
-        for (int i = 0; i < CALLS; i++) {
-            n += filter.check(keys.next()) ? 1 : 0;
-        }
-        return n;
-    }
-
-    private static long add(BloomFilter filter, KeyPool keys) {
-        for (int i = 0; i < CALLS; i++) {
-            filter.add(keys.next());
-        }
-        return CALLS;
-    }
-
-    private static long checkThenAdd(BloomFilter filter, KeyPool keys) {
-        long n = 0;
-        for (int i = 0; i < CALLS; i++) {
-            n += filter.checkThenAdd(keys.next()) == Verdict.NEW ? 1 : 0;
-        }
-        return n;
-    }
+    // One method per loop, so that each is compiled with its own profile, as a JMH benchmark method is (deja's are
+    // in BuildBursts).
 
     private static long mightContain(com.google.common.hash.BloomFilter<byte[]> filter, KeyPool keys) {
         long n = 0;
@@ -167,6 +161,16 @@ public final class BloomPairedRun {
             n += filter.put(keys.next()) ? 1 : 0;
         }
         return n;
+    }
+
+    /** The ratios of two contenders' rates round by round, sorted. */
+    private static double[] perRound(double[] rates, double[] anchor) {
+        double[] ratios = new double[rates.length];
+        for (int r = 0; r < rates.length; r++) {
+            ratios[r] = rates[r] / anchor[r];
+        }
+        Arrays.sort(ratios);
+        return ratios;
     }
 
     private static double median(double[] values) {
