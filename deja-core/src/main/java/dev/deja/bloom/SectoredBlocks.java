@@ -82,11 +82,19 @@ final class SectoredBlocks {
         return (all & 1) != 0;
     }
 
-    /** The key's bits 8 .. k-1 (a second round over the words), each shifted to bit 0 and ANDed. */
+    /**
+     * The key's bits 8 .. k-1 (a second round over the words), each shifted to bit 0 and ANDed. Bits 8 and 9, the
+     * last of the ten offsets in {@code low}, are written out: k = 10 is the seed's default filter, the one
+     * {@code deja serve} answers for requests without a namespace.
+     */
     private static long beyondEight(long[] chunk, int base, long low, int k) {
-        long all = 1;
+        long all = chunk[base] >>> (low >>> (BlockHash.OFFSET_BITS * 8));
+        if (k == BlockHash.SECTORS + 1) {
+            return all;
+        }
+        all &= chunk[base + 1] >>> (low >>> (BlockHash.OFFSET_BITS * 9));
         long word = low;
-        for (int i = BlockHash.SECTORS; i < k; i++) {
+        for (int i = BlockHash.OFFSETS_PER_WORD; i < k; i++) {
             int slot = i % BlockHash.OFFSETS_PER_WORD;
             if (slot == 0) {
                 word = BlockHash.positionWord(low, i / BlockHash.OFFSETS_PER_WORD);
