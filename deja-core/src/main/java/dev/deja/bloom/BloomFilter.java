@@ -42,8 +42,11 @@ import java.util.zip.CRC32C;
  * rather than two ({@link ChunkedBits} says how).
  *
  * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent
- * adds never lose bits; {@code check} reads words with plain loads (enough, as {@link ChunkedBits#read} explains) and
- * takes no lock. {@code checkThenAdd} must be
+ * adds never lose bits; {@code check} reads the chunk and its words with plain loads (enough, as
+ * {@link ChunkedBits#read} explains) and takes no lock: it sees every add that happens-before it, and one racing with
+ * an add may or may not see it. So a thread that waits for another thread's add by calling {@code check} in a loop
+ * must also synchronize with that thread (a volatile read, a lock, {@link Thread#onSpinWait}): without that the
+ * compiler may read the words once for the whole loop. {@code checkThenAdd} must be
  * linearizable per key: when many threads race on the same new key, exactly one is told {@link Verdict#NEW}. Atomic
  * ORs alone cannot give that, since two racers may each set a different missing bit of the same key and both conclude
  * it was new. A key's bits all lie in one block, so a lock chosen by block index (one of {@value #STRIPES} stripes)
@@ -126,7 +129,7 @@ public final class BloomFilter implements HashedSeenSet {
         long[] array;
         int base;
         if (slot != ChunkedBits.SLOT_MASK) {
-            array = words.chunkOrNull(block >>> ChunkedBits.SLOT_SHIFT);
+            array = words.chunkForLookup(block >>> ChunkedBits.SLOT_SHIFT);
             base = ChunkedBits.LEAD_WORDS + ChunkedBits.BLOCK_WORDS * slot;
         } else {
             array = words.lastSlots();
