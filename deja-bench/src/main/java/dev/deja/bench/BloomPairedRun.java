@@ -50,7 +50,8 @@ public final class BloomPairedRun {
         List<Contender> contenders = new ArrayList<>();
         contenders.add(deja(shape, BloomLayout.SECTORED));
         for (int i = 2; i < args.length; i++) {
-            contenders.add(args[i].equals("format1") ? deja(shape, BloomLayout.SCATTERED) : build(shape, Path.of(args[i])));
+            contenders.add(args[i].equals("format1")
+                    ? deja(shape, BloomLayout.SCATTERED) : build(shape, Path.of(args[i])));
         }
         contenders.add(guava(shape));
         int n = contenders.size();

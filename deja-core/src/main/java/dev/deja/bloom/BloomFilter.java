@@ -84,8 +84,7 @@ public final class BloomFilter implements HashedSeenSet {
     private final boolean sectored;
     /**
      * Sectored with {@code k = 8}, the shape of most filters: one test of this flag takes the lookup to its
-     * straight-line code, where testing the layout and then {@code k} twice took seven instructions more (out of
-     * cache, each instruction a lookup executes delays the next lookup's miss).
+     * straight-line code, where testing the layout and then {@code k} twice took seven instructions more.
      */
     private final boolean sectoredEight;
     private final long blocks;

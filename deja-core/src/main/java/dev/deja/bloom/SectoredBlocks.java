@@ -6,12 +6,12 @@ package dev.deja.bloom;
  * {@link BlockHash#offset}.
  *
  * <p>Why this layout. A lookup that misses the cache costs one miss, and single lookups are fast only while the
- * processor overlaps the misses of consecutive lookups, which it does only while few instructions lie between them.
- * With every bit at a fixed word, the test loads the block's eight words at constant offsets from one base and
- * needs a shift and an AND per bit (and a rotation to bring the next offset down), with no word index computed and
- * no load at a computed index: about half the work of the scattered test. Measured in alternating bursts in one JVM ({@code BloomPairedRun}, 2026-11-25),
- * single lookups of a 1 GiB filter ran 55% to 60% faster than the scattered layout's, and those of a 1 MiB filter
- * 24% faster (docs/BENCHMARKS.md).
+ * processor overlaps the misses of consecutive lookups, which it does only while few instructions and loads lie
+ * between them. With every bit at a fixed word, the test loads the block's eight words at constant offsets from one
+ * base and needs a shift and an AND per bit (and a rotation to bring the next offset down), with no word index
+ * computed and no load at a computed index: about half the work of the scattered test. Measured in alternating
+ * bursts in one JVM ({@code BloomPairedRun}, 2026-11-25), single lookups of a 1 GiB filter ran 55% to 60% faster
+ * than the scattered layout's, and those of a 1 MiB filter 24% faster (docs/BENCHMARKS.md).
  */
 final class SectoredBlocks {
 
