@@ -9,6 +9,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,43 @@ class BloomConcurrencyTest {
                     assertThat(news.get(i)).as("NEW answers for key %d of round %d", i, round).isEqualTo(1);
                 }
             }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCheckSeesEveryAddThatHappensBeforeIt() throws Exception {
+        // Lookups read chunks and words with plain loads: what they promise is to see every add that happens-before
+        // them. The writer publishes how many keys it has added through a volatile counter; the reader, after reading
+        // it, must find every one of those keys, including those whose add allocated a chunk moments before (the
+        // filter is about 90 MiB of lazily allocated chunks, so the first thousands of adds each allocate one).
+        BloomFilter filter = BloomFilter.builder().capacity(50_000_000).fpp(0.001).build();
+        byte[][] keys = Keys.random(91, 200_000);
+        AtomicInteger added = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> writer = pool.submit(() -> {
+                for (int i = 0; i < keys.length; i++) {
+                    filter.add(keys[i]);
+                    added.set(i + 1);
+                }
+            });
+            Future<Integer> reader = pool.submit(() -> {
+                int checked = 0;
+                while (checked < keys.length) {
+                    int published = added.get();
+                    for (; checked < published; checked++) {
+                        if (!filter.check(keys[checked])) {
+                            throw new AssertionError("key " + checked + " was added before " + published
+                                    + " was published, but check did not see it");
+                        }
+                    }
+                }
+                return checked;
+            });
+            writer.get();
+            assertThat(reader.get()).isEqualTo(keys.length);
         } finally {
             pool.shutdownNow();
         }
