@@ -72,13 +72,19 @@ final class BlockHash {
     }
 
     /**
-     * The {@code k} bit positions of a key inside its block in the given layout, each in [0, 512) (sectored: word
-     * {@code i % 8} times 64 plus the offset); a reference for tests and docs.
+     * Bit position {@code i} of a key inside its block in the given layout, in [0, 512): its word is
+     * {@code position >>> 6}, its bit in the word {@code position & 63} (sectored: word {@code i % 8}, bit the offset).
+     * The reference derivation, which setting a key's bits uses; the lookups slice the hash words once instead.
      */
+    static int position(BloomLayout layout, long low, int i) {
+        return layout == BloomLayout.SECTORED ? 64 * (i % SECTORS) + offset(low, i) : scatteredPosition(low, i);
+    }
+
+    /** The {@code k} bit positions of a key inside its block in the given layout ({@link #position}). */
     static int[] positions(BloomLayout layout, long low, int k) {
         int[] out = new int[k];
         for (int i = 0; i < k; i++) {
-            out[i] = layout == BloomLayout.SECTORED ? 64 * (i % SECTORS) + offset(low, i) : scatteredPosition(low, i);
+            out[i] = position(layout, low, i);
         }
         return out;
     }

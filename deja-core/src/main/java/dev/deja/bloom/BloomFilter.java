@@ -146,6 +146,24 @@ public final class BloomFilter implements HashedSeenSet {
                 : ScatteredBlocks.allSet(chunk, base, low, hashes);
     }
 
+    /**
+     * Sets the key's {@code k} bits in the block starting at word {@code base} and counts the bits this call set, in
+     * either layout ({@link BlockHash#position}). Each word is read before it is written, so a bit already set costs
+     * no atomic write. Off the duplicate path, so it takes the reference derivation rather than the lookup's.
+     */
+    private int setAll(long[] chunk, int base, long low) {
+        int newlySet = 0;
+        for (int i = 0; i < hashes; i++) {
+            int pos = BlockHash.position(layout, low, i);
+            int w = base + (pos >>> 6);
+            long bit = 1L << pos;
+            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
+                newlySet++;
+            }
+        }
+        return newlySet;
+    }
+
     /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
     @Override
     public void addHash(long high, long low, long owner) {
@@ -305,8 +323,7 @@ public final class BloomFilter implements HashedSeenSet {
         int block = (int) BlockHash.block(high, blocks);
         long[] chunk = words.arrayForWrite(block);
         int base = ChunkedBits.firstWord(block);
-        int newlySet = sectored ? SectoredBlocks.setAll(chunk, base, low, hashes)
-                : ScatteredBlocks.setAll(chunk, base, low, hashes);
+        int newlySet = setAll(chunk, base, low);
         if (newlySet == 0) {
             return false;
         }

@@ -1,7 +1,7 @@
 package dev.deja.bloom;
 
 /**
- * The bit test and bit setting of the scattered layout (format version 1, {@link dev.deja.sizing.BloomLayout#SCATTERED}):
+ * The bit test of the scattered layout (format version 1, {@link dev.deja.sizing.BloomLayout#SCATTERED}):
  * a key's {@code k} bits at 9-bit positions anywhere in its 512-bit block. Filters written in that format are read
  * and served with it; new filters are sectored ({@link SectoredBlocks}).
  */
@@ -33,22 +33,5 @@ final class ScatteredBlocks {
             all &= ChunkedBits.read(chunk, base + ((pos >>> 6) & 7)) >>> pos;
         }
         return (all & 1) != 0;
-    }
-
-    /**
-     * Sets the key's {@code k} bits in the block starting at word {@code base} and counts the bits this call set.
-     * Each word is read before it is written, so a bit already set costs no atomic write.
-     */
-    static int setAll(long[] chunk, int base, long low, int k) {
-        int newlySet = 0;
-        for (int i = 0; i < k; i++) {
-            int pos = BlockHash.scatteredPosition(low, i);
-            int w = base + (pos >>> 6);
-            long bit = 1L << pos;
-            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                newlySet++;
-            }
-        }
-        return newlySet;
     }
 }

@@ -1,7 +1,7 @@
 package dev.deja.bloom;
 
 /**
- * The bit test and bit setting of the sectored layout (format version 2, {@link dev.deja.sizing.BloomLayout#SECTORED},
+ * The bit test of the sectored layout (format version 2, {@link dev.deja.sizing.BloomLayout#SECTORED},
  * the layout of every new filter): a key's bit {@code i} lies in word {@code i % 8} of its 512-bit block, at offset
  * {@link BlockHash#offset}.
  *
@@ -103,22 +103,5 @@ final class SectoredBlocks {
             all &= ChunkedBits.read(chunk, base + (i & (BlockHash.SECTORS - 1))) >>> offset;
         }
         return all;
-    }
-
-    /**
-     * Sets the key's {@code k} bits in the block starting at word {@code base} and counts the bits this call set.
-     * Each word is read before it is written, so a bit already set costs no atomic write. Off the duplicate path, so
-     * it takes the reference derivation ({@link BlockHash#offset}).
-     */
-    static int setAll(long[] chunk, int base, long low, int k) {
-        int newlySet = 0;
-        for (int i = 0; i < k; i++) {
-            int w = base + (i & (BlockHash.SECTORS - 1));
-            long bit = 1L << BlockHash.offset(low, i);
-            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                newlySet++;
-            }
-        }
-        return newlySet;
     }
 }
