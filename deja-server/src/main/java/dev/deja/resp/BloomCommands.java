@@ -54,18 +54,24 @@ final class BloomCommands {
         String name = Namespace.checkName(args.string(1));
         double error = errorRate(args.string(2));
         long capacity = capacity(args.string(3));
+        boolean nonScaling = false;
+        boolean expansion = false;
         for (int i = 4; i < args.size(); i++) {
             switch (args.upper(i)) {
-                case "NONSCALING" -> {
-                }
+                case "NONSCALING" -> nonScaling = true;
                 case "EXPANSION" -> {
                     if (++i >= args.size()) {
-                        throw RespError.arity("bf.reserve");
+                        throw new RespError("ERR no expansion");
                     }
+                    expansion = true;
                     expansion(args.string(i));
                 }
                 default -> throw RespError.syntax();
             }
+        }
+        if (nonScaling && expansion) {
+            // RedisBloom's words, without its usual ERR prefix
+            throw new RespError("Nonscaling filters cannot expand");
         }
         create(name, capacity, error);
         return Replies.OK;

@@ -122,6 +122,14 @@ class RespProtocolTest {
         assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "lots")).hasMessage("ERR bad capacity");
         assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION", "0"))
                 .hasMessage("ERR bad expansion");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION"))
+                .hasMessage("ERR no expansion");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION", "2", "NONSCALING"))
+                .hasMessage("Nonscaling filters cannot expand");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "NONSCALING", "EXPANSION", "2"))
+                .hasMessage("Nonscaling filters cannot expand");
+        assertThatThrownBy(() -> redis.bfInfo("bf-err2")).as("a refused BF.RESERVE creates nothing")
+                .hasMessage("ERR not found");
         assertThatThrownBy(() -> raw("BF.ADD", "bf-err")).hasMessage("ERR wrong number of arguments for 'bf.add' command");
         assertThatThrownBy(() -> redis.bfInfo("bf-nope")).hasMessage("ERR not found");
         assertThatThrownBy(() -> raw("BF.INFO", "bf-err", "COLOUR")).hasMessage("ERR Invalid information value");
