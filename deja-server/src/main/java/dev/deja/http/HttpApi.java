@@ -125,6 +125,9 @@ final class HttpApi {
     }
 
     private Object route(HttpCall call) {
+        if (call.malformedUri() != null) {
+            throw HttpProblem.badRequest(call.malformedUri());
+        }
         String path = call.path();
         switch (path) {
             case "/check", "/add", "/checkthenadd", "/forget" -> {
@@ -217,8 +220,10 @@ final class HttpApi {
         Map<String, String> parameters = config.defaultSpec().parameters();
         if (call.body().length > 0) {
             JsonNode body = parseJson(call.body());
+            onlyFields(body, "a namespace", "{\"kind\": \"bloom\", \"params\": {\"capacity\": \"1000000\"}}",
+                    "kind", "params");
             if (body.hasNonNull("kind")) {
-                kind = body.get("kind").asText();
+                kind = text(body, "kind");
                 parameters = Map.of();
             }
             JsonNode given = body.get("params");
@@ -228,6 +233,10 @@ final class HttpApi {
                 }
                 parameters = new HashMap<>();
                 for (Map.Entry<String, JsonNode> field : given.properties()) {
+                    if (!field.getValue().isValueNode() || field.getValue().isNull()) {
+                        throw HttpProblem.badRequest("params." + field.getKey()
+                                + " must be a string or a number (got " + field.getValue() + ")");
+                    }
                     parameters.put(field.getKey(), field.getValue().asText());
                 }
             }
@@ -239,7 +248,8 @@ final class HttpApi {
 
     private Object single(HttpCall call, KeyOp op) {
         call.onlyParameters("e", "ns", "owner");
-        byte[] key = key(required(call, "e"));
+        required(call, "e");
+        byte[] key = key(call.parameterBytes("e"));
         String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
         long owner = owner(call.parameter("owner"));
         context.metrics().operations(FRONT_END, op.label(), 1);
@@ -275,8 +285,10 @@ final class HttpApi {
             if (!body.isObject() || !body.path("keys").isArray()) {
                 throw HttpProblem.badRequest("a JSON batch must be an object with a \"keys\" array of strings");
             }
-            opName = body.hasNonNull("op") ? body.get("op").asText() : opName;
-            name = body.hasNonNull("ns") ? body.get("ns").asText() : name;
+            onlyFields(body, "a JSON batch", "{\"keys\": [\"a\", \"b\"], \"op\": \"checkthenadd\"}",
+                    "keys", "op", "ns", "owners");
+            opName = body.hasNonNull("op") ? text(body, "op") : opName;
+            name = body.hasNonNull("ns") ? text(body, "ns") : name;
             keys = jsonKeys(body.get("keys"));
             owners = jsonOwners(body.get("owners"), keys.size());
         } else {
@@ -411,11 +423,11 @@ final class HttpApi {
 
     // ---- arguments ----
 
-    private byte[] key(String text) {
-        if (text.isEmpty()) {
+    private byte[] key(byte[] key) {
+        if (key.length == 0) {
             throw HttpProblem.badRequest("parameter e must be a non-empty key");
         }
-        return checkKey(text.getBytes(StandardCharsets.UTF_8), -1);
+        return checkKey(key, -1);
     }
 
     private byte[] checkKey(byte[] key, int index) {
@@ -453,6 +465,31 @@ final class HttpApi {
         } catch (IOException e) {
             throw HttpProblem.badRequest("body cannot be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * Refuses a JSON body that is not an object or has a field the endpoint does not read, so that a misplaced or
+     * misspelt field (say {@code capacity} outside {@code params}) is an error instead of a silent default.
+     */
+    private static void onlyFields(JsonNode body, String what, String example, String... known) {
+        if (!body.isObject()) {
+            throw HttpProblem.badRequest(what + " must be a JSON object, like " + example + " (got " + body + ")");
+        }
+        for (Map.Entry<String, JsonNode> entry : body.properties()) {
+            String field = entry.getKey();
+            if (!List.of(known).contains(field)) {
+                throw HttpProblem.badRequest("unknown field '" + field + "' in " + what + " (known: "
+                        + String.join(", ", known) + "; for example " + example + ")");
+            }
+        }
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (!value.isTextual()) {
+            throw HttpProblem.badRequest(field + " must be a JSON string (got " + value + ")");
+        }
+        return value.asText();
     }
 
     private static void allow(HttpCall call, HttpMethod... methods) {

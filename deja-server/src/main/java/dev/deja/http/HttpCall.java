@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -16,26 +17,45 @@ import java.util.Map;
  * @param version       the request's HTTP version
  * @param method        the method
  * @param path          the decoded path
- * @param parameters    the decoded query parameters
+ * @param parameters    the query parameters, percent-decoded to one char per byte (ISO-8859-1), so that a key's
+ *                      bytes are exactly the ones the client encoded; read them with {@link #parameter} (text) or
+ *                      {@link #parameterBytes} (keys)
  * @param authorization the Authorization header, or null
  * @param contentType   the Content-Type header, or null
  * @param body          the body's bytes
  * @param keepAlive     whether the connection stays open after the reply
  * @param failure       why the request could not be decoded, or null
+ * @param malformedUri  why the request's path or query could not be percent-decoded, or null; the request was
+ *                      framed correctly, so it gets a 400 and the connection stays open
  */
 record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String, List<String>> parameters,
-                String authorization, String contentType, byte[] body, boolean keepAlive, Throwable failure) {
+                String authorization, String contentType, byte[] body, boolean keepAlive, Throwable failure,
+                String malformedUri) {
 
     /** Copies what the API needs out of a Netty request. */
     static HttpCall of(FullHttpRequest request) {
-        QueryStringDecoder query = new QueryStringDecoder(request.uri());
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         Throwable failure = request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
-        return new HttpCall(request.protocolVersion(), request.method(), query.path(), query.parameters(),
+        String path;
+        Map<String, List<String>> parameters;
+        String malformedUri = null;
+        try {
+            // Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a
+            // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
+            // UTF-8 sequences into the same replacement character (the same key).
+            QueryStringDecoder query = new QueryStringDecoder(request.uri(), StandardCharsets.ISO_8859_1);
+            path = utf8(query.path());
+            parameters = query.parameters();
+        } catch (IllegalArgumentException e) {
+            path = request.uri().split("\\?", 2)[0];
+            parameters = Map.of();
+            malformedUri = "malformed URI: " + e.getMessage();
+        }
+        return new HttpCall(request.protocolVersion(), request.method(), path, parameters,
                 request.headers().get(HttpHeaderNames.AUTHORIZATION),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body,
-                failure == null && HttpUtil.isKeepAlive(request), failure);
+                failure == null && HttpUtil.isKeepAlive(request), failure, malformedUri);
     }
 
     /**
@@ -47,15 +67,35 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
     void onlyParameters(String... known) {
         for (String name : parameters.keySet()) {
             if (!List.of(known).contains(name)) {
-                throw HttpProblem.badRequest("unknown query parameter '" + name + "' (" + path + " takes: "
+                throw HttpProblem.badRequest("unknown query parameter '" + utf8(name) + "' (" + path + " takes: "
                         + String.join(", ", known) + ")");
             }
         }
     }
 
-    /** The first value of a query parameter, or null. */
+    /** The first value of a query parameter as UTF-8 text, or null. */
     String parameter(String name) {
+        String value = first(name);
+        return value == null ? null : utf8(value);
+    }
+
+    /** The bytes of the first value of a query parameter, exactly as the client percent-encoded them, or null. */
+    byte[] parameterBytes(String name) {
+        String value = first(name);
+        return value == null ? null : value.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private String first(String name) {
         List<String> values = parameters.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private static String utf8(String oneCharPerByte) {
+        for (int i = 0; i < oneCharPerByte.length(); i++) {
+            if (oneCharPerByte.charAt(i) >= 0x80) {
+                return new String(oneCharPerByte.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+            }
+        }
+        return oneCharPerByte; // ASCII, the usual case, reads the same either way
     }
 }

@@ -1,6 +1,7 @@
 package dev.deja.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +20,8 @@ import java.util.Map;
  */
 record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    /** Reads request bodies too: text after the first JSON value is an error, not silently ignored. */
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     static final String TEXT = "text/plain; charset=UTF-8";
     static final String JSON_TYPE = "application/json";
 

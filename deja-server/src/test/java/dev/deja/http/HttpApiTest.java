@@ -115,6 +115,60 @@ class HttpApiTest {
     }
 
     @Test
+    void aKeyIsTheBytesTheClientPercentEncoded() throws Exception {
+        put("/namespaces/bytes", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
+        // Two different bytes that are not UTF-8 are two different keys, not one replacement character.
+        assertThat(get("/checkthenadd?ns=bytes&e=%FF").body()).isEqualTo("MISSING\n");
+        assertThat(get("/checkthenadd?ns=bytes&e=%FE").body()).isEqualTo("MISSING\n");
+        assertThat(get("/check?ns=bytes&e=%FF").body()).isEqualTo("PRESENT\n");
+        // The same key percent-encoded, sent as raw bytes in the request line (as curl sends a literal 'é') and as a
+        // line of a text batch.
+        assertThat(get("/add?ns=bytes&e=%C3%A9t%C3%A9").body()).isEqualTo("ADDED\n");
+        byte[] raw = "GET /check?ns=bytes&e=\u00e9t\u00e9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(exchange(raw)).endsWith("PRESENT\n");
+        assertThat(post("/batch?op=check&ns=bytes", "text/plain; charset=UTF-8", "\u00e9t\u00e9\n\u00e9").body())
+                .isEqualTo("PM\n");
+    }
+
+    @Test
+    void aQueryThatCannotBePercentDecodedIsA400AndTheConnectionStaysOpen() throws Exception {
+        String replies = exchange("GET /checkthenadd?ns=badquery&e=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /check?ns=badquery&e=%25ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertThat(replies).startsWith("HTTP/1.1 400 Bad Request");
+        assertThat(replies).contains("malformed URI");
+        assertThat(replies).contains("HTTP/1.1 200 OK");
+        assertThat(replies).endsWith("MISSING\n");
+        assertError(get("/namespaces/badquery"), 404, "does not exist");
+    }
+
+    @Test
+    void aNamespaceBodyWithAFieldItDoesNotReadIsRefusedAndCreatesNothing() throws Exception {
+        // "capacity" belongs in "params"; ignoring it would create a namespace of the default size.
+        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\",\"capacity\":1000,\"fpp\":1.5}"), 400,
+                "unknown field 'capacity' in a namespace (known: kind, params");
+        assertError(put("/namespaces/strict", "[\"bloom\"]"), 400, "a namespace must be a JSON object");
+        assertError(put("/namespaces/strict", "{\"kind\":7}"), 400, "kind must be a JSON string (got 7)");
+        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\",\"params\":{\"capacity\":{\"n\":1}}}"), 400,
+                "params.capacity must be a string or a number");
+        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\"} {\"kind\":\"recent\"}"), 400,
+                "body is not valid JSON");
+        assertError(get("/namespaces/strict"), 404, "namespace 'strict' does not exist");
+        // Numbers are as good as strings for parameters.
+        JsonNode info = json(put("/namespaces/strict", "{\"kind\":\"bloom\",\"params\":{\"capacity\":2000}}"));
+        assertThat(info.get("capacity").asLong()).isEqualTo(2000);
+    }
+
+    @Test
+    void aJsonBatchWithAFieldItDoesNotReadIsRefusedAndWritesNothing() throws Exception {
+        assertError(post("/batch", "application/json", "{\"op\":\"add\",\"ns\":\"strict-batch\",\"keys\":[\"a\"],"
+                + "\"owner\":5}"), 400, "unknown field 'owner' in a JSON batch (known: keys, op, ns, owners");
+        assertError(post("/batch", "application/json", "{\"op\":[\"add\"],\"keys\":[\"a\"]}"), 400,
+                "op must be a JSON string");
+        assertThat(get("/check?e=a&ns=strict-batch").body()).isEqualTo("MISSING\n");
+    }
+
+    @Test
     void adminApiCreatesListsDescribesClearsAndDeletesNamespaces() throws Exception {
         HttpResponse<String> created = put("/namespaces/admin-a",
                 "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"5000\",\"fpp\":\"0.02\"}}");
@@ -201,10 +255,14 @@ class HttpApiTest {
     }
 
     static String exchange(String raw) throws IOException {
+        return exchange(raw.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    static String exchange(byte[] raw) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
-            out.write(raw.getBytes(StandardCharsets.US_ASCII));
+            out.write(raw);
             out.flush();
             InputStream in = socket.getInputStream();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
