@@ -12,10 +12,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -237,6 +240,11 @@ final class ServeCommand implements Callable<Integer> {
         if (file != null) {
             try (InputStream in = Files.newInputStream(file)) {
                 properties.load(in);
+            } catch (IOException | IllegalArgumentException e) {
+                // IllegalArgumentException: a malformed \\uXXXX escape in the file
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read the config file " + file
+                        + " (" + (config != null ? "--config" : "DEJA_CONFIG") + "): "
+                        + (e instanceof NoSuchFileException ? "no such file" : e.toString()), e);
             }
             for (String key : properties.stringPropertyNames()) {
                 if (spec.findOption("--" + key) == null || key.equals("config")) {
@@ -246,15 +254,19 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         List<String> layered = new ArrayList<>();
+        Map<String, String> sources = new HashMap<>();
         for (OptionSpec option : spec.options()) {
             String name = option.longestName();
             if (option.usageHelp() || name.equals("--config") || given.hasMatchedOption(option)) {
                 continue;
             }
             String key = name.substring(2);
-            String value = System.getenv("DEJA_" + key.toUpperCase(Locale.ROOT).replace('-', '_'));
+            String variable = "DEJA_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+            String value = System.getenv(variable);
+            sources.put(name, "the environment variable " + variable);
             if (value == null) {
                 value = properties.getProperty(key);
+                sources.put(name, "'" + key + "' in " + file);
             }
             if (value != null) {
                 layered.add(name + "=" + value);
@@ -267,7 +279,19 @@ final class ServeCommand implements Callable<Integer> {
                     layered.add(option.longestName() + "=" + value);
                 }
             }
-            new CommandLine(this).parseArgs(layered.toArray(String[]::new));
+            // A second CommandLine on this object injects its own spec, one without the parent "deja"; errors
+            // printed with that one would show "Usage: serve", so the spec of "deja serve" is put back.
+            CommandSpec outer = spec;
+            try {
+                new CommandLine(this).parseArgs(layered.toArray(String[]::new));
+            } catch (CommandLine.ParameterException e) {
+                // naming where a value that was not on the command line came from
+                String source = e.getArgSpec() instanceof OptionSpec option ? sources.get(option.longestName()) : null;
+                throw new CommandLine.ParameterException(outer.commandLine(),
+                        e.getMessage() + (source == null ? "" : " (given as " + source + ")"), e);
+            } finally {
+                spec = outer;
+            }
         }
     }
 

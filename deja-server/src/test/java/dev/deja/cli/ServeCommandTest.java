@@ -79,7 +79,21 @@ class ServeCommandTest {
     void badValuesNameTheOption() throws Exception {
         Path file = dir.resolve("bad.properties");
         Files.writeString(file, "http-port=eighty\n");
-        assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("--http-port");
+        assertThatThrownBy(() -> parse("--config", file.toString()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--http-port")
+                .hasMessageContaining("(given as 'http-port' in " + file + ")")
+                .satisfies(e -> assertThat(((CommandLine.ParameterException) e).getCommandLine().getCommandName())
+                        .as("the usage printed with the error is deja serve's").isEqualTo("serve")
+                        .matches(n -> ((CommandLine.ParameterException) e).getCommandLine().getParent() != null));
+        assertThatThrownBy(() -> parse("--config", dir.resolve("missing.properties").toString()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("cannot read the config file " + dir.resolve("missing.properties")
+                        + " (--config): no such file");
+        Files.writeString(file, "data-dir=\\u12\n");
+        assertThatThrownBy(() -> parse("--config", file.toString()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("cannot read the config file");
         Files.writeString(file, "colour=blue\n");
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
         assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
