@@ -111,7 +111,11 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             return argument(ctx, simple.content().getBytes(StandardCharsets.UTF_8));
         }
         if (message instanceof InlineCommandRedisMessage inline && arguments == null) {
-            ctx.fireChannelRead(inline(inline.content()));
+            List<byte[]> words = InlineCommand.split(inline.content());
+            if (words == null) {
+                return "ERR Protocol error: unbalanced quotes in request";
+            }
+            ctx.fireChannelRead(new RespArgs(words));
             return null;
         }
         // an integer, an error or an inline command inside an array: not a string argument
@@ -153,17 +157,6 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(command);
         }
         return null;
-    }
-
-    /** An inline command (as telnet and redis-benchmark send them): words separated by blanks. */
-    private static RespArgs inline(String line) {
-        List<byte[]> values = new ArrayList<>();
-        for (String word : line.strip().split("\\s+")) {
-            if (!word.isEmpty()) {
-                values.add(word.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        return new RespArgs(values);
     }
 
     private static void refuse(ChannelHandlerContext ctx, String refusal) {

@@ -272,6 +272,13 @@ class RespProtocolTest {
     @Test
     void inlineCommandsWork() throws Exception {
         assertThat(exchange("PING\r\nECHO hello\r\n", 2)).isEqualTo("+PONG\r\n$5\r\nhello\r\n");
+        // quoted as Redis quotes them (sdssplitargs): one argument with a blank, and escapes
+        assertThat(exchange("ECHO \"hello world\"\r\nECHO 'it\\'s'\r\n", 2))
+                .isEqualTo("$11\r\nhello world\r\n$4\r\nit's\r\n");
+        assertThat(exchange("ECHO \"a\\x41\\tb\"\r\n", 1)).isEqualTo("$4\r\naA\tb\r\n");
+        // unbalanced quotes end the connection, after the replies to what came before
+        assertThat(exchange("PING\r\nECHO \"open\r\n", 2))
+                .isEqualTo("+PONG\r\n-ERR Protocol error: unbalanced quotes in request\r\n");
     }
 
     @Test
