@@ -131,7 +131,11 @@ final class HttpApi {
         String path = call.path();
         switch (path) {
             case "/check", "/add", "/checkthenadd", "/forget" -> {
-                allow(call, HttpMethod.GET);
+                if (path.equals("/check")) {
+                    allow(call, HttpMethod.GET, HttpMethod.HEAD);
+                } else {
+                    allow(call, HttpMethod.GET); // writes: never on a HEAD, which proxies and crawlers take as safe
+                }
                 return single(call, KeyOp.parse(path.substring(1)));
             }
             case "/batch" -> {
@@ -139,7 +143,7 @@ final class HttpApi {
                 return batch(call);
             }
             case NAMESPACES -> {
-                allow(call, HttpMethod.GET);
+                allow(call, HttpMethod.GET, HttpMethod.HEAD);
                 ArrayNode list = HttpReply.JSON.createArrayNode();
                 namespaces.list().forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
                 ObjectNode body = HttpReply.JSON.createObjectNode();
@@ -147,17 +151,17 @@ final class HttpApi {
                 return HttpReply.json(HttpResponseStatus.OK, body);
             }
             case "/info" -> {
-                allow(call, HttpMethod.GET);
+                allow(call, HttpMethod.GET, HttpMethod.HEAD);
                 return HttpReply.json(HttpResponseStatus.OK, serverInfo());
             }
             case "/health" -> {
-                allow(call, HttpMethod.GET);
+                allow(call, HttpMethod.GET, HttpMethod.HEAD);
                 ObjectNode body = HttpReply.JSON.createObjectNode();
                 body.put("status", "UP");
                 return HttpReply.json(HttpResponseStatus.OK, body);
             }
             case "/metrics" -> {
-                allow(call, HttpMethod.GET);
+                allow(call, HttpMethod.GET, HttpMethod.HEAD);
                 return new HttpReply(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                         context.metrics().scrape().getBytes(StandardCharsets.UTF_8), Map.of());
             }
@@ -174,8 +178,8 @@ final class HttpApi {
     private Object namespaceRoute(HttpCall call, String[] parts) {
         String name = Namespace.checkName(parts[0]);
         if (parts.length == 1) {
-            allow(call, HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
-            if (call.method().equals(HttpMethod.GET)) {
+            allow(call, HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT, HttpMethod.DELETE);
+            if (call.method().equals(HttpMethod.GET) || call.method().equals(HttpMethod.HEAD)) {
                 return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
             }
             if (call.method().equals(HttpMethod.PUT)) {

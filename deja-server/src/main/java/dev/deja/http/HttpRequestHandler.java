@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -45,10 +46,11 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
             return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
         }
         Object reply = api.handle(call);
+        boolean head = call.method().equals(HttpMethod.HEAD);
         if (reply instanceof CompletableFuture<?> future) {
-            return future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive()));
+            return future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive(), head));
         }
-        return response(call.version(), (HttpReply) reply, call.keepAlive());
+        return response(call.version(), (HttpReply) reply, call.keepAlive(), head);
     }
 
     @Override
@@ -59,8 +61,13 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     }
 
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {
+        return response(version, reply, keepAlive, false);
+    }
+
+    /** The response; to a HEAD, the headers a GET would get (its content-length too) and no body. */
+    private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive, boolean head) {
         FullHttpResponse response = new DefaultFullHttpResponse(version, reply.status(),
-                Unpooled.wrappedBuffer(reply.body()));
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
         reply.headers().forEach(response.headers()::set);

@@ -99,7 +99,7 @@ class HttpApiTest {
         assertError(get("/check?e=" + "k".repeat(101)), 413, "key must be at most 100 bytes");
         assertError(get("/check?e=" + "k".repeat(5000)), 413, "malformed HTTP request");
         assertError(post("/check?e=k", "text/plain", "x"), 405, "POST is not allowed on /check");
-        assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET");
+        assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET, HEAD");
         assertError(get("/nowhere"), 404, "no endpoint at /nowhere");
         assertError(post("/batch?op=check", "application/json", "{nope"), 400, "body is not valid JSON");
         assertError(post("/batch?op=explode", "text/plain", "a"), 400, "op must be one of");
@@ -236,6 +236,22 @@ class HttpApiTest {
         assertThat(replies.split("HTTP/1.1 200 OK", -1)).hasSize(4);
         assertThat(replies.indexOf("ADDED\n")).isLessThan(replies.indexOf("PRESENT\n"));
         assertThat(replies.indexOf("PRESENT\n")).isLessThan(replies.indexOf("MISSING\n"));
+    }
+
+    @Test
+    void headAnswersReadsWithTheirHeadersAndNeverWrites() throws Exception {
+        // a HEAD gets a GET's status and headers and no body; the next request on the connection is read normally
+        String replies = exchange("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /check?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /add?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /check?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        String[] parts = replies.split("HTTP/1.1 ", -1);
+        assertThat(parts).hasSize(5);
+        assertThat(parts[1]).startsWith("200 OK").contains("content-length: 15").endsWith("\r\n\r\n");
+        assertThat(parts[2]).startsWith("200 OK").contains("content-length: 8").endsWith("\r\n\r\n");
+        // a HEAD is taken as safe by proxies and crawlers, so the write endpoints refuse it
+        assertThat(parts[3]).startsWith("405 Method Not Allowed").contains("Allow: GET\r\n");
+        assertThat(parts[4]).startsWith("200 OK").endsWith("MISSING\n");
     }
 
     @Test
