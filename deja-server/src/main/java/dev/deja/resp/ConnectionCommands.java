@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The connection commands real clients and tools send: PING, ECHO, QUIT, AUTH, HELLO, SELECT, CLIENT, COMMAND,
@@ -57,7 +58,7 @@ final class ConnectionCommands {
         if (args.size() > 3) {
             throw RespError.syntax();
         }
-        if (password == null) {
+        if (password == null && args.size() == 2) {
             throw new RespError("ERR AUTH <password> called without any password configured for the default user."
                     + " Are you sure your configuration is correct?");
         }
@@ -65,8 +66,12 @@ final class ConnectionCommands {
         return Replies.OK;
     }
 
+    /**
+     * As Redis's ACL answers {@code AUTH user pass}: the only user is {@code default}; without {@code --password} it
+     * takes any password (Redis's "nopass"), so clients that always send credentials still connect.
+     */
     private void authenticate(RespSession session, String user, byte[] given) {
-        if (!user.equals("default") || !MessageDigest.isEqual(password, given)) {
+        if (!user.equals("default") || password != null && !MessageDigest.isEqual(password, given)) {
             throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
         }
         session.authenticated = true;
@@ -78,7 +83,7 @@ final class ConnectionCommands {
         if (args.size() > 1) {
             long requested;
             try {
-                requested = Long.parseLong(args.string(1));
+                requested = RespArgs.strictInteger(args.string(1));
             } catch (NumberFormatException e) {
                 throw new RespError("ERR Protocol version is not an integer or out of range");
             }
@@ -92,14 +97,10 @@ final class ConnectionCommands {
         for (; i < args.size(); i++) {
             String option = args.upper(i);
             if (option.equals("AUTH") && i + 2 < args.size()) {
-                if (password == null) {
-                    throw new RespError("ERR AUTH <password> called without any password configured for the"
-                            + " default user. Are you sure your configuration is correct?");
-                }
                 authenticate(session, args.string(i + 1), args.bytes(i + 2));
                 i += 2;
             } else if (option.equals("SETNAME") && i + 1 < args.size()) {
-                clientName = args.string(++i);
+                clientName = clientName(args.string(++i));
             } else {
                 throw new RespError("ERR Syntax error in HELLO option '" + args.string(i) + "'");
             }
@@ -128,17 +129,19 @@ final class ConnectionCommands {
                 if (args.size() != 3) {
                     throw RespError.arity("client|setname");
                 }
-                String name = args.string(2);
-                if (name.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-                    throw new RespError("ERR Client names cannot contain spaces, newlines or special characters.");
-                }
-                session.clientName = name.isEmpty() ? null : name;
+                session.clientName = clientName(args.string(2));
                 return Replies.OK;
             }
             case "GETNAME" -> {
+                if (args.size() != 2) {
+                    throw RespError.arity("client|getname");
+                }
                 return session.clientName == null ? Replies.nil(session) : Replies.bulk(session.clientName);
             }
             case "ID" -> {
+                if (args.size() != 2) {
+                    throw RespError.arity("client|id");
+                }
                 return Replies.integer(session.id);
             }
             case "SETINFO" -> {
@@ -156,6 +159,14 @@ final class ConnectionCommands {
         }
     }
 
+    /** A name for CLIENT SETNAME and HELLO SETNAME, checked as Redis checks it; empty clears the name. */
+    private static String clientName(String name) {
+        if (name.chars().anyMatch(c -> c <= ' ' || c > '~')) {
+            throw new RespError("ERR Client names cannot contain spaces, newlines or special characters.");
+        }
+        return name.isEmpty() ? null : name;
+    }
+
     private RedisMessage command(RespSession session, RespArgs args) {
         if (args.size() == 1) {
             return Replies.array(commands.all().stream().map(ConnectionCommands::describe).toList());
@@ -169,6 +180,9 @@ final class ConnectionCommands {
                 return Replies.map(session, List.of());
             }
             case "INFO" -> {
+                if (args.size() == 2) { // no names: every command, as COMMAND lists them
+                    return Replies.array(commands.all().stream().map(ConnectionCommands::describe).toList());
+                }
                 List<RedisMessage> infos = new ArrayList<>();
                 for (int i = 2; i < args.size(); i++) {
                     RespCommand command = commands.find(args.upper(i));
@@ -181,16 +195,27 @@ final class ConnectionCommands {
         }
     }
 
-    /** A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step. */
+    /** Commands whose every argument after the name is a key (first key 1, last key -1), as Redis lists them. */
+    private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS");
+    /** Redis commands of deja's whose first argument is their only key. */
+    private static final Set<String> ONE_KEY = Set.of("GET", "SET", "SETNX", "SETEX", "PSETEX", "TTL", "PTTL");
+
+    /**
+     * A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step; proxies and
+     * cluster-aware clients route by the key positions. A BF.* or DJ.* command's key is its filter or namespace.
+     */
     private static RedisMessage describe(RespCommand command) {
-        boolean hasKey = command.name().startsWith("BF.") || command.name().startsWith("DJ.");
+        String name = command.name();
+        boolean oneKey = ONE_KEY.contains(name) || name.startsWith("BF.") || name.startsWith("DJ.");
+        int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
+        int last = ALL_KEYS.contains(name) ? -1 : first;
         return Replies.array(List.of(
-                Replies.bulk(command.name().toLowerCase(Locale.ROOT)),
+                Replies.bulk(name.toLowerCase(Locale.ROOT)),
                 Replies.integer(command.arity()),
                 Replies.array(List.of(Replies.simple(command.write() ? "write" : "readonly"))),
-                Replies.integer(hasKey ? 1 : 0),
-                Replies.integer(hasKey ? 1 : 0),
-                Replies.integer(hasKey ? 1 : 0)));
+                Replies.integer(first),
+                Replies.integer(last),
+                Replies.integer(first)));
     }
 
     /**

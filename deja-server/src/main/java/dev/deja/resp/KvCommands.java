@@ -53,13 +53,16 @@ final class KvCommands {
         byte[] value = args.bytes(2);
         Namespace kv = writable();
         SetOptions options = setOptions(args, kv.exactStore());
+        // the null's type is the protocol's as this command runs: a HELLO pipelined after it may switch the
+        // session before the write completes
+        RedisMessage notSet = Replies.nil(session);
         if (options.ifAbsent()) {
             return Gathering.current().setIfAbsent(kv, key, value, options.expiresAt())
-                    .thenApply(set -> set ? Replies.OK : Replies.nil(session));
+                    .thenApply(set -> set ? Replies.OK : notSet);
         }
         if (options.ifPresent()) {
             return kv.writeExact(store -> store.putIfPresent(key, value, options.expiresAt(), options.keepExpiry()))
-                    .thenApply(set -> set ? Replies.OK : Replies.nil(session));
+                    .thenApply(set -> set ? Replies.OK : notSet);
         }
         return kv.writeExact(store -> {
             store.put(key, value, options.expiresAt(), options.keepExpiry());
@@ -67,12 +70,17 @@ final class KvCommands {
         });
     }
 
+    /**
+     * SET's options, by Redis's rules: every option's syntax is checked before the expiry's value; an expiry option
+     * may be repeated (the last one counts) but not mixed with another expiry option or KEEPTTL; NX and XX exclude
+     * each other.
+     */
     private static SetOptions setOptions(RespArgs args, ExactStore store) {
         boolean nx = false;
         boolean xx = false;
         boolean keep = false;
-        long expiresAt = 0;
-        boolean expiry = false;
+        String expiry = null;
+        int expiryValue = -1;
         for (int i = 3; i < args.size(); i++) {
             String option = args.upper(i);
             switch (option) {
@@ -80,19 +88,20 @@ final class KvCommands {
                 case "XX" -> xx = true;
                 case "KEEPTTL" -> keep = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expiry || i + 1 >= args.size()) {
+                    if (expiry != null && !expiry.equals(option) || i + 1 >= args.size()) {
                         throw RespError.syntax();
                     }
-                    expiry = true;
-                    expiresAt = expiresAt(store, option, args.integer(++i), "set");
+                    expiry = option;
+                    expiryValue = ++i;
                 }
                 case "GET" -> throw new RespError("ERR SET with GET is not supported by deja; use GET, then SET");
                 default -> throw RespError.syntax();
             }
+            if ((nx && xx) || (keep && expiry != null)) {
+                throw RespError.syntax();
+            }
         }
-        if ((nx && xx) || (keep && expiry)) {
-            throw RespError.syntax();
-        }
+        long expiresAt = expiry == null ? 0 : expiresAt(store, expiry, args.integer(expiryValue), "set");
         return new SetOptions(nx, xx, expiresAt, keep);
     }
 

@@ -20,12 +20,21 @@ final class Replies {
     private Replies() {
     }
 
-    static RedisMessage simple(String text) {
-        return new SimpleStringRedisMessage(text);
+    /**
+     * An error reply. Line breaks become spaces, as Redis makes them: an error is one line, and one that echoed a
+     * client's CR or LF would end early and leave the rest to be read as the next reply.
+     */
+    static RedisMessage error(String message) {
+        return new ErrorRedisMessage(oneLine(message));
     }
 
-    static RedisMessage error(String message) {
-        return new ErrorRedisMessage(message);
+    /** A status reply, held to one line like an error. */
+    static RedisMessage simple(String text) {
+        return new SimpleStringRedisMessage(oneLine(text));
+    }
+
+    private static String oneLine(String text) {
+        return text.indexOf('\r') < 0 && text.indexOf('\n') < 0 ? text : text.replace('\r', ' ').replace('\n', ' ');
     }
 
     static RedisMessage integer(long value) {

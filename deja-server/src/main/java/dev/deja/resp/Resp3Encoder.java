@@ -3,13 +3,16 @@ package dev.deja.resp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageEncoder;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Encodes the RESP3 types Netty's RESP2 encoder lacks ({@link Resp3Map}, {@link Resp3Null}): it writes their own
- * framing bytes and hands every nested RESP2 message on to Netty's {@code RedisEncoder}, which sits after it.
+ * Encodes the RESP3 types Netty's RESP2 encoder lacks ({@link Resp3Map}, {@link Resp3Null}), at the top of a reply
+ * or anywhere inside an array: it writes their framing bytes, and the headers of the arrays that hold them, itself
+ * and hands every other message on to Netty's {@code RedisEncoder}, which sits after it.
  */
 final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
 
@@ -17,26 +20,53 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
 
     @Override
     public boolean acceptOutboundMessage(Object message) {
-        return message instanceof Resp3Map || message instanceof Resp3Null;
+        return message instanceof RedisMessage reply && holdsResp3(reply);
+    }
+
+    private static boolean holdsResp3(RedisMessage message) {
+        if (message instanceof Resp3Map || message instanceof Resp3Null) {
+            return true;
+        }
+        if (message instanceof ArrayRedisMessage array && !array.isNull()) {
+            for (RedisMessage child : array.children()) {
+                if (holdsResp3(child)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override
     protected void encode(ChannelHandlerContext ctx, RedisMessage message, List<Object> out) {
-        flatten(ctx, message, out);
+        flatten(ctx, message, out, true);
     }
 
-    private static void flatten(ChannelHandlerContext ctx, RedisMessage message, List<Object> out) {
+    /**
+     * Adds the parts of a message to {@code out}, each with a reference of its own: the children of an
+     * {@link ArrayRedisMessage} are retained, since the array releases them when the encoder releases it; the
+     * entries of a {@link Resp3Map}, which counts no references, are handed on as they are.
+     */
+    private static void flatten(ChannelHandlerContext ctx, RedisMessage message, List<Object> out, boolean owned) {
         if (message instanceof Resp3Null) {
             out.add(ctx.alloc().buffer(NULL.length).writeBytes(NULL));
         } else if (message instanceof Resp3Map map) {
-            byte[] header = ("%" + map.entries().size() / 2 + "\r\n").getBytes(StandardCharsets.US_ASCII);
-            ByteBuf buf = ctx.alloc().buffer(header.length).writeBytes(header);
-            out.add(buf);
+            out.add(header(ctx, '%', map.entries().size() / 2));
             for (RedisMessage entry : map.entries()) {
-                flatten(ctx, entry, out);
+                flatten(ctx, entry, out, true);
+            }
+        } else if (message instanceof ArrayRedisMessage array && holdsResp3(array)) {
+            out.add(header(ctx, '*', array.children().size()));
+            for (RedisMessage child : array.children()) {
+                flatten(ctx, child, out, false);
             }
         } else {
-            out.add(message);
+            out.add(owned ? message : ReferenceCountUtil.retain(message));
         }
+    }
+
+    private static ByteBuf header(ChannelHandlerContext ctx, char type, int size) {
+        byte[] header = (type + Integer.toString(size) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        return ctx.alloc().buffer(header.length).writeBytes(header);
     }
 }

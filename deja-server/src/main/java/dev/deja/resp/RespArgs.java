@@ -51,10 +51,28 @@ record RespArgs(List<byte[]> values) {
     /** The argument as a 64-bit integer, or Redis's "not an integer" error. */
     long integer(int index) {
         try {
-            return Long.parseLong(string(index));
+            return strictInteger(string(index));
         } catch (NumberFormatException e) {
             throw RespError.notInteger();
         }
+    }
+
+    /**
+     * An integer written as Redis writes one (its {@code string2ll}): ASCII digits, an optional minus, no plus, no
+     * leading zero and no "-0". {@link Long#parseLong} also takes "+10", "010" and digits of other scripts.
+     *
+     * @throws NumberFormatException for anything else, or a value outside the 64-bit range
+     */
+    static long strictInteger(String text) {
+        int start = text.startsWith("-") ? 1 : 0;
+        boolean canonical = text.length() > start && (text.equals("0") || text.charAt(start) >= '1' && text.charAt(start) <= '9');
+        for (int i = start; canonical && i < text.length(); i++) {
+            canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
+        }
+        if (!canonical) {
+            throw new NumberFormatException("not an integer as Redis writes one: " + text);
+        }
+        return Long.parseLong(text);
     }
 
     /** The arguments from {@code from} to the end. */

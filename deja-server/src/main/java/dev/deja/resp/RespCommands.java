@@ -118,12 +118,16 @@ final class RespCommands {
         return Replies.error(message);
     }
 
+    /** Redis's words, and its bounds: the name cut at 128 characters, the echoed arguments at 128 in all. */
     private static String unknown(RespArgs args) {
-        StringBuilder message = new StringBuilder("ERR unknown command '").append(args.string(0))
-                .append("', with args beginning with: ");
-        for (int i = 1; i < args.size() && message.length() < 128; i++) {
-            message.append('\'').append(args.string(i)).append("' ");
+        StringBuilder echoed = new StringBuilder();
+        for (int i = 1; i < args.size() && echoed.length() < 128; i++) {
+            String arg = args.string(i);
+            int room = 128 - echoed.length();
+            echoed.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
         }
-        return message.toString();
+        String name = args.string(0);
+        return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
+                + "', with args beginning with: " + echoed;
     }
 }

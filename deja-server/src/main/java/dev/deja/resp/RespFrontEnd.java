@@ -11,7 +11,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Builds each RESP connection's pipeline: Netty's Redis decoder (inline commands included), the assembler that
+ * Builds each RESP connection's pipeline: Netty's Redis decoder (inline commands included, their lines ended by
+ * CR LF or, as Redis allows, a bare LF: {@link InlineLineEnds}), the assembler that
  * turns its parts into commands within the size limits, Netty's encoder with deja's RESP3 additions, then the
  * command handler.
  */
@@ -43,6 +44,7 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         }
         // a batch of n keys with owners takes 2n arguments
         int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;
+        pipeline.addLast(new InlineLineEnds());
         pipeline.addLast(new RedisDecoder(true));
         pipeline.addLast(new CommandAssembler(maxArguments, context.config().maxBodyBytes()));
         pipeline.addLast(new RedisEncoder());

@@ -4,7 +4,6 @@ import dev.deja.server.PipelinedHandler;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.redis.ErrorRedisMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +33,7 @@ final class RespHandler extends PipelinedHandler<Object> {
     @Override
     protected Object execute(ChannelHandlerContext ctx, Object request) {
         if (request instanceof CommandAssembler.Violation violation) {
-            return new Closing(new ErrorRedisMessage(violation.message()));
+            return new Closing(Replies.error(violation.message()));
         }
         RespArgs args = (RespArgs) request;
         if (args.size() == 0) {
@@ -53,7 +52,7 @@ final class RespHandler extends PipelinedHandler<Object> {
     @Override
     protected Object failure(Throwable cause) {
         log.error("RESP command failed", cause);
-        return new ErrorRedisMessage("ERR internal error: " + cause);
+        return Replies.error("ERR internal error: " + cause);
     }
 
     @Override

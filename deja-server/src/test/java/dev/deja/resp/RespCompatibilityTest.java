@@ -1,0 +1,160 @@
+package dev.deja.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replies compared byte for byte with what Redis 7 sends for the same bytes, where an earlier deja differed: each
+ * case is a request a client or a person at a terminal sends, and the reply Redis gives it.
+ */
+class RespCompatibilityTest {
+
+    @TempDir
+    static Path dataDir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // fsync always: a SET NX waits for the disk, so a command pipelined after it runs before it is answered
+        server = TestServer.start(dataDir, b -> b.fsync(FsyncPolicy.ALWAYS));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void anErrorThatEchoesALineBreakStaysOneLine() throws Exception {
+        // Redis turns the CR LF of the echoed argument into spaces; an error cut at it desynchronised the client
+        assertThat(exchange("*2\r\n$3\r\nFOO\r\n$6\r\na\r\n+OK\r\nPING\r\n", "+PONG\r\n"))
+                .isEqualTo("-ERR unknown command 'FOO', with args beginning with: 'a  +OK' \r\n+PONG\r\n");
+    }
+
+    @Test
+    void anUnknownCommandEchoesAtMost128CharactersOfItsArguments() throws Exception {
+        String a = "a".repeat(1000);
+        assertThat(exchange("*2\r\n$3\r\nFOO\r\n$1000\r\n" + a + "\r\n", "\r\n"))
+                .isEqualTo("-ERR unknown command 'FOO', with args beginning with: '" + a.substring(0, 128) + "' \r\n");
+    }
+
+    @Test
+    void resp3NullsAndMapsInsideArrays() throws Exception {
+        String reply = exchange("HELLO 3\r\nCOMMAND INFO nosuch\r\nPING\r\n", "+PONG\r\n");
+        assertThat(reply).startsWith("%7\r\n").endsWith("*1\r\n_\r\n+PONG\r\n");
+    }
+
+    @Test
+    void aNullHasTheProtocolOfItsCommandNotOfAHelloPipelinedAfterIt() throws Exception {
+        exchange("SET compat-nx v NX\r\n", "+OK\r\n");
+        assertThat(exchange("SET compat-nx v NX\r\nHELLO 3\r\n", "modules\r\n*0\r\n"))
+                .startsWith("$-1\r\n%7\r\n");
+        assertThat(exchange("HELLO 3\r\nSET compat-nx v NX\r\nHELLO 2\r\n", "modules\r\n*0\r\n"))
+                .contains("\r\n_\r\n*14\r\n");
+    }
+
+    @Test
+    void authWithAUserNameWhenNoPasswordIsSet() throws Exception {
+        // the default user takes any password when none is configured (Redis's "nopass")
+        assertThat(exchange("AUTH default anything\r\n", "\r\n")).isEqualTo("+OK\r\n");
+        assertThat(exchange("AUTH someone anything\r\n", "\r\n"))
+                .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+        assertThat(exchange("HELLO 3 AUTH default anything\r\n", "modules\r\n*0\r\n")).startsWith("%7\r\n");
+        assertThat(exchange("AUTH anything\r\n", "\r\n"))
+                .startsWith("-ERR AUTH <password> called without any password configured for the default user.");
+    }
+
+    @Test
+    void inlineCommandsMayEndWithABareLineFeed() throws Exception {
+        // echo PING | nc host port
+        assertThat(exchange("PING\n", "\r\n")).isEqualTo("+PONG\r\n");
+        assertThat(exchange("ECHO hi\nPING\r\n*2\r\n$4\r\nECHO\r\n$3\r\na\nb\r\n", "$3\r\na\nb\r\n"))
+                .as("after a line that starts an array, a LF inside a bulk string is data")
+                .isEqualTo("$2\r\nhi\r\n+PONG\r\n$3\r\na\nb\r\n");
+    }
+
+    @Test
+    void helloSetnameChecksTheNameAsClientSetnameDoes() throws Exception {
+        assertThat(exchange("HELLO 2 SETNAME \"a b\"\r\n", "\r\n"))
+                .isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
+    }
+
+    @Test
+    void integersAreWrittenAsRedisWritesThem() throws Exception {
+        String notInteger = "-ERR value is not an integer or out of range\r\n";
+        assertThat(exchange("SET compat-int v EX +10\r\n", "\r\n")).isEqualTo(notInteger);
+        assertThat(exchange("SET compat-int v EX 010\r\n", "\r\n")).isEqualTo(notInteger);
+        assertThat(exchange("SET compat-int v EX \u0663\r\n", "\r\n")).as("an Arabic-Indic three").isEqualTo(notInteger);
+        assertThat(exchange("SELECT 00\r\n", "\r\n")).isEqualTo(notInteger);
+        assertThat(exchange("SELECT -0\r\n", "\r\n")).isEqualTo(notInteger);
+        assertThat(exchange("SELECT 0\r\n", "\r\n")).isEqualTo("+OK\r\n");
+        assertThat(exchange("HELLO +2\r\n", "\r\n")).isEqualTo("-ERR Protocol version is not an integer or out of range\r\n");
+    }
+
+    @Test
+    void setOptionsFollowRedisRules() throws Exception {
+        assertThat(exchange("SET compat-opt v EX 10 EX 20\r\nTTL compat-opt\r\n", ":20\r\n"))
+                .as("a repeated expiry option: the last one counts").isEqualTo("+OK\r\n:20\r\n");
+        assertThat(exchange("SET compat-opt v EX 10 PX 10\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(exchange("SET compat-opt v EX 0 FOO\r\n", "\r\n")).as("syntax before values")
+                .isEqualTo("-ERR syntax error\r\n");
+        assertThat(exchange("SET compat-opt v EX abc NX XX\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(exchange("SET compat-opt v EX 0\r\n", "\r\n"))
+                .isEqualTo("-ERR invalid expire time in 'set' command\r\n");
+    }
+
+    @Test
+    void subcommandsCheckTheirArity() throws Exception {
+        assertThat(exchange("CLIENT GETNAME x\r\n", "\r\n"))
+                .isEqualTo("-ERR wrong number of arguments for 'client|getname' command\r\n");
+        assertThat(exchange("CLIENT ID x\r\n", "\r\n"))
+                .isEqualTo("-ERR wrong number of arguments for 'client|id' command\r\n");
+    }
+
+    @Test
+    void commandInfoGivesKeyPositions() throws Exception {
+        assertThat(exchange("COMMAND INFO get del bf.add ping\r\n", "*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"))
+                .isEqualTo("*4\r\n"
+                        + "*6\r\n$3\r\nget\r\n:2\r\n*1\r\n+readonly\r\n:1\r\n:1\r\n:1\r\n"
+                        + "*6\r\n$3\r\ndel\r\n:-2\r\n*1\r\n+write\r\n:1\r\n:-1\r\n:1\r\n"
+                        + "*6\r\n$6\r\nbf.add\r\n:3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r\n"
+                        + "*6\r\n$4\r\nping\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
+    }
+
+    /** Sends {@code raw} on a new connection and reads until the replies end with {@code end} (or 5 s pass). */
+    private static String exchange(String raw, String end) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream replies = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                int n;
+                while ((n = in.read(buffer)) > 0) {
+                    replies.write(buffer, 0, n);
+                    if (replies.toString(StandardCharsets.UTF_8).endsWith(end)) {
+                        break;
+                    }
+                }
+            } catch (SocketTimeoutException e) {
+                // what came is what is compared
+            }
+            return replies.toString(StandardCharsets.UTF_8);
+        }
+    }
+}
