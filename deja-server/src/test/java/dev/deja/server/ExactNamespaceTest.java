@@ -130,7 +130,9 @@ class ExactNamespaceTest {
         while (System.nanoTime() < deadline) {
             if (Files.isDirectory(checkpoints)) {
                 try (Stream<Path> list = Files.list(checkpoints)) {
-                    List<Path> done = list.filter(d -> Files.isRegularFile(d.resolve("CURRENT"))).toList();
+                    // a checkpoint is written under a .tmp name and renamed when complete
+                    List<Path> done = list.filter(d -> !d.getFileName().toString().endsWith(".tmp"))
+                            .filter(d -> Files.isRegularFile(d.resolve("CURRENT"))).toList();
                     if (!done.isEmpty()) {
                         return done.getFirst();
                     }
