@@ -11,6 +11,8 @@ import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +53,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** Where each option not on the command line took its value: a DEJA_* variable or the config file. */
+    private Map<String, String> layeredSources = Map.of();
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file with option values, keys named like the options (http-port=8889)."
@@ -126,8 +133,13 @@ final class ServeCommand implements Callable<Integer> {
     int maxConnections;
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "Seconds after which an idle connection is closed; 0 never. Default: ${DEFAULT-VALUE}.")
+            description = "Seconds after which an idle HTTP connection is closed; 0 never. Default: ${DEFAULT-VALUE}.")
     int idleTimeout;
+
+    @Option(names = "--resp-idle-timeout", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Seconds after which an idle RESP connection is closed; 0 never, as Redis's default"
+                    + " 'timeout 0', which pooled Redis clients count on. Default: ${DEFAULT-VALUE}.")
+    int respIdleTimeout;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
             description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
@@ -207,6 +219,14 @@ final class ServeCommand implements Callable<Integer> {
     ServerConfig serverConfig() throws IOException {
         applyEnvironmentAndFile();
         try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            String source = layeredSources.get("--bind");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--bind" + (source == null ? ""
+                    : " (given as " + source + ")") + " must be an address or host name of this machine, like"
+                    + " 127.0.0.1 or 0.0.0.0 (cannot resolve '" + bind + "')", e);
+        }
+        try {
             return ServerConfig.builder()
                     .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
                     .password(password).autoCreate(autoCreate)
@@ -214,14 +234,48 @@ final class ServeCommand implements Callable<Integer> {
                     .kvNamespace(kvNamespace).kvSpec(NamespaceSpec.parse("exact", kvParams))
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
+                    .respIdleTimeoutSeconds(respIdleTimeout)
                     .ioThreads(ioThreads)
                     .memoryLimit(sizeOrAuto(memoryLimit))
                     .nativeMemoryLimit(sizeOrAuto(nativeMemoryLimit))
                     .maxNamespaces(maxNamespaces)
                     .build();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            throw new CommandLine.ParameterException(spec.commandLine(), inOptionNames(e.getMessage()), e);
         }
+    }
+
+    /**
+     * A configuration error as the user wrote the setting: the server names its settings as Java does
+     * ({@code maxKeyBytes}, {@code idleTimeoutSeconds}); the command line has {@code --max-key-bytes} and
+     * {@code --idle-timeout}, which may have come from a DEJA_* variable or the config file.
+     */
+    private String inOptionNames(String message) {
+        StringBuilder said = new StringBuilder(message);
+        for (OptionSpec option : spec.options()) {
+            String name = option.longestName();
+            String camel = camel(name.substring(2));
+            if (camel.equals(camel.toLowerCase(Locale.ROOT))) {
+                continue; // one word (bind, fsync): the same either way, and too common a word to replace
+            }
+            for (String setting : List.of(camel + "Seconds", camel)) {
+                Matcher at = Pattern.compile("\\b" + setting + "\\b").matcher(said);
+                if (at.find()) {
+                    String source = layeredSources.get(name);
+                    said.replace(at.start(), at.end(), name + (source == null ? "" : " (given as " + source + ")"));
+                    break;
+                }
+            }
+        }
+        return said.toString();
+    }
+
+    private static String camel(String kebab) {
+        StringBuilder camel = new StringBuilder();
+        for (String part : kebab.split("-")) {
+            camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return camel.toString();
     }
 
     /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */
@@ -255,6 +309,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         List<String> layered = new ArrayList<>();
         Map<String, String> sources = new HashMap<>();
+        layeredSources = sources;
         for (OptionSpec option : spec.options()) {
             String name = option.longestName();
             if (option.usageHelp() || name.equals("--config") || given.hasMatchedOption(option)) {
@@ -270,6 +325,8 @@ final class ServeCommand implements Callable<Integer> {
             }
             if (value != null) {
                 layered.add(name + "=" + value);
+            } else {
+                sources.remove(name);
             }
         }
         if (!layered.isEmpty()) {

@@ -550,6 +550,7 @@ final class HttpApi {
         limits.put("maxBatch", config.maxBatch());
         limits.put("maxConnections", config.maxConnections());
         limits.put("idleTimeoutSeconds", config.idleTimeoutSeconds());
+        limits.put("respIdleTimeoutSeconds", config.respIdleTimeoutSeconds());
         return body;
     }
 }

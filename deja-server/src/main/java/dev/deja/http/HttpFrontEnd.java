@@ -43,7 +43,7 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
         }
         // a key travels percent-encoded in the request line, so the line may be three times the key limit
         pipeline.addLast(new HttpServerCodec(new HttpDecoderConfig()
-                .setMaxInitialLineLength(3 * maxKey + 1024)
+                .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
                 .setMaxHeaderSize(16 * 1024)));
         pipeline.addLast(new HttpServerKeepAliveHandler());
         pipeline.addLast(new BodyLimit(context.config().maxBodyBytes()));

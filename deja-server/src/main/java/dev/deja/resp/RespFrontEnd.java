@@ -39,8 +39,8 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast(connectionLimit);
-        if (context.config().idleTimeoutSeconds() > 0) {
-            pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
+        if (context.config().respIdleTimeoutSeconds() > 0) {
+            pipeline.addLast(new IdleStateHandler(0, 0, context.config().respIdleTimeoutSeconds()));
         }
         // a batch of n keys with owners takes 2n arguments
         int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;

@@ -2,6 +2,7 @@ package dev.deja.server;
 
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.namespace.Durability;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceLimits;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.namespace.StoreKinds;
@@ -30,13 +31,16 @@ import java.util.Objects;
  * @param maxBodyBytes            largest HTTP body and RESP bulk string accepted
  * @param maxBatch                most keys in one batch request or command
  * @param maxConnections          most open client connections, both front ends together
- * @param idleTimeoutSeconds      seconds after which an idle connection is closed; 0 never
+ * @param idleTimeoutSeconds      seconds after which an idle HTTP connection is closed; 0 never
+ * @param respIdleTimeoutSeconds  seconds after which an idle RESP connection is closed; 0 never, Redis's default,
+ *                                which pooled Redis clients count on
  * @param ioThreads               Netty event loop threads; 0 means one per core
  */
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
-                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int ioThreads,
+                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int respIdleTimeoutSeconds,
+                           int ioThreads,
                            long memoryLimit, long nativeMemoryLimit, int maxNamespaces) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
@@ -70,6 +74,16 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("maxBatch", maxBatch, 1);
         atLeast("maxConnections", maxConnections, 1);
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
+        atLeast("respIdleTimeoutSeconds", respIdleTimeoutSeconds, 0);
+        if (maxKeyBytes > maxBodyBytes) {
+            // a key larger than a body or bulk string could never arrive
+            throw new IllegalArgumentException("maxKeyBytes must be at most maxBodyBytes (" + maxBodyBytes
+                    + ") (got " + maxKeyBytes + ")");
+        }
+        // refused here rather than when the first request uses them
+        kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
+        kinds.get(kvSpec.kind()).parameters(kvSpec.parameters());
+        Namespace.checkName(kvNamespace);
         atLeast("ioThreads", ioThreads, 0);
         atLeast("maxNamespaces", maxNamespaces, 1);
         new NamespaceLimits(memoryLimit, nativeMemoryLimit, maxNamespaces); // validates the limits
@@ -127,6 +141,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int maxBatch = 100_000;
         private int maxConnections = 10_000;
         private int idleTimeoutSeconds = 300;
+        private int respIdleTimeoutSeconds;
         private int ioThreads;
         private long memoryLimit;
         private long nativeMemoryLimit;
@@ -231,6 +246,11 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
+        public Builder respIdleTimeoutSeconds(int seconds) {
+            this.respIdleTimeoutSeconds = seconds;
+            return this;
+        }
+
         public Builder ioThreads(int ioThreads) {
             this.ioThreads = ioThreads;
             return this;
@@ -257,8 +277,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
                     defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
                     snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, ioThreads, memoryLimit,
-                    nativeMemoryLimit, maxNamespaces);
+                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, respIdleTimeoutSeconds, ioThreads,
+                    memoryLimit, nativeMemoryLimit, maxNamespaces);
         }
     }
 }

@@ -94,11 +94,31 @@ class ServeCommandTest {
         assertThatThrownBy(() -> parse("--config", file.toString()))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("cannot read the config file");
+        Files.writeString(file, "idle-timeout=-5\n");
+        assertThatThrownBy(() -> parse("--config", file.toString()))
+                .hasMessageContaining("--idle-timeout (given as 'idle-timeout' in " + file + ") must be >= 0 (got -5)");
         Files.writeString(file, "colour=blue\n");
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
         assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
-        assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("httpPort must be in [0, 65535]");
-        assertThatThrownBy(() -> parse("--max-namespaces", "0")).hasMessageContaining("maxNamespaces must be");
+        assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("--http-port must be in [0, 65535]");
+        assertThatThrownBy(() -> parse("--max-namespaces", "0")).hasMessageContaining("--max-namespaces must be");
+        // values that would be refused at first use are refused at start
+        assertThatThrownBy(() -> parse("--max-key-bytes", "1000000000"))
+                .hasMessageContaining("--max-key-bytes must be at most --max-body-bytes (16777216) (got 1000000000)");
+        assertThatThrownBy(() -> parse("--kv-namespace", "bad name")).hasMessageContaining("namespace name must be");
+        assertThatThrownBy(() -> parse("--kv-params", "window=abc")).hasMessageContaining("window");
+        assertThatThrownBy(() -> parse("--bind", "999.1.1.1")).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--bind must be an address or host name of this machine")
+                .hasMessageContaining("cannot resolve '999.1.1.1'");
+        assertThatThrownBy(() -> parse("--default-kind", "cuckoo")).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("kind must be one of [bloom, recent, exact] (got 'cuckoo')");
+    }
+
+    @Test
+    void respConnectionsStayOpenWhenIdleByDefaultAsInRedis() throws Exception {
+        assertThat(parse().respIdleTimeoutSeconds()).isZero();
+        assertThat(parse().idleTimeoutSeconds()).isEqualTo(300);
+        assertThat(parse("--resp-idle-timeout", "60").respIdleTimeoutSeconds()).isEqualTo(60);
     }
 
     private static ServerConfig parse(String... args) throws Exception {

@@ -98,10 +98,28 @@ class ServerBehaviourTest {
 
     @Test
     void idleConnectionsAreClosed() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1).respIdleTimeoutSeconds(1));
+             Socket idleResp = new Socket("127.0.0.1", server.respPort());
+             Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+            idleResp.setSoTimeout(10_000);
+            idleHttp.setSoTimeout(10_000);
+            assertThat(idleResp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            assertThat(idleHttp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void byDefaultAnIdleRespConnectionStaysOpenAsInRedisAndAnIdleHttpOneIsClosed() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1));
-             Socket idle = new Socket("127.0.0.1", server.respPort())) {
-            idle.setSoTimeout(10_000);
-            assertThat(idle.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+             Socket idleResp = new Socket("127.0.0.1", server.respPort());
+             Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+            assertThat(server.server().context().config().respIdleTimeoutSeconds()).as("the default").isZero();
+            idleHttp.setSoTimeout(10_000);
+            assertThat(idleHttp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            // the HTTP connection's second has passed; the RESP one still answers
+            idleResp.setSoTimeout(10_000);
+            idleResp.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readLine(idleResp.getInputStream())).isEqualTo("+PONG");
         }
     }
 
