@@ -1,15 +1,19 @@
 package dev.deja.http;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
 
 /**
  * Netty's request aggregator with the body limit, answering an oversized body with deja's JSON 413 error
@@ -20,19 +24,37 @@ final class BodyLimit extends HttpObjectAggregator {
     private final int maxBodyBytes;
 
     BodyLimit(int maxBodyBytes) {
-        super(maxBodyBytes);
+        // close after refusing an "Expect: 100-continue": the client may send the body anyway or not at all, so the
+        // next bytes on the connection could be either
+        super(maxBodyBytes, true);
         this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+        ctx.writeAndFlush(tooLarge(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** The answer to "Expect: 100-continue" for a body over the limit (curl asks so for bodies over 1 MiB). */
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        Object response = super.newContinueResponse(start, maxContentLength, pipeline);
+        if (response instanceof HttpResponse refused
+                && refused.status().code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()) {
+            ReferenceCountUtil.release(response);
+            return tooLarge(pipeline.channel().alloc());
+        }
+        return response;
+    }
+
+    private FullHttpResponse tooLarge(ByteBufAllocator alloc) {
         HttpReply reply = HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                 "request body must be at most " + maxBodyBytes + " bytes");
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(),
-                ctx.alloc().buffer(reply.body().length).writeBytes(reply.body()));
+                alloc.buffer(reply.body().length).writeBytes(reply.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        return response;
     }
 }

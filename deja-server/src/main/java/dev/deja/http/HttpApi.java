@@ -144,6 +144,7 @@ final class HttpApi {
             }
             case NAMESPACES -> {
                 allow(call, HttpMethod.GET, HttpMethod.HEAD);
+                call.onlyParameters();
                 ArrayNode list = HttpReply.JSON.createArrayNode();
                 namespaces.list().forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
                 ObjectNode body = HttpReply.JSON.createObjectNode();
@@ -177,6 +178,11 @@ final class HttpApi {
 
     private Object namespaceRoute(HttpCall call, String[] parts) {
         String name = Namespace.checkName(parts[0]);
+        if (parts.length == 2 && parts[1].equals("merge")) {
+            call.onlyParameters("from");
+        } else {
+            call.onlyParameters();
+        }
         if (parts.length == 1) {
             allow(call, HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT, HttpMethod.DELETE);
             if (call.method().equals(HttpMethod.GET) || call.method().equals(HttpMethod.HEAD)) {
@@ -291,10 +297,13 @@ final class HttpApi {
             }
             onlyFields(body, "a JSON batch", "{\"keys\": [\"a\", \"b\"], \"op\": \"checkthenadd\"}",
                     "keys", "op", "ns", "owners");
-            opName = body.hasNonNull("op") ? text(body, "op") : opName;
-            name = body.hasNonNull("ns") ? text(body, "ns") : name;
+            opName = fromBodyOrQuery(body, "op", opName);
+            name = fromBodyOrQuery(body, "ns", name);
             keys = jsonKeys(body.get("keys"));
             owners = jsonOwners(body.get("owners"), keys.size());
+            if (owners != null && call.parameter("owner") != null) {
+                throw HttpProblem.badRequest("give owners in the body or owner in the query, not both");
+            }
         } else {
             keys = lineKeys(call.body());
         }
@@ -387,6 +396,17 @@ final class HttpApi {
         return keys;
     }
 
+    /** A batch setting from the JSON body or the query string; both would leave in doubt which one was meant. */
+    private static String fromBodyOrQuery(JsonNode body, String field, String fromQuery) {
+        if (!body.hasNonNull(field)) {
+            return fromQuery;
+        }
+        if (fromQuery != null) {
+            throw HttpProblem.badRequest("give " + field + " in the body or in the query, not both");
+        }
+        return text(body, field);
+    }
+
     private List<byte[]> jsonKeys(JsonNode array) {
         checkBatchSize(array.size());
         if (array.isEmpty()) {
@@ -396,6 +416,11 @@ final class HttpApi {
         for (JsonNode key : array) {
             if (!key.isTextual() || key.asText().isEmpty()) {
                 throw HttpProblem.badRequest("keys[" + keys.size() + "] must be a non-empty string (got " + key + ")");
+            }
+            if (!StandardCharsets.UTF_8.newEncoder().canEncode(key.asText())) {
+                // a lone surrogate (U+D800 alone) has no UTF-8 form; encoding it as '?' would make such keys one key
+                throw HttpProblem.badRequest("keys[" + keys.size() + "] is not valid Unicode: it holds an unpaired"
+                        + " surrogate (send binary keys in the text form of /batch)");
             }
             keys.add(checkKey(key.asText().getBytes(StandardCharsets.UTF_8), keys.size()));
         }

@@ -44,7 +44,7 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
             // Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a
             // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
             // UTF-8 sequences into the same replacement character (the same key).
-            QueryStringDecoder query = new QueryStringDecoder(request.uri(), StandardCharsets.ISO_8859_1);
+            QueryStringDecoder query = new QueryStringDecoder(originForm(request.uri()), StandardCharsets.ISO_8859_1);
             path = utf8(query.path());
             parameters = query.parameters();
         } catch (IllegalArgumentException e) {
@@ -59,16 +59,44 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
     }
 
     /**
+     * The path and query of a request target, which a client may send in absolute form
+     * ({@code GET http://host:8889/check?e=a}, as proxies do); RFC 9112 asks a server to accept it.
+     */
+    static String originForm(String target) {
+        if (target.startsWith("/") || !(target.regionMatches(true, 0, "http://", 0, 7)
+                || target.regionMatches(true, 0, "https://", 0, 8))) {
+            return target;
+        }
+        int authority = target.indexOf("://") + 3;
+        for (int i = authority; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c == '/') {
+                return target.substring(i);
+            }
+            if (c == '?') {
+                return "/" + target.substring(i);
+            }
+        }
+        return "/";
+    }
+
+    /**
      * Refuses a query parameter this endpoint does not take, so that a misspelt one (say {@code namespace=} for
      * {@code ns=}) is an error instead of silently falling back to a default.
      *
      * @throws HttpProblem a 400 naming the parameter and the ones the endpoint takes
      */
     void onlyParameters(String... known) {
-        for (String name : parameters.keySet()) {
+        for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
+            String name = parameter.getKey();
             if (!List.of(known).contains(name)) {
                 throw HttpProblem.badRequest("unknown query parameter '" + utf8(name) + "' (" + path + " takes: "
-                        + String.join(", ", known) + ")");
+                        + (known.length == 0 ? "none" : String.join(", ", known)) + ")");
+            }
+            if (parameter.getValue().size() > 1) {
+                // e=a&e=b: which one was meant? Taking the first would drop a key without a word
+                throw HttpProblem.badRequest("query parameter '" + name + "' must be given once (got "
+                        + parameter.getValue().size() + ")");
             }
         }
     }

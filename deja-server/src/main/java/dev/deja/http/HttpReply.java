@@ -1,5 +1,6 @@
 package dev.deja.http;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,8 +21,9 @@ import java.util.Map;
  */
 record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 
-    /** Reads request bodies too: text after the first JSON value is an error, not silently ignored. */
-    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** Reads request bodies too: text after the first JSON value, or a field given twice, is an error. */
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION); // {"op":"check","op":"add"}: which one?
     static final String TEXT = "text/plain; charset=UTF-8";
     static final String JSON_TYPE = "application/json";
 

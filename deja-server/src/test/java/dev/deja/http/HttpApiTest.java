@@ -169,6 +169,36 @@ class HttpApiTest {
     }
 
     @Test
+    void ambiguousRequestsAreRefusedRatherThanGuessed() throws Exception {
+        // a field twice: a read could have become a write
+        assertError(post("/batch", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\",\"op\":\"add\"}"), 400,
+                "Duplicate field 'op'");
+        assertError(post("/batch?op=add", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\"}"), 400,
+                "give op in the body or in the query, not both");
+        assertError(post("/batch?ns=a", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"ns\":\"b\"}"),
+                400, "give ns in the body or in the query, not both");
+        assertError(post("/batch?owner=1", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"owners\":[2]}"),
+                400, "give owners in the body or owner in the query, not both");
+        assertError(get("/add?e=amb&e=other"), 400, "query parameter 'e' must be given once (got 2)");
+        assertError(post("/namespaces/default/clear?junk=1", "text/plain", ""), 400,
+                "unknown query parameter 'junk' (/namespaces/default/clear takes: none)");
+        assertThat(get("/check?e=amb").body()).as("nothing was written").isEqualTo("MISSING\n");
+        assertThat(get("/check?e=other").body()).isEqualTo("MISSING\n");
+    }
+
+    @Test
+    void aJsonKeyWithAnUnpairedSurrogateIsRefused() throws Exception {
+        // three different strings that have no UTF-8 form; written as '?' they would all be one key
+        assertError(post("/batch", "application/json", "{\"keys\":[\"\\ud800\"],\"op\":\"add\"}"), 400,
+                "keys[0] is not valid Unicode");
+        assertError(post("/batch", "application/json", "{\"keys\":[\"ok\",\"\\udfff\"],\"op\":\"add\"}"), 400,
+                "keys[1] is not valid Unicode");
+        assertThat(get("/check?e=ok").body()).isEqualTo("MISSING\n");
+        JsonNode paired = json(post("/batch", "application/json", "{\"keys\":[\"\\ud83d\\ude00\"],\"op\":\"add\"}"));
+        assertThat(paired.get("results").get(0).asText()).as("a pair is one character").isEqualTo("ADDED");
+    }
+
+    @Test
     void adminApiCreatesListsDescribesClearsAndDeletesNamespaces() throws Exception {
         HttpResponse<String> created = put("/namespaces/admin-a",
                 "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"5000\",\"fpp\":\"0.02\"}}");
@@ -239,6 +269,18 @@ class HttpApiTest {
     }
 
     @Test
+    void aRequestTargetInAbsoluteFormIsServed() throws Exception {
+        // as a proxy sends it (RFC 9112, section 3.2.2)
+        assertThat(exchange("GET http://127.0.0.1/check?e=absolute HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                .startsWith("HTTP/1.1 200 OK").endsWith("MISSING\n");
+        assertThat(exchange("GET HTTP://127.0.0.1:8889?x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                .as("no path: the root").startsWith("HTTP/1.1 404").contains("no endpoint at /");
+        assertThat(HttpCall.originForm("https://h:1/health")).isEqualTo("/health");
+        assertThat(HttpCall.originForm("http://h")).isEqualTo("/");
+        assertThat(HttpCall.originForm("/check?e=http://x/y")).isEqualTo("/check?e=http://x/y");
+    }
+
+    @Test
     void headAnswersReadsWithTheirHeadersAndNeverWrites() throws Exception {
         // a HEAD gets a GET's status and headers and no body; the next request on the connection is read normally
         String replies = exchange("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -252,6 +294,20 @@ class HttpApiTest {
         // a HEAD is taken as safe by proxies and crawlers, so the write endpoints refuse it
         assertThat(parts[3]).startsWith("405 Method Not Allowed").contains("Allow: GET\r\n");
         assertThat(parts[4]).startsWith("200 OK").endsWith("MISSING\n");
+    }
+
+    @Test
+    void anOversizedBodyAnnouncedWithExpectContinueGetsTheJson413() throws Exception {
+        // curl sends "Expect: 100-continue" for bodies over 1 MiB and waits for the answer before sending them
+        String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 10001\r\nExpect: 100-continue\r\n\r\n");
+        assertThat(reply).startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+                .contains("connection: close\r\n")
+                .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
+        assertThat(exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\nk\n"))
+                .as("a body within the limit is invited and answered")
+                .startsWith("HTTP/1.1 100 Continue\r\n").endsWith("M\n");
     }
 
     @Test
