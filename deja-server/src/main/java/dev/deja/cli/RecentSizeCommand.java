@@ -112,6 +112,10 @@ final class RecentSizeCommand implements Runnable {
         }
         report.input("ways", "ways (W)", (long) ways, Integer.toString(ways))
                 .input("owners", "owners", owners, owners ? "yes" : "no");
+        if (!owners) {
+            report.note("deja serve's recent namespaces keep owners unless created with owners=false (so that"
+                    + " check-then-add can answer RETRY); size those with --owners, which doubles the memory.");
+        }
 
         if (size == null) {
             forWindow(report, keys, held);

@@ -49,9 +49,10 @@ final class SizeCommand implements Runnable {
 
     /** Keys arriving in one window: {@code rate * window}, rounded, at least one. */
     static long keysPerWindow(CommandSpec spec, double rate, Duration window) {
-        double keys = Math.rint(rate * seconds(window));
+        double product = rate * seconds(window);
+        double keys = Math.rint(product);
         if (keys < 1 || keys >= Long.MAX_VALUE) {
-            throw usage(spec, "--rate times --window must be between 1 and 2^63 keys (got " + keys + ")");
+            throw usage(spec, "--rate times --window must be between 1 and 2^63 keys (got " + product + ")");
         }
         return (long) keys;
     }

@@ -186,7 +186,10 @@ final class SizeReport {
     /** A length of time in its largest sensible unit and in seconds, e.g. {@code 1.00 h (3,600 s)}. */
     static String duration(double seconds) {
         String coarse;
-        if (seconds >= 86_400) {
+        if (seconds >= 1e3 * 31_557_600) {
+            // beyond a thousand years the digits say nothing: a power of ten does
+            return String.format(Locale.ROOT, "%.3g years (%.3g s)", seconds / 31_557_600, seconds);
+        } else if (seconds >= 86_400) {
             coarse = String.format(Locale.ROOT, "%.2f d", seconds / 86_400);
         } else if (seconds >= 3_600) {
             coarse = String.format(Locale.ROOT, "%.2f h", seconds / 3_600);

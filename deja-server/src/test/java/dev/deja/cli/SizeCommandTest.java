@@ -81,7 +81,13 @@ class SizeCommandTest {
         assertThat(j.at("/results/bytes").asLong()).isEqualTo(buckets * 8);
         assertThat(j.at("/results/heldProbability").asDouble()).isGreaterThanOrEqualTo(0.9);
         assertThat(j.get("formulas").get(0).asText()).contains("Binomial(x, 1/S) < W");
-        assertThat(j.get("notes")).isEmpty();
+        // without --owners the server's default (owners kept, twice the memory) is pointed out
+        assertThat(j.get("notes")).hasSize(1);
+        assertThat(j.get("notes").get(0).asText()).contains("keep owners", "--owners");
+        JsonNode withOwners = deja("size", "recent", "--rate", "1000", "--window", "1h", "--probability", "0.9",
+                "--owners", "--json").json();
+        assertThat(withOwners.at("/results/bytes").asLong()).isEqualTo(buckets * 16);
+        assertThat(withOwners.get("notes")).isEmpty();
     }
 
     @Test
@@ -185,6 +191,14 @@ class SizeCommandTest {
         assertError(2, "--key-length must be in [1, 65536] (got 0)",
                 "size", "exact", "--rate", "1", "--window", "1h", "--key-length", "0");
         assertError(2, "Missing the store kind", "size");
+        assertError(2, "--rate times --window must be between 1 and 2^63 keys (got 0.001)",
+                "size", "exact", "--rate", "0.001", "--window", "1s");
+    }
+
+    @Test
+    void anAbsurdlyLongWindowIsShownInYears() throws Exception {
+        assertThat(deja("size", "recent", "--rate", "1e-300", "--memory", "1g", "--probability", "0.9").out())
+                .containsPattern("window held for +[0-9.]+e\\+[0-9]+ years");
     }
 
     private static void assertError(int code, String message, String... args) {
