@@ -5,6 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One time slice of the exact store: a RocksDB column family holding the keys first recorded while it was newest.
@@ -14,10 +18,15 @@ import org.rocksdb.CompactRangeOptions;
  * time, which is also the first-seen time of its oldest key and the base of its values' time field.
  *
  * <p>Background work on a generation (its seal, the loading of its filter) {@link #pin pins} it, so that a drop
- * while that work runs closes the column family handle only when the last of them lets go: no native call ever
- * sees a closed handle.
+ * while that work runs drops the column family and closes its handle only when the last of them lets go: no native
+ * call ever sees a closed handle or a dropped column family. (A flush or compaction of a dropped column family
+ * fails with a status rocksdbjni cannot map, code 14, which it reports on stderr and as an
+ * IllegalArgumentException; the seal used to meet it whenever a size bound dropped the generation it had just
+ * started on.)
  */
 final class Generation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Generation.class);
 
     private static final Pattern NAME = Pattern.compile("g(\\d{12})-(\\d+)");
 
@@ -29,6 +38,8 @@ final class Generation {
     /** Set once dropped; guarded by this generation's monitor, like {@link #pins} and {@link #sealing}. */
     private boolean dropped;
     private int pins;
+    /** The database to drop the column family from once unpinned; set by {@link #drop}. */
+    private RocksDB droppedFrom;
     /** The options of the compaction sealing it, while one runs, so that a drop can cancel it ({@link Sealer}). */
     CompactRangeOptions sealing;
 
@@ -48,20 +59,39 @@ final class Generation {
         return true;
     }
 
+    /** Lets go of the handle; the last pin of a dropped generation drops its column family. */
     synchronized void unpin() {
         if (--pins == 0 && dropped) {
-            handle.close();
+            try {
+                dropFamily();
+            } catch (RocksDBException e) {
+                // Still listed in the database: the next open finds it as the oldest generation and drops it again
+                // if it is still due (its successor's age and the size bound say so).
+                LOG.warn("exact store could not drop an aged-out generation; it stays on disk until the next open",
+                        e);
+            }
         }
     }
 
-    /** Marks the generation dropped (its column family already is) and cancels its seal; closes the handle unless
-     * pinned, else the last {@link #unpin()} does. */
-    synchronized void drop() {
+    /**
+     * Marks the generation dropped (the store no longer lists it) and cancels its seal; drops its column family from
+     * {@code db} and closes the handle now unless pinned, else the last {@link #unpin()} does.
+     */
+    synchronized void drop(RocksDB db) throws RocksDBException {
         dropped = true;
+        droppedFrom = db;
         if (sealing != null) {
             sealing.setCanceled(true);
         }
         if (pins == 0) {
+            dropFamily();
+        }
+    }
+
+    private void dropFamily() throws RocksDBException {
+        try {
+            droppedFrom.dropColumnFamily(handle);
+        } finally {
             handle.close();
         }
     }

@@ -95,7 +95,11 @@ final class Generations implements Iterable<Generation> {
         if (!list.isEmpty()) {
             Generation newest = newest();
             boolean timeUp = now >= timeEnd(newest);
-            boolean full = rollBytes > 0 && familyBytes(newest) >= rollBytes;
+            // A generation that holds no key never rolls over for size: an empty column family already counts 2 KiB
+            // of memtable, so a share of the size bound below that would otherwise roll over at every maintenance,
+            // each time into another empty generation (and seal the last one, and drop the oldest).
+            boolean holdsKeys = !newest.filter.complete() || newest.filter.keys() > 0;
+            boolean full = rollBytes > 0 && holdsKeys && familyBytes(newest) >= rollBytes;
             if (!timeUp && !full) {
                 return;
             }
@@ -132,9 +136,7 @@ final class Generations implements Iterable<Generation> {
     }
 
     private void dropOldest() throws RocksDBException {
-        Generation oldest = list.removeFirst();
-        db.dropColumnFamily(oldest.handle);
-        oldest.drop();
+        list.removeFirst().drop(db);
     }
 
     private long expectedKeys(Generation g) throws RocksDBException {

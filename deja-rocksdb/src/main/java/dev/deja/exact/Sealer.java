@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * compaction of the last level merges them into one sorted run with zeroed sequence numbers and no table filters
  * ({@link Tuning}), which takes bytes off every key for the rest of its life, at the cost of writing each key once
  * more. A
- * generation dropped while its seal runs has the seal cancelled ({@link Generation#drop()}); the seal pins the
- * generation, so its column family handle stays open until the seal has let go.
+ * generation dropped while its seal runs has the seal cancelled ({@link Generation#drop}); the seal pins the
+ * generation, so its column family is dropped, and its handle closed, only once the seal has let go.
  */
 final class Sealer implements AutoCloseable {
 
@@ -63,8 +63,9 @@ final class Sealer implements AutoCloseable {
                 db.compactRange(g.handle, null, null, options);
             }
         } catch (RocksDBException | IllegalArgumentException e) {
-            // A cancelled compaction ends with a status code rocksdbjni's Status.Code does not know (14), which it
-            // reports as IllegalArgumentException while building the RocksDBException: expected after a drop.
+            // A cancelled seal ends in an error, expected after a drop or at close. rocksdbjni turns a status code
+            // its Status.Code does not know (14, a dropped column family) into an IllegalArgumentException; the
+            // column family is dropped only once this seal lets go of it (Generation#drop), so that means a bug.
             if (!options.canceled()) {
                 LOG.warn("exact store could not compact a finished generation; it stays larger on disk", e);
             }
