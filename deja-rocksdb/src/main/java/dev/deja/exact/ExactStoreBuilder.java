@@ -41,6 +41,17 @@ public final class ExactStoreBuilder {
     private static final long[] ROUND_UNITS_MILLIS = {1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000,
         300_000, 600_000, 900_000, 1_800_000, 3_600_000};
 
+    // The ranges the setters accept, public so that a server can check parameters before it writes anything.
+    /** Shortest window: time slices of a few milliseconds would make a column family per maintenance call. */
+    public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+    public static final Duration MAX_WINDOW = Duration.ofMillis(Long.MAX_VALUE / 4);
+    public static final int MIN_GENERATIONS = 2;
+    public static final int MAX_GENERATIONS = 1024;
+    public static final int MAX_VALUE_BYTES = 1 << 20;
+    public static final long MIN_BLOCK_CACHE_BYTES = 1 << 20;
+    public static final long MIN_MEMTABLE_BYTES = 64 << 10;
+    public static final long MAX_MEMTABLE_BYTES = 1L << 34;
+
     final Path directory;
     // Read by ExactStore's constructor.
     Duration window;
@@ -64,20 +75,36 @@ public final class ExactStoreBuilder {
     /** Keys are held for at least this long (and at most one slice, {@code window / generations}, longer). */
     public ExactStoreBuilder window(Duration window) {
         Require.nonNull("window", window);
-        Require.inRange("window (ms)", window.toMillis(), 1000, Long.MAX_VALUE / 4);
+        Require.inRange("window (ms)", window.toMillis(), MIN_WINDOW.toMillis(), MAX_WINDOW.toMillis());
         this.window = window;
         return this;
     }
 
-    /** Table files plus memtables are kept under this many bytes by dropping the oldest generations. */
+    /**
+     * Table files plus memtables are kept under this many bytes by dropping the oldest generations; see
+     * {@link #smallestMaxBytes} for the least that makes sense.
+     */
     public ExactStoreBuilder maxBytes(long maxBytes) {
         this.maxBytes = Require.positive("maxBytes", maxBytes);
         return this;
     }
 
+    /**
+     * The smallest size bound worth setting with these generations and memtable size: one memtable per generation.
+     * A generation rolls over once it holds its share of the bound ({@code maxBytes / generations}), memtable
+     * included, and RocksDB allocates a memtable in blocks (an eighth of its size, at most 1 MiB; 2 KiB when empty).
+     * With a smaller share generations roll over before their memtable fills, each flushed and compacted small; with
+     * a share near one block they roll over every few keys; below 2 KiB an idle store did so at every maintenance.
+     * Not enforced here: a store created with a smaller bound still opens (and an empty generation never rolls
+     * over for size).
+     */
+    public static long smallestMaxBytes(int generations, long memtableBytes) {
+        return Math.multiplyExact(generations, memtableBytes);
+    }
+
     /** How many time slices the window is cut into (default 8): more means finer age-out, more probes. */
     public ExactStoreBuilder generations(int generations) {
-        this.generations = (int) Require.inRange("generations", generations, 2, 1024);
+        this.generations = (int) Require.inRange("generations", generations, MIN_GENERATIONS, MAX_GENERATIONS);
         return this;
     }
 
@@ -119,7 +146,7 @@ public final class ExactStoreBuilder {
 
     /** Largest value accepted by put/putIfAbsent, default 512 bytes, in [0, 1 MiB]; not recorded in the store. */
     public ExactStoreBuilder maxValueBytes(int maxValueBytes) {
-        this.maxValueBytes = (int) Require.inRange("maxValueBytes", maxValueBytes, 0, 1 << 20);
+        this.maxValueBytes = (int) Require.inRange("maxValueBytes", maxValueBytes, 0, MAX_VALUE_BYTES);
         return this;
     }
 
@@ -131,7 +158,7 @@ public final class ExactStoreBuilder {
 
     /** Bytes of RocksDB block cache, shared by all generations (default 256 MiB). */
     public ExactStoreBuilder blockCacheBytes(long bytes) {
-        this.blockCacheBytes = Require.inRange("blockCacheBytes", bytes, 1 << 20, Long.MAX_VALUE);
+        this.blockCacheBytes = Require.inRange("blockCacheBytes", bytes, MIN_BLOCK_CACHE_BYTES, Long.MAX_VALUE);
         return this;
     }
 
@@ -145,7 +172,7 @@ public final class ExactStoreBuilder {
      * 8 MiB; docs/BENCHMARKS.md) at the price of more, smaller level-0 files ({@link Tuning}).
      */
     public ExactStoreBuilder memtableBytes(long bytes) {
-        this.memtableBytes = Require.inRange("memtableBytes", bytes, 64 << 10, 1L << 34);
+        this.memtableBytes = Require.inRange("memtableBytes", bytes, MIN_MEMTABLE_BYTES, MAX_MEMTABLE_BYTES);
         return this;
     }
 

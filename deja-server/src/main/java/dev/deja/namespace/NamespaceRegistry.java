@@ -138,6 +138,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Namespace.checkName(name);
         StoreKind storeKind = kinds.get(kind);
         Map<String, String> parameters = storeKind.parameters(rawParameters);
+        storeKind.checkCreate(parameters);
         if (namespaces.containsKey(name)) {
             throw NamespaceException.exists(name);
         }

@@ -26,6 +26,15 @@ public interface StoreKind {
     Map<String, String> parameters(Map<String, String> raw);
 
     /**
+     * Checks canonical parameters for a namespace about to be created, beyond what {@link #parameters} checks: rules
+     * that came after namespaces may have been created without them, which must keep loading. Nothing by default.
+     *
+     * @throws IllegalArgumentException naming the parameters and the values they need
+     */
+    default void checkCreate(Map<String, String> parameters) {
+    }
+
+    /**
      * The number of keys the store is sized for (reported as RedisBloom's {@code Capacity}); -1 for a store bounded
      * by time or bytes rather than keys.
      */

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,56 @@ class ExactNamespaceTest {
         }
     }
 
+    /**
+     * Parameters outside the exact store's own ranges are refused before anything is written (they used to fail
+     * when the store opened, leaving a namespace directory that stopped the next start).
+     */
+    @Test
+    void parametersOutsideTheStoresRangesAreRefusedUpFrontOverHttpAndResp() throws Exception {
+        String[][] refused = {
+            {"memtable", "1", "memtable must be in [64k, 16g] (got 1)"},
+            {"memtable", "0", "memtable must be in [64k, 16g] (got 0)"},
+            {"memtable", "65535", "memtable must be in [64k, 16g] (got 65535)"},
+            {"memtable", "17g", "memtable must be in [64k, 16g] (got 17g)"},
+            {"blockCache", "0", "blockCache must be at least 1m (got 0)"},
+            {"blockCache", "1048575", "blockCache must be at least 1m (got 1048575)"},
+            {"window", "1ms", "window must be at least 1s, or none with a maxBytes (got 1ms)"},
+            {"window", "100ms", "window must be at least 1s, or none with a maxBytes (got 100ms)"},
+            {"window", "P99999999999D", "window must be at most 26687997791d (got P99999999999D)"},
+            {"minWindow", "0.5ms", "minWindow must be at least 1ms, or none (got 0.5ms)"},
+            {"maxBytes", "1", "maxBytes must be at least generations x memtable = 8 x 16m = 128m, or none with a"
+                    + " window (got 1): each generation's share must hold one memtable; for a smaller bound, lower"
+                    + " memtable (to 64k at least) or generations (to 2 at least)"},
+        };
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            for (String[] r : refused) {
+                // a size-only store for maxBytes, so that the bound is all there is to refuse
+                List<String> params = r[0].equals("maxBytes") ? List.of(r[0], r[1], "window", "none")
+                        : List.of(r[0], r[1]);
+                StringBuilder json = new StringBuilder("{\"kind\":\"exact\",\"params\":{");
+                for (int i = 0; i < params.size(); i += 2) {
+                    json.append(i == 0 ? "" : ",").append('"').append(params.get(i)).append("\":\"")
+                            .append(params.get(i + 1)).append('"');
+                }
+                HttpResponse<String> created = put(server, "/namespaces/e12", json.append("}}").toString());
+                assertThat(created.statusCode()).as("%s", params).isEqualTo(400);
+                assertThat(created.body()).as("%s", params).contains(r[2]);
+                List<String> args = new ArrayList<>(List.of("e12", "exact"));
+                args.addAll(params);
+                assertThatThrownBy(() -> c.raw.status("DJ.CREATE", args.toArray(String[]::new)))
+                        .as("%s", params).hasMessage("ERR " + r[2]);
+                assertThat(dataDir.resolve("e12")).as("%s", params).doesNotExist();
+                assertThat(http(server, "/namespaces/e12").statusCode()).isEqualTo(404);
+            }
+            // the smallest of each is fine
+            assertThat(c.raw.status("DJ.CREATE", "e13", "exact", "window", "1s", "minWindow", "1ms", "memtable", "64k",
+                    "blockCache", "1m", "generations", "2", "maxBytes", "128k")).isEqualTo("OK");
+        }
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            assertThat(c.raw.list("DJ.LIST")).contains("e13").doesNotContain("e12");
+        }
+    }
+
     @Test
     void keysSurviveARestartAndACheckpointRestoresIntoANewDataDir(@TempDir Path restored) throws Exception {
         Path checkpoint;
@@ -149,6 +200,12 @@ class ExactNamespaceTest {
                 Files.copy(f, to.resolve(from.relativize(f).toString()));
             }
         }
+    }
+
+    private static HttpResponse<String> put(TestServer server, String path, String json) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> http(TestServer server, String path) throws Exception {
