@@ -178,7 +178,15 @@ public final class Namespace {
     /** Closes the store and deletes the namespace's directory. */
     void delete() throws IOException {
         store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
+        deleteTree(dir);
+    }
+
+    /** Deletes a directory and everything in it; nothing when it does not exist. */
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(file);
             }

@@ -148,21 +148,42 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         reserve(name, storeKind, parameters, "namespace '" + name + "'");
         Path dir = dataDir.resolve(name);
+        boolean existed = Files.exists(dir);
         Namespace namespace;
         try {
             Files.createDirectories(dir);
             writeMetadata(dir, name, storeKind, parameters);
             namespace = Namespace.open(name, storeKind, parameters, dir, durability);
-        } catch (IOException e) {
-            release(name);
-            throw new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir, e);
-        } catch (RuntimeException e) {
-            release(name);
-            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw createFailed(name, dir, existed, e);
         }
         namespaces.put(name, namespace);
         log.info("created namespace '{}' ({} {})", name, kind, parameters);
         return namespace;
+    }
+
+    /**
+     * Undoes a create that failed once it had written to {@code dir}: a metadata file left behind would make the
+     * next start load the namespace again, fail the same way and refuse to start. Returns what to throw: a store's
+     * own exception as it is (its type says how front ends answer), an I/O error wrapped, its reason kept.
+     */
+    private RuntimeException createFailed(String name, Path dir, boolean existed, Exception e) {
+        release(name);
+        try {
+            if (existed) { // not ours to remove, only what we wrote in it
+                Files.deleteIfExists(dir.resolve(Namespace.METADATA + ".tmp"));
+                Files.deleteIfExists(dir.resolve(Namespace.METADATA));
+            } else {
+                Namespace.deleteTree(dir);
+            }
+        } catch (IOException | UncheckedIOException removal) {
+            e.addSuppressed(removal);
+        }
+        log.warn("could not create namespace '{}' in {}; removed what it had written", name, dir, e);
+        return e instanceof IOException io
+                ? new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir + ": "
+                        + io.getMessage(), io)
+                : (RuntimeException) e;
     }
 
     /** The namespace, or an {@link NamespaceException.Problem#UNKNOWN} exception. */

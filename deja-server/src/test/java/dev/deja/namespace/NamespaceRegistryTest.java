@@ -3,10 +3,15 @@ package dev.deja.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.deja.bloom.BloomFilter;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.testing.FixtureKind;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,6 +24,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** Namespaces on disk: names, kinds and parameters, journaled content that survives reopening and damage. */
 class NamespaceRegistryTest {
@@ -105,6 +111,80 @@ class NamespaceRegistryTest {
             registry.delete("e1");
             assertThat(registry.create("e3", "exact", small).name()).isEqualTo("e3");
             assertThat(registry.nativeMemoryReserved()).isEqualTo(22L << 20);
+        }
+    }
+
+    /** A kind whose store writes a file, then fails to open with {@code failure}. */
+    private static StoreKind failingKind(String name, Exception failure) {
+        return new StoreKind() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Map<String, String> parameters(Map<String, String> raw) {
+                return Map.of();
+            }
+
+            @Override
+            public long capacity(Map<String, String> parameters) {
+                return 0;
+            }
+
+            @Override
+            public long memoryBytes(Map<String, String> parameters) {
+                return 1 << 20;
+            }
+
+            @Override
+            public NamespaceStore open(String namespace, Map<String, String> parameters, Path dir,
+                                       Durability durability) throws IOException {
+                Files.writeString(dir.resolve("half-written"), "x");
+                if (failure instanceof IOException io) {
+                    throw io;
+                }
+                throw (RuntimeException) failure;
+            }
+        };
+    }
+
+    @Test
+    void aStoreThatCannotOpenLeavesNothingBehindAndSaysWhy() throws IOException {
+        StoreKinds kinds = StoreKinds.of(new FixtureKind("bloom"),
+                failingKind("full", new IOException("No space left on device")),
+                failingKind("odd", new IllegalStateException("the store refused")));
+        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRegistry.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try (NamespaceRegistry registry = open(kinds, false, 64L << 20)) {
+            long reserved = registry.memoryReserved();
+            assertThatThrownBy(() -> registry.create("e12", "full", Map.of()))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessage("cannot create namespace 'e12' in " + dataDir + ": No space left on device");
+            assertThatThrownBy(() -> registry.create("e13", "odd", Map.of()))
+                    .isInstanceOf(IllegalStateException.class).hasMessage("the store refused");
+            assertThat(dataDir.resolve("e12")).doesNotExist();
+            assertThat(dataDir.resolve("e13")).doesNotExist();
+            assertThat(registry.find("e12")).isEmpty();
+            assertThat(registry.memoryReserved()).as("memory given back").isEqualTo(reserved);
+
+            // a directory that was there before is not ours: only the metadata we wrote goes
+            Files.createDirectories(dataDir.resolve("e14"));
+            Files.writeString(dataDir.resolve("e14").resolve("someone-elses"), "y");
+            assertThatThrownBy(() -> registry.create("e14", "full", Map.of()))
+                    .hasMessageContaining("No space left on device");
+            assertThat(dataDir.resolve("e14").resolve(Namespace.METADATA)).doesNotExist();
+            assertThat(dataDir.resolve("e14").resolve("someone-elses")).exists();
+        } finally {
+            logger.detachAppender(logged);
+        }
+        assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN).hasSize(3)
+                .allSatisfy(e -> assertThat(e.getFormattedMessage()).startsWith("could not create namespace 'e1"))
+                .allSatisfy(e -> assertThat(e.getThrowableProxy()).as("with its cause").isNotNull());
+        try (NamespaceRegistry registry = open(kinds, false)) {
+            assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
         }
     }
 
