@@ -235,8 +235,18 @@ public final class NamespaceRegistry implements AutoCloseable {
         return all;
     }
 
-    /** Deletes the namespace and its files. */
+    /**
+     * Deletes the namespace and its files.
+     *
+     * @throws IllegalArgumentException for {@code default}, which always exists: requests that name no namespace
+     *                                  use it, and with auto-create off nothing would bring it back until a restart
+     */
     public synchronized void delete(String name) {
+        if (name.equals(DEFAULT)) {
+            throw new IllegalArgumentException("namespace 'default' cannot be deleted: it always exists (requests"
+                    + " naming no namespace use it); clear it instead (POST /namespaces/default/clear,"
+                    + " DJ.CLEAR default)");
+        }
         Namespace namespace = get(name);
         namespaces.remove(name);
         release(name);

@@ -3,6 +3,7 @@ package dev.deja.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -56,6 +57,29 @@ class ServerBehaviourTest {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
         }
+    }
+
+    @Test
+    void theDefaultNamespaceCannotBeDeletedOnlyCleared() throws Exception {
+        String refusal = "namespace 'default' cannot be deleted: it always exists (requests naming no namespace use"
+                + " it); clear it instead (POST /namespaces/default/clear, DJ.CLEAR default)";
+        try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
+            assertThat(get(server, "/add?e=k", null).body()).isEqualTo("ADDED\n");
+            HttpResponse<String> deleted = HTTP.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.httpPort() + "/namespaces/default")).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(deleted.statusCode()).isEqualTo(400);
+            assertThat(deleted.body()).contains(refusal);
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                assertThatThrownBy(() -> new RawCommands(c.sync()).status("DJ.DROP", "default"))
+                        .hasMessage("ERR " + refusal);
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            assertThat(get(server, "/check?e=k", null).body()).as("still there, keys and all").isEqualTo("PRESENT\n");
+        }
+        assertThat(dataDir.resolve("default").resolve("namespace.properties")).exists();
     }
 
     @Test
