@@ -143,6 +143,15 @@ final class Generations implements Iterable<Generation> {
         return g.filter.complete() ? g.filter.keys() : estimatedKeys(db, g.handle);
     }
 
+    /** The keys the generations hold, estimated as {@link ExactStore#stats()} says. */
+    long keys() throws RocksDBException {
+        long keys = 0;
+        for (Generation g : list) {
+            keys += expectedKeys(g);
+        }
+        return keys;
+    }
+
     /** RocksDB's estimate of the keys a column family holds. */
     static long estimatedKeys(RocksDB db, ColumnFamilyHandle handle) throws RocksDBException {
         return db.getLongProperty(handle, "rocksdb.estimate-num-keys");

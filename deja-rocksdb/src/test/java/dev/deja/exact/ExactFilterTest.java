@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.deja.journal.FsyncPolicy;
 import java.io.IOException;
@@ -92,6 +93,39 @@ class ExactFilterTest {
             assertThat(store.checkAll(held)).doesNotContain(false);
             assertThat(store.checkAll(fresh)).doesNotContain(true);
             assertThat(store.metrics().filterBytes()).isPositive();
+        }
+    }
+
+    /** The count is the filters' (which miss their false positives, under 0.1%): it survives what they survive. */
+    @Test
+    void theKeyCountSurvivesACleanReopenAndACrashAndFallsAsGenerationsAgeOut() throws Exception {
+        writeThreeGenerations();
+        long counted;
+        try (ExactStore store = open()) {
+            counted = store.stats().insertions();
+            assertThat(counted).isCloseTo(3L * PER_GENERATION, within(180L));
+        }
+        dropKeptFilters(); // as a crash leaves it
+        try (ExactStore store = open()) {
+            awaitFilters(store);
+            assertThat(store.stats().insertions()).isCloseTo(3L * PER_GENERATION, within(180L));
+            clock.advance(Duration.ofHours(6)); // the first generation's successor is now 8 hours old
+            store.maintain();
+            assertThat(store.checkAll(RandomKeys.of(PER_GENERATION, 1))).as("aged out").doesNotContain(true);
+            assertThat(store.stats().insertions()).isCloseTo(2L * PER_GENERATION,
+                    within(120L));
+        }
+        try (ExactStore store = open()) {
+            assertThat(store.stats().insertions()).as("after a clean close").isCloseTo(2L * PER_GENERATION,
+                    within(120L));
+        }
+        try (ExactStore store = open()) {
+            store.add(new byte[] {1, 2, 3});
+            long before = store.stats().insertions();
+            store.close();
+            try (ExactStore again = open()) {
+                assertThat(again.stats().insertions()).as("exactly as before a clean close").isEqualTo(before);
+            }
         }
     }
 
