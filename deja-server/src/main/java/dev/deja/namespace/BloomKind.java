@@ -93,6 +93,12 @@ final class BloomKind implements SnapshotKind {
         return BloomFilter.heapBytes(Long.parseLong(parameters.get("bits")));
     }
 
+    /** Two Bloom filters of one shape merge exactly: the union's bits are the OR of theirs. */
+    @Override
+    public boolean mergeable() {
+        return true;
+    }
+
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
         ((BloomFilter) target).mergeFrom((BloomFilter) source);

@@ -137,12 +137,21 @@ public final class Namespace {
         if (source == this) {
             throw new IllegalArgumentException("a namespace cannot be merged into itself");
         }
+        if (!kind.mergeable()) {
+            throw notMergeable(kind.name());
+        }
         if (kind != source.kind || !parameters.equals(source.parameters)) {
             throw new IllegalArgumentException("merge needs two namespaces of the same kind and parameters ('"
                     + name + "' is " + kind.name() + " " + parameters + ", '" + source.name + "' is "
                     + source.kind.name() + " " + source.parameters + ")");
         }
         return store.mergeFrom(source.store);
+    }
+
+    /** The refusal to merge namespaces of a kind; {@link BloomKind} is the only one that merges. */
+    static UnsupportedOperationException notMergeable(String kind) {
+        return new UnsupportedOperationException("namespaces of kind '" + kind + "' cannot be merged; only bloom"
+                + " namespaces can");
     }
 
     /** What the namespace is and holds right now. */

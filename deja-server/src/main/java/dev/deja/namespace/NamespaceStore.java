@@ -48,8 +48,11 @@ public interface NamespaceStore {
         throw new UnsupportedOperationException("this namespace's kind cannot be loaded from a dump");
     }
 
-    /** Adds every key of {@code source}, a store of the same kind and parameters (a union). */
+    /**
+     * Adds every key of {@code source}, a store of the same kind and parameters (a union). Called only for a
+     * {@link StoreKind#mergeable()} kind, which says so to clients by name ({@link Namespace#mergeFrom}).
+     */
     default CompletableFuture<Path> mergeFrom(NamespaceStore source) {
-        throw new UnsupportedOperationException("namespaces of this kind cannot be merged");
+        throw new UnsupportedOperationException("stores of this kind cannot be merged");
     }
 }

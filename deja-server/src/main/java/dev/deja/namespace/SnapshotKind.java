@@ -23,12 +23,13 @@ public interface SnapshotKind extends StoreKind {
     HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException;
 
     /**
-     * Adds every key of {@code source} into {@code target}; both were built from equal parameters.
+     * Adds every key of {@code source} into {@code target}; both were built from equal parameters. Called only for
+     * a kind that says it is {@link #mergeable()}.
      *
      * @throws UnsupportedOperationException when stores of this kind cannot be merged
      */
     default void merge(HashedSeenSet target, HashedSeenSet source) {
-        throw new UnsupportedOperationException("namespaces of kind '" + name() + "' cannot be merged");
+        throw Namespace.notMergeable(name());
     }
 
     @Override

@@ -35,6 +35,14 @@ public interface StoreKind {
     }
 
     /**
+     * Whether two namespaces of this kind and the same parameters can be merged into one, their union
+     * ({@link Namespace#mergeFrom}); false by default.
+     */
+    default boolean mergeable() {
+        return false;
+    }
+
+    /**
      * The number of keys the store is sized for (reported as RedisBloom's {@code Capacity}); -1 for a store bounded
      * by time or bytes rather than keys.
      */

@@ -83,7 +83,12 @@ class ExactNamespaceTest {
             assertThat(http(server, "/checkthenadd?ns=e2&e=nothex").statusCode()).isEqualTo(400);
 
             assertThat(c.raw.status("DJ.CREATE", "e3", "exact", "idFormat", "hex")).isEqualTo("OK");
-            assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "e2", "e3")).hasMessageContaining("cannot be merged");
+            assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "e2", "e3"))
+                    .hasMessage("ERR namespaces of kind 'exact' cannot be merged; only bloom namespaces can");
+            assertThat(c.raw.status("DJ.CREATE", "r1", "recent", "keys", "1000")).isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CREATE", "r2", "recent", "keys", "1000")).isEqualTo("OK");
+            assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "r1", "r2"))
+                    .hasMessage("ERR namespaces of kind 'recent' cannot be merged; only bloom namespaces can");
             assertThatThrownBy(() -> c.raw.list("BF.SCANDUMP", "e2", "0")).hasMessageContaining("cannot be dumped");
             assertThatThrownBy(() -> c.raw.list("DJ.KEYINFO", "default", "k"))
                     .hasMessageContaining("this needs an exact namespace");

@@ -95,6 +95,11 @@ public final class FixtureKind implements SnapshotKind {
     }
 
     @Override
+    public boolean mergeable() {
+        return true;
+    }
+
+    @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
         ((MapStore) source).owners.forEach((hash, owner) -> target.addHash(hash.high(), hash.low(), owner));
     }
