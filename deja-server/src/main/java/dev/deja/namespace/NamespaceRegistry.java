@@ -353,8 +353,17 @@ public final class NamespaceRegistry implements AutoCloseable {
             metadata.load(in);
         }
         String name = dir.getFileName().toString();
-        StoreKind kind = kinds.get(metadata.getProperty(KIND_KEY));
-        Map<String, String> parameters = kind.parameters(parameters(metadata));
+        StoreKind kind;
+        Map<String, String> parameters;
+        try {
+            kind = kinds.get(metadata.getProperty(KIND_KEY));
+            parameters = kind.parameters(parameters(metadata));
+        } catch (IllegalArgumentException e) {
+            // Says which of the data dir's namespaces stops the start: a failed create of an older version left
+            // parameters behind that no store can open.
+            throw new IllegalArgumentException("namespace '" + name + "' in " + dir + " cannot be loaded: "
+                    + e.getMessage(), e);
+        }
         reserve(name, kind, parameters, "namespace '" + name + "' (in " + dir + ")");
         try {
             return Namespace.open(name, kind, parameters, dir, durability);

@@ -188,6 +188,17 @@ class NamespaceRegistryTest {
         }
     }
 
+    /** What an older version's failed create left: parameters the exact store never accepted. */
+    @Test
+    void aNamespaceThatCannotLoadIsNamedWithItsDirectory() throws IOException {
+        Path dir = dataDir.resolve("e12");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(Namespace.METADATA), "name=e12\nkind=exact\nparam.memtable=1\n");
+        assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("namespace 'e12' in " + dir + " cannot be loaded: memtable must be in [64k, 16g] (got 1)");
+    }
+
     @Test
     void namespacesBeyondTheCountLimitAreRefused() throws IOException {
         NamespaceLimits three = new NamespaceLimits(0, 0, 3);
