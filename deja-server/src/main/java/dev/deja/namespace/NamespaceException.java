@@ -27,9 +27,10 @@ public final class NamespaceException extends RuntimeException {
         return problem;
     }
 
-    static NamespaceException unknown(String name) {
-        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name
-                + "' does not exist (create it first, or start the server with auto-create on)");
+    /** The hint names auto-create only where it would have helped: on a server started without it. */
+    static NamespaceException unknown(String name, boolean autoCreate) {
+        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name + "' does not exist (create it first"
+                + (autoCreate ? ")" : ", or start the server with auto-create on)"));
     }
 
     static NamespaceException noMemory(String message) {

@@ -191,7 +191,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
             Namespace.checkName(name);
-            throw NamespaceException.unknown(name);
+            throw NamespaceException.unknown(name, autoCreate);
         }
         return namespace;
     }

@@ -228,6 +228,8 @@ class HttpApiTest {
 
         assertThat(delete("/namespaces/admin-a").statusCode()).isEqualTo(200);
         assertError(get("/namespaces/admin-a"), 404, "namespace 'admin-a' does not exist");
+        assertThat(json(get("/namespaces/admin-a")).get("error").asText()).as("auto-create is on: no hint for it")
+                .isEqualTo("namespace 'admin-a' does not exist (create it first)");
         assertError(delete("/namespaces/admin-a"), 404, "does not exist");
     }
 

@@ -47,7 +47,8 @@ class ServerBehaviourTest {
         try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
             HttpResponse<String> response = get(server, "/add?e=k&ns=nope", null);
             assertThat(response.statusCode()).isEqualTo(404);
-            assertThat(response.body()).contains("namespace 'nope' does not exist");
+            assertThat(response.body()).contains("namespace 'nope' does not exist (create it first, or start the"
+                    + " server with auto-create on)");
             assertThat(get(server, "/check?e=k&ns=nope", null).statusCode()).isEqualTo(404);
             assertThat(get(server, "/add?e=k", null).body()).as("default always exists").isEqualTo("ADDED\n");
             RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
