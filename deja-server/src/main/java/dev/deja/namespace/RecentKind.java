@@ -36,6 +36,11 @@ final class RecentKind implements SnapshotKind {
             throw new IllegalArgumentException("recent needs exactly one of buckets (total slots) or keys (how many"
                     + " later keys a key must survive, with probability 'probability', default 0.9)");
         }
+        if (raw.containsKey("buckets") && raw.containsKey("probability")) {
+            // ignoring it would size the store other than the caller asked
+            throw new IllegalArgumentException("recent takes probability with keys, not with buckets: give keys and"
+                    + " probability, or buckets alone");
+        }
         if (raw.containsKey("buckets")) {
             builder.buckets(KindParameters.longValue(raw, "buckets", 1, Long.MAX_VALUE, 0));
         } else {

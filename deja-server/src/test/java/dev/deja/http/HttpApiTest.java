@@ -217,6 +217,8 @@ class HttpApiTest {
                 "fpp must be in the open interval (0, 1)");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent, exact]");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
+        assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\",\"params\":{\"buckets\":\"1000\",\"probability\":\"0.5\"}}"),
+                400, "recent takes probability with keys, not with buckets");
 
         get("/add?e=k1&ns=admin-a");
         assertThat(json(get("/namespaces/admin-a")).get("count").asLong()).isEqualTo(1);
