@@ -2,6 +2,7 @@ package dev.deja.recent;
 
 import dev.deja.hash.Hash128;
 import dev.deja.seen.SeenSet;
+import dev.deja.sizing.RecentSizing;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,8 +17,8 @@ import java.util.zip.CRC32C;
  * Reads and writes a {@link RecentFilter} in the streamed, checksummed format of {@code docs/FORMAT.md} section 3.
  *
  * <p>The header carries everything needed to rebuild the filter and its own CRC32C, so a corrupt header is
- * rejected before the (possibly huge) arrays are allocated; the body is streamed set by set through a small
- * buffer and closed by a CRC32C of its own.
+ * rejected before anything is allocated; the body is streamed set by set through a small buffer into arrays that
+ * grow as it arrives, and closed by a CRC32C of its own.
  */
 final class RecentCodec {
 
@@ -97,28 +98,30 @@ final class RecentCodec {
         if ((flags & ~FLAG_OWNERS) != 0 || insertions < 0) {
             throw new IOException("corrupt recent filter: unknown flags " + flags + " or negative insertions");
         }
-        RecentFilter filter;
         try {
-            filter = new RecentFilter(buckets, ways, (flags & FLAG_OWNERS) != 0, chunkShift);
+            RecentSizing.checkShape(buckets, ways);
         } catch (IllegalArgumentException e) {
             throw new IOException("corrupt recent filter: " + e.getMessage(), e);
         }
+        // The arrays grow as the body arrives (LongChunks.forFilling), so a header claiming 2^36 buckets over an
+        // empty body costs a read, not 512 GiB.
+        LongChunks fps = LongChunks.forFilling(buckets, chunkShift);
+        LongChunks owners = (flags & FLAG_OWNERS) != 0 ? LongChunks.forFilling(buckets, chunkShift) : null;
+        readBody(in, fps, owners, ways);
+        RecentFilter filter = new RecentFilter(buckets, ways, fps, owners);
         filter.restoreInsertions(insertions);
-        readBody(in, filter);
         return filter;
     }
 
-    private static void readBody(InputStream in, RecentFilter filter) throws IOException {
-        int ways = filter.ways();
-        LongChunks fps = filter.fingerprints();
-        LongChunks owners = filter.owners();
+    private static void readBody(InputStream in, LongChunks fps, LongChunks owners, int ways) throws IOException {
+        long sets = fps.length() / ways;
         int setBytes = ways * Long.BYTES * (owners == null ? 1 : 2);
         int setsPerBuffer = BUFFER_BYTES / setBytes;
-        long totalBytes = filter.sets() * setBytes;
+        long totalBytes = sets * setBytes;
         CRC32C crc = new CRC32C();
         long done = 0;
-        for (long set = 0; set < filter.sets(); ) {
-            int n = (int) Math.min(setsPerBuffer, filter.sets() - set);
+        for (long set = 0; set < sets; ) {
+            int n = (int) Math.min(setsPerBuffer, sets - set);
             byte[] bytes = in.readNBytes(n * setBytes);
             if (bytes.length < n * setBytes) {
                 throw new EOFException("truncated recent filter: body ends after " + (done + bytes.length)
@@ -167,7 +170,7 @@ final class RecentCodec {
     }
 
     private static void getSet(ByteBuffer buffer, LongChunks array, long base, int ways) {
-        long[] chunk = array.chunk(base);
+        long[] chunk = array.chunkForFill(base, ways);
         int off = array.offset(base);
         for (int i = 0; i < ways; i++) {
             chunk[off + i] = buffer.getLong();

@@ -67,12 +67,17 @@ public final class RecentFilter implements HashedSeenSet {
     private final long keysHeldAt90Percent;
 
     RecentFilter(long buckets, int ways, boolean withOwners, int chunkShift) {
-        RecentSizing.checkShape(buckets, ways);
+        this(checkedBuckets(buckets, ways), ways, new LongChunks(buckets, chunkShift),
+                withOwners ? new LongChunks(buckets, chunkShift) : null);
+    }
+
+    /** A filter over arrays already filled (by {@link RecentCodec}); the shape must have been checked. */
+    RecentFilter(long buckets, int ways, LongChunks fingerprints, LongChunks owners) {
         this.buckets = buckets;
         this.ways = ways;
         this.sets = buckets / ways;
-        this.fingerprints = new LongChunks(buckets, chunkShift);
-        this.owners = withOwners ? new LongChunks(buckets, chunkShift) : null;
+        this.fingerprints = fingerprints;
+        this.owners = owners;
         int stripes = (int) Math.min(MAX_STRIPES, Long.highestOneBit(sets));
         this.locks = new Object[stripes];
         for (int i = 0; i < stripes; i++) {
@@ -80,6 +85,12 @@ public final class RecentFilter implements HashedSeenSet {
         }
         this.lockMask = stripes - 1;
         this.keysHeldAt90Percent = RecentSizing.keysHeld(buckets, ways, ESTIMATE_PROBABILITY);
+    }
+
+    /** The buckets, or an exception when they and the ways are not a valid shape: checked before allocating. */
+    private static long checkedBuckets(long buckets, int ways) {
+        RecentSizing.checkShape(buckets, ways);
+        return buckets;
     }
 
     /** A builder; one of {@link Builder#buckets} or {@link Builder#forRetention} must be called. */
@@ -172,7 +183,11 @@ public final class RecentFilter implements HashedSeenSet {
     }
 
     /**
-     * Reads a filter written by {@link #writeTo}.
+     * Reads a filter written by {@link #writeTo}. Memory grows with the body as it arrives, never ahead of it: the
+     * arrays' 1 GiB chunks are allocated as the body reaches them and doubled up to their full size, so a stream
+     * whose header claims more buckets than it holds fails with an {@link java.io.EOFException} having allocated at
+     * most about twice what it held. The price is a copy: while a chunk doubles, up to half a chunk (512 MiB) per
+     * array is held beside the filter.
      *
      * @throws java.io.EOFException when the stream ends early
      * @throws IOException          when the bytes are not a valid recent filter (bad magic, version, checksum...)

@@ -8,7 +8,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class RecentCodecTest {
@@ -83,6 +86,33 @@ class RecentCodecTest {
         byte[] future = bytes.clone();
         future[5] = 2;
         assertThatThrownBy(() -> read(future)).hasMessageContaining("unsupported recent filter format version 2");
+    }
+
+    @Test
+    void aHeaderClaimingMoreBucketsThanTheStreamHoldsEndsInTruncationNotInAnAllocation() {
+        for (int exponent = 30; exponent <= 36; exponent++) {
+            long buckets = 1L << exponent;
+            assertThatThrownBy(() -> read(forgedHeader(buckets, 8, RecentCodec.FLAG_OWNERS)))
+                    .as("2^%d buckets", exponent)
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage("truncated recent filter: body ends after 0 of " + buckets * 16 + " bytes");
+        }
+        // With a megabyte of (valid, empty) body, the arrays hold what was read, not the 1 TiB the header claims.
+        byte[] header = forgedHeader(1L << 36, 8, RecentCodec.FLAG_OWNERS);
+        byte[] stream = Arrays.copyOf(header, header.length + (1 << 20));
+        long allocated = dev.deja.seen.Allocations.of(() -> read(stream));
+        assertThat(allocated).isLessThan(16L << 20);
+    }
+
+    /** A header with a correct checksum for any shape, as anyone can write one. */
+    private static byte[] forgedHeader(long buckets, int ways, int flags) {
+        ByteBuffer h = ByteBuffer.allocate(RecentCodec.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(RecentCodec.MAGIC).put(RecentCodec.KIND_RECENT).put(RecentCodec.FORMAT_VERSION).putShort((short) 1)
+                .put((byte) ways).put((byte) flags).put(new byte[6]).putLong(buckets).putLong(0);
+        CRC32C crc = new CRC32C();
+        crc.update(h.array(), 0, RecentCodec.HEADER_BYTES - 4);
+        h.putInt((int) crc.getValue());
+        return h.array();
     }
 
     private static RecentFilter filled(int ways, boolean owners) {
