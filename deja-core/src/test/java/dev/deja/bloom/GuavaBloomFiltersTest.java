@@ -1,6 +1,7 @@
 package dev.deja.bloom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.hash.BloomFilter;
@@ -90,6 +91,42 @@ class GuavaBloomFiltersTest {
         assertThatThrownBy(() -> read(noHashes)).hasMessageContaining("0 hash functions");
         GuavaBloomFilter migrated = read(good);
         assertThatThrownBy(() -> migrated.forget("x".getBytes())).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aHeaderClaimingMoreWordsThanTheStreamHoldsEndsInTruncationNotInAnAllocation() {
+        // 2^31 - 1 words: past the VM's array limit; 2^28 words: 2 GiB, the test heap.
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x7f, -1, -1, -1})).isInstanceOf(EOFException.class)
+                .hasMessage("truncated Guava bloom filter stream: its header announces 2147483647 data words "
+                        + "(17179869176 bytes), the stream ends in word 0");
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x10, 0, 0, 0})).isInstanceOf(EOFException.class)
+                .hasMessageContaining("announces 268435456 data words");
+        byte[] megabyte = Arrays.copyOf(new byte[] {1, 5, 0x7f, -1, -1, -1}, 6 + (1 << 20));
+        assertThat(dev.deja.seen.Allocations.of(() -> read(megabyte))).isLessThan(16L << 20);
+        // A whole but longer filter grows through several doublings and keeps every word.
+        BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 100_000, 0.01);
+        for (byte[] key : Keys.random(25, 100_000)) {
+            guava.put(key);
+        }
+        assertThatCode(() -> {
+            ByteArrayOutputStream back = new ByteArrayOutputStream();
+            read(serialise(guava)).writeTo(back);
+            assertThat(back.toByteArray()).isEqualTo(serialise(guava));
+        }).doesNotThrowAnyException();
+    }
+
+    @Test
+    void impossibleHeadersAreRefusedByName() {
+        assertThatThrownBy(() -> read(new byte[] {1, 5, -1, -1, -1, -1})).isInstanceOf(IOException.class)
+                .hasMessage("Guava bloom filter has -1 data words; must be > 0");
+        assertThatThrownBy(() -> read(new byte[] {1, 5, -128, 0, 0, 0})).isInstanceOf(IOException.class)
+                .hasMessage("Guava bloom filter has -2147483648 data words; must be > 0");
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0, 0, 0, 0})).isInstanceOf(IOException.class)
+                .hasMessage("Guava bloom filter has 0 data words; must be > 0");
+        assertThatThrownBy(() -> read(new byte[] {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}))
+                .isInstanceOf(IOException.class).hasMessageContaining("0 hash functions");
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0})).isInstanceOf(EOFException.class)
+                .hasMessage("truncated Guava bloom filter stream: the 6-byte header is cut short");
     }
 
     private static GuavaBloomFilter read(byte[] bytes) throws IOException {
