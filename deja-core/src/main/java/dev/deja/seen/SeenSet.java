@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A set of message ids that answers "have I seen this id before?", with a declared error direction.
  *
- * <p>Keys are arbitrary non-empty byte arrays (string overloads encode UTF-8). An owner is an opaque 64-bit
+ * <p>Keys are arbitrary non-empty byte arrays (string overloads encode UTF-8); only a filter migrated from Guava
+ * also takes the empty key, as Guava did. An owner is an opaque 64-bit
  * value the caller attaches to a key, typically a Kafka partition and offset (seed 004); {@link #NO_OWNER}
  * means none. Every implementation is thread-safe, and {@link #checkThenAdd(byte[], long)} is linearizable per
  * key: when many threads race on the same new key, exactly one of them is told {@link Verdict#NEW}.

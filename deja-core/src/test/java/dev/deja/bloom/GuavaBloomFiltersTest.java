@@ -77,6 +77,31 @@ class GuavaBloomFiltersTest {
     }
 
     @Test
+    void theEmptyKeyIsAnsweredAsGuavaAnswersIt() throws IOException {
+        BloomFilter<CharSequence> strings = BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 100, 0.01);
+        GuavaBloomFilter before = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(strings)),
+                GuavaBloomFilters.Funnel.UTF8_STRING);
+        assertThat(before.check("")).isEqualTo(strings.mightContain("")).isFalse();
+        strings.put("");
+        GuavaBloomFilter after = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(strings)),
+                GuavaBloomFilters.Funnel.UTF8_STRING);
+        assertThat(after.check("")).isEqualTo(strings.mightContain("")).isTrue();
+        assertThat(after.check(new byte[0])).isTrue();
+        assertThat(after.checkThenAdd("")).isEqualTo(Verdict.DUPLICATE);
+
+        BloomFilter<byte[]> bytes = BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01);
+        GuavaBloomFilter migrated = read(serialise(bytes));
+        assertThat(migrated.checkThenAdd(new byte[0])).isEqualTo(bytes.put(new byte[0]) ? Verdict.NEW : Verdict.DUPLICATE);
+        assertThat(migrated.check(new byte[0])).isEqualTo(bytes.mightContain(new byte[0])).isTrue();
+        migrated.add(new byte[0]);
+        ByteArrayOutputStream back = new ByteArrayOutputStream();
+        migrated.writeTo(back);
+        assertThat(back.toByteArray()).isEqualTo(serialise(bytes));
+        assertThatThrownBy(() -> migrated.check((byte[]) null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key must not be null");
+    }
+
+    @Test
     void rejectsTruncatedAndUnsupportedStreams() throws IOException {
         BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 1000, 0.01);
         byte[] good = serialise(guava);
