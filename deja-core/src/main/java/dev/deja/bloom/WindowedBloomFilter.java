@@ -33,11 +33,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * rotating scheme of "stable" and "aging" Bloom filters for duplicate detection in streams (Deng and Rafiei 2006;
  * Yoon 2010), with the blocked filter of seed 001 inside.
  *
- * <p>With a {@code window}, generations also rotate every {@code window / (G - 1)} of the injected clock, so a key
- * recorded at time {@code t} is held until at least {@code t + window}: its generation started no earlier than
- * {@code t - window / (G - 1)} and is dropped {@code G} spans after its start. The count limit still applies, to keep
- * the fpp bound; when a generation fills before its span ends it rotates early, and keys are then held for the last
- * {@code capacity} keys rather than the whole window.
+ * <p>With a {@code window}, generations also rotate every {@code span = ceil(window / (G - 1))} milliseconds of the
+ * injected clock, so a key recorded at time {@code t} is held until at least {@code t + window}: its generation
+ * started after {@code t - span} and is dropped {@code G} spans after its start, later than
+ * {@code t + (G - 1) * span >= t + window}. The span is rounded up, not down, for that inequality: rounded down, a
+ * 100 ms window over 64 generations rotated every millisecond and dropped keys after 64 ms. A key is dropped by
+ * {@code t + G * span}, less than {@code window * G / (G - 1) + G} ms after it was recorded. The count limit still
+ * applies, to keep the fpp bound; when a generation fills before its span ends it rotates early, and keys are then
+ * held for the last {@code capacity} keys rather than the whole window.
  *
  * <p>Recording a key ({@code add}, or {@code checkThenAdd} of a key found in an older generation) always refreshes it
  * into the newest generation, so a key keeps being held as long as it keeps arriving. Concurrency follows
@@ -57,6 +60,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final double fpp;
     private final int generations;
     private final long perGeneration;
+    /** The shape of a new generation, found once: the search for it takes milliseconds, too long for each rotation. */
+    private final BloomSize generationSize;
     private final long windowMillis;
     private final long spanMillis;
     private final InstantSource clock;
@@ -77,7 +82,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         this.generations = generations;
         this.perGeneration = (capacity + generations - 2) / (generations - 1);
         this.windowMillis = windowMillis;
-        this.spanMillis = windowMillis / (generations - 1);
+        this.spanMillis = Math.ceilDiv(windowMillis, generations - 1);
+        this.generationSize = BloomSizing.forCapacity(perGeneration, fpp / generations);
         this.clock = clock;
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = new Object();
@@ -233,8 +239,10 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         current.compareAndSet(from, new Snapshot(next, newestStart, new AtomicLong()));
     }
 
+    /** The filter {@code capacity(perGeneration).fpp(fpp / G)} builds, without searching for its shape again. */
     private BloomFilter newGeneration() {
-        return BloomFilter.builder().capacity(perGeneration).fpp(fpp / generations).build();
+        return BloomFilter.builder().bits(generationSize.bits()).hashes(generationSize.hashes())
+                .capacity(perGeneration).build();
     }
 
     // ---- serialisation ----

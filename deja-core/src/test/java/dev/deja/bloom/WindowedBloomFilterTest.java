@@ -126,6 +126,41 @@ class WindowedBloomFilterTest {
     }
 
     @Test
+    void aKeyIsHeldForTheWholeWindowWhateverTheWindowAndTheGenerations() {
+        for (int generations : new int[] {2, 3, 4, 5, 7, 8, 16, 33, 63, 64}) {
+            for (long window = generations - 1; window < generations - 1 + 100; window++) {
+                assertHeldForTheWholeWindow(generations, window, 10_000);
+            }
+        }
+        // the cases that were dropped early: 64 generations over 100 ms (after 64 ms) and over 1 s (after 960 ms)
+        assertHeldForTheWholeWindow(64, 100, 1_000_000);
+        assertHeldForTheWholeWindow(64, 1000, 1_000_000);
+    }
+
+    /**
+     * Records a key at every millisecond of three spans, so at every phase of a span, and checks each at the last
+     * moment it is due, {@code t + window}: a key is in one generation, which once dropped never returns, so a key
+     * held then was held all along.
+     */
+    private static void assertHeldForTheWholeWindow(int generations, long window, long capacity) {
+        ManualClock clock = new ManualClock();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(capacity).fpp(0.01)
+                .generations(generations).window(Duration.ofMillis(window)).clock(clock).build();
+        long recorded = 3 * ((window + generations - 2) / (generations - 1));
+        for (long m = 0; m < recorded + window; m++, clock.millis++) {
+            if (m < recorded) {
+                filter.add("key-" + m);
+            }
+            if (m >= window) {
+                assertThat(filter.check("key-" + (m - window)))
+                        .as("G=%d, window %d ms: the key recorded at %d ms, at %d ms", generations, window,
+                                m - window, m)
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
     void exactlyOneRacerIsToldNewEvenAcrossRotations() throws Exception {
         // 1500 keys per generation: the 20,000 raced keys force a dozen rotations while threads race.
         WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(1e-7).generations(3).build();
