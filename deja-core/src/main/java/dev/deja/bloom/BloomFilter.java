@@ -502,6 +502,18 @@ public final class BloomFilter implements HashedSeenSet {
      *                     or bit array (CRC32C mismatch), impossible parameters, or is truncated
      */
     public static BloomFilter readFrom(InputStream in) throws IOException {
+        return readFrom(in, (layout, bits, hashes) -> { });
+    }
+
+    /** What a reader of a larger structure demands of a filter's shape, checked before its bits are allocated. */
+    @FunctionalInterface
+    interface ShapeCheck {
+        /** Returns when the shape is acceptable. */
+        void check(BloomLayout layout, long bits, int hashes) throws IOException;
+    }
+
+    /** {@link #readFrom(InputStream)}, with the header's shape also passed to {@code shapeCheck} first. */
+    static BloomFilter readFrom(InputStream in, ShapeCheck shapeCheck) throws IOException {
         Require.nonNull("in", in);
         byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(),
                 HEADER_BYTES, "bloom filter");
@@ -514,13 +526,18 @@ public final class BloomFilter implements HashedSeenSet {
         long bits = BloomFormat.getLong(header, 8);
         long capacity = BloomFormat.getLong(header, 16);
         double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 24));
-        BloomFilter filter;
         try {
             BloomSizing.checkShape(bits, k);
-            filter = new BloomFilter(layout, bits, k, Require.positive("capacity", capacity), fpp);
+            Require.positive("capacity", capacity);
+            // [0, 1], not the builder's (0, 1): an explicit shape whose capacity saturates it has a target fpp of 1
+            if (!(fpp >= 0 && fpp <= 1)) {
+                throw new IllegalArgumentException("target fpp must be in [0, 1] (got " + fpp + ")");
+            }
         } catch (IllegalArgumentException e) {
             throw new IOException("bloom filter header holds impossible parameters: " + e.getMessage(), e);
         }
+        shapeCheck.check(layout, bits, k);
+        BloomFilter filter = new BloomFilter(layout, bits, k, capacity, fpp);
         CRC32C crc = new CRC32C();
         byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, filter.sizeInBytes())];
         for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {

@@ -403,6 +403,22 @@ class BloomFilterTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one per key");
     }
 
+    @Test
+    void aHeaderWithAnImpossibleTargetFppIsRefusedThoughItsChecksumIsRight() throws IOException {
+        byte[] good = serialise(BloomFilter.builder().capacity(1000).fpp(0.01).build());
+        for (double fpp : new double[] {Double.NaN, -1, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            byte[] forged = Forged.withLong(good, 32, 24, Double.doubleToRawLongBits(fpp));
+            assertThatThrownBy(() -> read(forged)).as("fpp %s", fpp).isInstanceOf(IOException.class)
+                    .hasMessage("bloom filter header holds impossible parameters: target fpp must be in [0, 1] (got "
+                            + fpp + ")");
+        }
+        // 1 is what a legitimate explicit shape carries when its capacity saturates it, so [0, 1] is accepted.
+        BloomFilter saturated = BloomFilter.builder().bits(512).hashes(1).capacity(Long.MAX_VALUE).build();
+        assertThat(saturated.targetFpp()).isEqualTo(1.0);
+        assertThat(read(serialise(saturated)).targetFpp()).isEqualTo(1.0);
+        assertThat(read(Forged.withLong(good, 32, 24, 0)).targetFpp()).isZero();
+    }
+
     private static double falsePositiveRate(BloomFilter filter, byte[][] fresh) {
         int positives = 0;
         for (byte[] key : fresh) {
