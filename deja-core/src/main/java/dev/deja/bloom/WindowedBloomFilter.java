@@ -7,6 +7,7 @@ import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomLayout;
 import dev.deja.sizing.BloomSize;
 import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -55,6 +58,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     /** The version of this structure's own framing; each generation carries its own (docs/FORMAT.md 2.4). */
     private static final int FORMAT_VERSION = 1;
     private static final int MAX_GENERATIONS = 64;
+    /** The longest window: its milliseconds are a u64 on disk and a long in the arithmetic. */
+    private static final Duration MAX_WINDOW = Duration.ofMillis(Long.MAX_VALUE);
 
     private final long capacity;
     private final double fpp;
@@ -76,14 +81,14 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     }
 
     private WindowedBloomFilter(long capacity, double fpp, int generations, long windowMillis, InstantSource clock,
-                                BloomFilter[] filters, long newestStart, long newestKeys) {
+                                BloomSize generationSize, BloomFilter[] filters, long newestStart, long newestKeys) {
         this.capacity = capacity;
         this.fpp = fpp;
         this.generations = generations;
-        this.perGeneration = (capacity + generations - 2) / (generations - 1);
+        this.perGeneration = perGeneration(capacity, generations);
+        this.generationSize = generationSize;
         this.windowMillis = windowMillis;
         this.spanMillis = Math.ceilDiv(windowMillis, generations - 1);
-        this.generationSize = BloomSizing.forCapacity(perGeneration, fpp / generations);
         this.clock = clock;
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = new Object();
@@ -196,6 +201,36 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         return Duration.ofMillis(windowMillis);
     }
 
+    /** {@code ceil(capacity / (G - 1))}, without the overflow of the textbook {@code (capacity + G - 2) / (G - 1)}. */
+    private static long perGeneration(long capacity, int generations) {
+        return Math.ceilDiv(capacity, generations - 1);
+    }
+
+    /**
+     * The shape of every generation, after checking what the builder and the reader both take on trust: capacity,
+     * fpp, G, and a window of 0 (none) or at least one millisecond per span.
+     *
+     * @throws IllegalArgumentException naming the first impossible value, or when a generation would exceed the
+     *                                  largest bloom filter
+     */
+    private static BloomSize generationSize(long capacity, double fpp, int generations, long windowMillis) {
+        Require.positive("capacity", capacity);
+        Require.probability("fpp", fpp);
+        Require.inRange("generations", generations, 2, MAX_GENERATIONS);
+        Require.inRange("window (ms)", windowMillis, 0, Long.MAX_VALUE);
+        if (windowMillis > 0 && windowMillis < generations - 1) {
+            throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for "
+                    + generations + " generations (got " + windowMillis + " ms)");
+        }
+        long per = perGeneration(capacity, generations);
+        try {
+            return BloomSizing.forCapacity(per, fpp / generations);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("each of the " + generations + " generations holds ceil(capacity / "
+                    + (generations - 1) + ") = " + per + " keys at fpp / " + generations + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The current snapshot, after any rotations the clock calls for. */
     private Snapshot live() {
         Snapshot s = current.get();
@@ -262,7 +297,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         BloomFormat.putLong(header, 16, Double.doubleToRawLongBits(fpp));
         BloomFormat.putLong(header, 24, windowMillis);
         BloomFormat.putLong(header, 32, s.newestStart());
-        BloomFormat.putLong(header, 40, s.newestKeys().get());
+        // A racing add may count past per before its rotation lands; per says the same (full) and reads back.
+        BloomFormat.putLong(header, 40, Math.min(s.newestKeys().get(), perGeneration));
         BloomFormat.writeHeader(out, header, FORMAT_VERSION);
         for (BloomFilter f : s.filters()) {
             f.writeTo(out);
@@ -292,27 +328,41 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         int generations = header[7] & 0xFF;
         long capacity = BloomFormat.getLong(header, 8);
         double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 16));
-        long window = BloomFormat.getLong(header, 24);
-        WindowedBloomFilter shape;
+        long window = BloomFormat.getLong(header, 24); // a u64 above 2^63 - 1 reads negative and is refused
+        long newestStart = BloomFormat.getLong(header, 32);
+        long newestKeys = BloomFormat.getLong(header, 40);
+        if (window < 0) {
+            throw new IOException("windowed bloom filter header holds impossible parameters: a window of "
+                    + Long.toUnsignedString(window) + " ms (the most is " + Long.MAX_VALUE + ")");
+        }
+        long per;
+        BloomSize sectored;
         try {
-            Builder b = builder().capacity(capacity).fpp(fpp).generations(generations).clock(clock);
-            shape = (window > 0 ? b.window(Duration.ofMillis(window)) : b).build();
+            sectored = generationSize(capacity, fpp, generations, window);
+            per = perGeneration(capacity, generations);
+            Require.inRange("keys in the newest generation", newestKeys, 0, per);
         } catch (IllegalArgumentException e) {
             throw new IOException("windowed bloom filter header holds impossible parameters: " + e.getMessage(), e);
         }
+        // Generation by generation, each shape checked before its bit array is allocated: nothing is built ahead
+        // of the bytes that fill it, so a forged header cannot make the reader allocate G filters up front.
         BloomFilter[] filters = new BloomFilter[generations];
+        Map<BloomLayout, BloomSize> expectedShapes = new EnumMap<>(Map.of(BloomLayout.SECTORED, sectored));
         for (int i = 0; i < generations; i++) {
-            filters[i] = BloomFilter.readFrom(in);
-            // generations written in format 1 keep its layout, and were sized by its formula
-            BloomSize expected = BloomSizing.forCapacity(filters[i].layout(), shape.perGeneration, fpp / generations);
-            if (filters[i].bits() != expected.bits() || filters[i].hashes() != expected.hashes()) {
-                throw new IOException("windowed bloom filter generation " + i + " has bits=" + filters[i].bits()
-                        + ", hashes=" + filters[i].hashes() + "; the header implies bits=" + expected.bits()
-                        + ", hashes=" + expected.hashes() + " for its layout, " + filters[i].layout());
-            }
+            int generation = i;
+            filters[i] = BloomFilter.readFrom(in, (layout, bits, hashes) -> {
+                // generations written in format 1 keep its layout, and were sized by its formula
+                BloomSize expected = expectedShapes.computeIfAbsent(layout,
+                        l -> BloomSizing.forCapacity(l, per, fpp / generations));
+                if (bits != expected.bits() || hashes != expected.hashes()) {
+                    throw new IOException("windowed bloom filter generation " + generation + " has bits=" + bits
+                            + ", hashes=" + hashes + "; the header implies bits=" + expected.bits() + ", hashes="
+                            + expected.hashes() + " for its layout, " + layout);
+                }
+            });
         }
-        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, filters,
-                BloomFormat.getLong(header, 32), BloomFormat.getLong(header, 40));
+        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, sectored, filters, newestStart,
+                newestKeys);
     }
 
     /** Validated settings for a {@link WindowedBloomFilter}. */
@@ -346,10 +396,16 @@ public final class WindowedBloomFilter implements HashedSeenSet {
             return this;
         }
 
-        /** Also hold every key of the last {@code window} (at least 1 ms per generation). */
+        /**
+         * Also hold every key of the last {@code window}: from 1 ms to 2^63 - 1 ms (counted in whole milliseconds,
+         * rounded down), and at least one millisecond per generation after the first.
+         */
         public Builder window(Duration window) {
             Require.nonNull("window", window);
-            Require.positive("window (ms)", window.toMillis());
+            if (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(MAX_WINDOW) > 0) {
+                throw new IllegalArgumentException("window must be in [1 ms, " + Long.MAX_VALUE + " ms] (got "
+                        + window + ")");
+            }
             this.window = window;
             return this;
         }
@@ -372,11 +428,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                         + capacity + ", fpp=" + fpp + ")");
             }
             long windowMillis = window.toMillis();
-            if (windowMillis > 0 && windowMillis < generations - 1) {
-                throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for "
-                        + generations + " generations (got " + windowMillis + " ms)");
-            }
-            return new WindowedBloomFilter(capacity, fpp, generations, windowMillis, clock, null,
+            BloomSize generationSize = generationSize(capacity, fpp, generations, windowMillis);
+            return new WindowedBloomFilter(capacity, fpp, generations, windowMillis, clock, generationSize, null,
                     windowMillis > 0 ? clock.millis() : 0, 0);
         }
     }

@@ -3,10 +3,14 @@ package dev.deja.bloom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.seen.Allocations;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Verdict;
+import dev.deja.sizing.BloomSize;
+import dev.deja.sizing.BloomSizing;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -243,10 +247,104 @@ class WindowedBloomFilterTest {
     }
 
     @Test
+    void aForgedHeaderAllocatesNothingAheadOfTheBytesThatFillIt() {
+        // 64 generations of 2^40 bits each: fpp 0.9 / 64 for ceil(7,365,810,721,500 / 63) keys
+        long capacity = 7_365_810_721_500L;
+        long per = Math.ceilDiv(capacity, 63);
+        BloomSize generation = BloomSizing.forCapacity(per, 0.9 / 64);
+        assertThat(generation.bits()).isEqualTo(1L << 40);
+        byte[] fields = new byte[48];
+        fields[5] = BloomFormat.KIND_WINDOWED;
+        fields[6] = 1; // XXH3-128
+        fields[7] = 64;
+        BloomFormat.putLong(fields, 8, capacity);
+        BloomFormat.putLong(fields, 16, Double.doubleToRawLongBits(0.9));
+        byte[] header = Forged.header(fields, 1);
+        assertThat(header).hasSize(52);
+        assertThatThrownBy(() -> read(header)).isInstanceOf(EOFException.class).hasMessageContaining("truncated");
+        assertThat(Allocations.of(() -> read(header))).isLessThan(1L << 20);
+
+        // With a first generation of that shape and a megabyte of its (zero) bits, only that one is allocated.
+        byte[] bloom = new byte[32];
+        bloom[5] = BloomFormat.KIND_BLOOM;
+        bloom[6] = 1;
+        bloom[7] = (byte) generation.hashes();
+        BloomFormat.putLong(bloom, 8, generation.bits());
+        BloomFormat.putLong(bloom, 16, per);
+        BloomFormat.putLong(bloom, 24, Double.doubleToRawLongBits(generation.expectedFpp()));
+        byte[] first = Forged.header(bloom, 2);
+        byte[] stream = Arrays.copyOf(header, header.length + first.length + (1 << 20));
+        System.arraycopy(first, 0, stream, header.length, first.length);
+        assertThatThrownBy(() -> read(stream)).isInstanceOf(EOFException.class)
+                .hasMessageContaining("truncated bloom stream: bit array at byte 1048576");
+        assertThat(Allocations.of(() -> read(stream))).isLessThan(32L << 20);
+
+        // A generation of another shape is refused before its bits are allocated.
+        BloomFormat.putLong(bloom, 8, 1L << 39);
+        byte[] other = Forged.header(bloom, 2);
+        byte[] mismatched = Arrays.copyOf(header, header.length + other.length);
+        System.arraycopy(other, 0, mismatched, header.length, other.length);
+        assertThatThrownBy(() -> read(mismatched)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith("windowed bloom filter generation 0 has bits=549755813888");
+    }
+
+    @Test
+    void aHeaderWithAnImpossibleCountWindowOrFppIsRefusedThoughItsChecksumIsRight() throws IOException {
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(0.01).generations(4).build();
+        for (int i = 0; i < 10; i++) {
+            filter.add("key-" + i);
+        }
+        byte[] good = serialise(filter);
+        String impossible = "windowed bloom filter header holds impossible parameters: ";
+        for (long keys : new long[] {-1, Long.MIN_VALUE, 1001, Long.MAX_VALUE}) {
+            assertThatThrownBy(() -> read(Forged.withLong(good, 48, 40, keys))).isInstanceOf(IOException.class)
+                    .hasMessage(impossible + "keys in the newest generation must be in [0, 1000] (got " + keys + ")");
+        }
+        assertThat(read(Forged.withLong(good, 48, 40, 1000)).perGeneration()).isEqualTo(1000); // full: it rotates next
+        assertThatThrownBy(() -> read(Forged.withLong(good, 48, 24, -1))).isInstanceOf(IOException.class)
+                .hasMessage(impossible + "a window of 18446744073709551615 ms (the most is 9223372036854775807)");
+        for (double fpp : new double[] {Double.NaN, -1, 0, 1, 2, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> read(Forged.withLong(good, 48, 16, Double.doubleToRawLongBits(fpp))))
+                    .isInstanceOf(IOException.class)
+                    .hasMessage(impossible + "fpp must be in the open interval (0, 1) (got " + fpp + ")");
+        }
+    }
+
+    @Test
+    void hugeSettingsAreRefusedByNameNotByOverflow() {
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(Long.MAX_VALUE).fpp(0.5).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("each of the 4 generations holds ceil(capacity / 3) = 3074457345618258603 "
+                        + "keys at fpp / 4: capacity 3074457345618258603 at fpp 0.125 needs more than the largest");
+        for (Duration window : new Duration[] {Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MIN_VALUE),
+                Duration.ofMillis(Long.MAX_VALUE).plusNanos(1), Duration.ofNanos(999_999), Duration.ofMillis(-1)}) {
+            assertThatThrownBy(() -> WindowedBloomFilter.builder().window(window))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("window must be in [1 ms, 9223372036854775807 ms] (got " + window + ")");
+        }
+        WindowedBloomFilter longest = WindowedBloomFilter.builder().capacity(100).fpp(0.01)
+                .window(Duration.ofMillis(Long.MAX_VALUE)).build();
+        assertThat(longest.window()).isEqualTo(Duration.ofMillis(Long.MAX_VALUE));
+        assertThat(longest.checkThenAdd("k")).isEqualTo(Verdict.NEW);
+        assertThat(longest.check("k")).isTrue();
+    }
+
+    private static byte[] serialise(WindowedBloomFilter filter) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        filter.writeTo(out);
+        return out.toByteArray();
+    }
+
+    private static WindowedBloomFilter read(byte[] bytes) throws IOException {
+        return WindowedBloomFilter.readFrom(new ByteArrayInputStream(bytes));
+    }
+
+    @Test
     void rejectsBadSettingsAndForget() {
         assertThatThrownBy(() -> WindowedBloomFilter.builder().fpp(0.01).build()).hasMessageContaining("needs capacity and fpp");
         assertThatThrownBy(() -> WindowedBloomFilter.builder().generations(1)).hasMessageContaining("generations must be in [2, 64]");
-        assertThatThrownBy(() -> WindowedBloomFilter.builder().window(Duration.ZERO)).hasMessageContaining("window (ms) must be > 0");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().window(Duration.ZERO))
+                .hasMessage("window must be in [1 ms, 9223372036854775807 ms] (got PT0S)");
         assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(10).fpp(0.1).generations(8)
                 .window(Duration.ofMillis(3)).build()).hasMessageContaining("window must be at least 7 ms");
         WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(10).fpp(0.1).build();
