@@ -115,7 +115,7 @@ public interface SeenSet extends AutoCloseable {
         return out;
     }
 
-    // ---- string conveniences (UTF-8) ----
+    // ---- string conveniences (UTF-8): one for every single-key call above ----
 
     /** {@link #check(byte[])} on the UTF-8 bytes of the key. */
     default boolean check(String key) {
@@ -125,6 +125,11 @@ public interface SeenSet extends AutoCloseable {
     /** {@link #add(byte[])} on the UTF-8 bytes of the key. */
     default void add(String key) {
         add(utf8(key), NO_OWNER);
+    }
+
+    /** {@link #add(byte[], long)} on the UTF-8 bytes of the key. */
+    default void add(String key, long owner) {
+        add(utf8(key), owner);
     }
 
     /** {@link #checkThenAdd(byte[])} on the UTF-8 bytes of the key. */
@@ -140,6 +145,11 @@ public interface SeenSet extends AutoCloseable {
     /** {@link #forget(byte[], long)} on the UTF-8 bytes of the key. */
     default boolean forget(String key, long owner) {
         return forget(utf8(key), owner);
+    }
+
+    /** {@link #forget(byte[])} on the UTF-8 bytes of the key. */
+    default boolean forget(String key) {
+        return forget(utf8(key), NO_OWNER);
     }
 
     /** Releases memory or files the store holds. The store must not be used afterwards. */
