@@ -37,9 +37,16 @@ public record Hash128(long high, long low) {
     /**
      * Hashes {@code length} bytes of {@code buffer} from {@code offset} as the key they hold: the same hash as
      * {@link #of(byte[])} of a copy of them, without the copy (for keys read into a reusable buffer).
+     *
+     * @throws IllegalArgumentException if the buffer is null, the length not positive, or the range not inside it
      */
     public static Hash128 of(byte[] buffer, int offset, int length) {
+        Require.nonNull("buffer", buffer);
         Require.positive("length", length);
+        if (offset < 0 || offset > buffer.length - length) { // no overflow: both lengths are non-negative ints
+            throw new IllegalArgumentException("offset " + offset + " and length " + length
+                    + " must lie inside the buffer of " + buffer.length + " bytes");
+        }
         if (Xxh3Short.covers(length)) {
             return Xxh3Short.hash(buffer, offset, length);
         }

@@ -59,6 +59,7 @@ public final class BloomSizing {
     /** The classic (unblocked) Bloom formula {@code (1 - e^(-k n / m))^k}, shown beside the blocked one. */
     public static double classicFpp(long bits, int hashes, long keys) {
         checkShape(bits, hashes);
+        Require.inRange("keys", keys, 0, Long.MAX_VALUE);
         return Math.pow(-Math.expm1(-(double) hashes * keys / bits), hashes);
     }
 

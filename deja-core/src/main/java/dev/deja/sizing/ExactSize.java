@@ -11,6 +11,21 @@ package dev.deja.sizing;
  */
 public record ExactSize(long keys, int keyLength, boolean owners, int generations, double bytesPerKey) {
 
+    /**
+     * Refuses an estimate whose byte counts a {@code long} cannot hold, rather than report them saturated at
+     * {@link Long#MAX_VALUE} as if that were the size.
+     *
+     * @throws IllegalArgumentException if the peak disk, {@code keys * (1 + 1/generations) * bytesPerKey}, reaches
+     *                                  2^63 bytes
+     */
+    public ExactSize {
+        double peak = keys * (1 + 1.0 / generations) * bytesPerKey;
+        if (!(peak < 0x1p63)) {
+            throw new IllegalArgumentException("the exact store's peak disk for " + keys + " keys of " + keyLength
+                    + " bytes would be " + peak + " bytes, beyond 2^63; lower the keys per window");
+        }
+    }
+
     /** Estimated disk bytes for the window's {@code keys}, rounded to a whole byte. */
     public long diskBytes() {
         return Math.round(keys * bytesPerKey);

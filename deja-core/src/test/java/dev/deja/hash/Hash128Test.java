@@ -58,4 +58,19 @@ class Hash128Test {
         assertThatThrownBy(() -> Hash128.of(new byte[8], 3, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length");
     }
+
+    @Test
+    void aRangeOutsideTheBufferOrNoBufferIsRefusedByName() {
+        assertThatThrownBy(() -> Hash128.of(null, 0, 10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("buffer must not be null");
+        for (int[] range : new int[][] {{0, 10}, {-1, 2}, {3, 2}, {4, 1}, {Integer.MAX_VALUE, 1}, {1, Integer.MAX_VALUE}}) {
+            assertThatThrownBy(() -> Hash128.of(new byte[4], range[0], range[1]))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("offset " + range[0] + " and length " + range[1]
+                            + " must lie inside the buffer of 4 bytes");
+        }
+        byte[] key = {1, 2, 3, 4};
+        assertThat(Hash128.of(key, 0, 4)).isEqualTo(Hash128.of(key));
+        assertThat(Hash128.of(key, 3, 1)).isEqualTo(Hash128.of(new byte[] {4}));
+    }
 }

@@ -17,6 +17,13 @@ class BloomSizingTest {
     }
 
     @Test
+    void theClassicFormulaRefusesANegativeKeyCount() {
+        assertThatThrownBy(() -> BloomSizing.classicFpp(512, 8, -5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys must be in [0, 9223372036854775807] (got -5)");
+        assertThat(BloomSizing.classicFpp(512, 8, 0)).isZero();
+    }
+
+    @Test
     void scatteredFormulaMatchesDirectPoissonSumForSmallFilter() {
         // 8 keys per block on average, k = 3.
         double expected = poissonSum(8, i -> Math.pow(1 - Math.pow(1 - 1.0 / 512, 3.0 * i), 3));

@@ -26,6 +26,15 @@ class ExactSizingTest {
     }
 
     @Test
+    void anEstimateBeyondWhatALongHoldsIsRefusedNotSaturated() {
+        assertThatThrownBy(() -> Sizing.exact(Long.MAX_VALUE, 65536, true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("beyond 2^63; lower the keys per window");
+        // The largest key counts that still fit give byte counts below Long.MAX_VALUE, not equal to it.
+        ExactSize large = Sizing.exact(100_000_000_000_000L, 65536, true);
+        assertThat(large.peakDiskBytes()).isLessThan(Long.MAX_VALUE).isGreaterThan(large.diskBytes());
+    }
+
+    @Test
     void anOwnerAddsItsEightIncompressibleBytes() {
         assertThat(ExactSizing.bytesPerKey(1_000_000, 16, true, 8) - ExactSizing.bytesPerKey(1_000_000, 16, false, 8))
                 .isCloseTo(8.0, within(1e-9));
