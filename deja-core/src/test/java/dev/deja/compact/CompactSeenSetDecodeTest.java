@@ -43,6 +43,36 @@ class CompactSeenSetDecodeTest {
     }
 
     @Test
+    void twoChangedCharactersGetPastTheChecksumOnlyAboutOnceIn256() {
+        // What README promises beyond single changes: a probability, not a guarantee. A fixed seed, so the count
+        // is the same on every run; the bounds are the claim, with room on both sides.
+        String valid = VALID.get(3); // 100 keys, 140 characters
+        SplittableRandom random = new SplittableRandom(23);
+        int trials = 0;
+        int accepted = 0;
+        while (trials < 50_000) {
+            char[] edited = valid.toCharArray();
+            int i = random.nextInt(edited.length);
+            int j = random.nextInt(edited.length);
+            char ci = ALPHABET.charAt(random.nextInt(64));
+            char cj = ALPHABET.charAt(random.nextInt(64));
+            if (i == j || ci == edited[i] || cj == edited[j]) {
+                continue;
+            }
+            edited[i] = ci;
+            edited[j] = cj;
+            trials++;
+            try {
+                CompactSeenSet.decode(new String(edited));
+                accepted++;
+            } catch (IllegalArgumentException expected) {
+                // the common case
+            }
+        }
+        assertThat(accepted).isBetween(trials / 1024, trials / 128);
+    }
+
+    @Test
     void everySingleByteChangeIsRejected() {
         for (String valid : VALID) {
             byte[] bytes = Base64.getUrlDecoder().decode(valid);
