@@ -91,7 +91,8 @@ class GuavaBloomFiltersTest {
 
         BloomFilter<byte[]> bytes = BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01);
         GuavaBloomFilter migrated = read(serialise(bytes));
-        assertThat(migrated.checkThenAdd(new byte[0])).isEqualTo(bytes.put(new byte[0]) ? Verdict.NEW : Verdict.DUPLICATE);
+        Verdict expected = bytes.put(new byte[0]) ? Verdict.NEW : Verdict.DUPLICATE;
+        assertThat(migrated.checkThenAdd(new byte[0])).isEqualTo(expected);
         assertThat(migrated.check(new byte[0])).isEqualTo(bytes.mightContain(new byte[0])).isTrue();
         migrated.add(new byte[0]);
         ByteArrayOutputStream back = new ByteArrayOutputStream();

@@ -63,7 +63,8 @@ class Hash128Test {
     void aRangeOutsideTheBufferOrNoBufferIsRefusedByName() {
         assertThatThrownBy(() -> Hash128.of(null, 0, 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("buffer must not be null");
-        for (int[] range : new int[][] {{0, 10}, {-1, 2}, {3, 2}, {4, 1}, {Integer.MAX_VALUE, 1}, {1, Integer.MAX_VALUE}}) {
+        int max = Integer.MAX_VALUE;
+        for (int[] range : new int[][] {{0, 10}, {-1, 2}, {3, 2}, {4, 1}, {max, 1}, {1, max}}) {
             assertThatThrownBy(() -> Hash128.of(new byte[4], range[0], range[1]))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("offset " + range[0] + " and length " + range[1]
