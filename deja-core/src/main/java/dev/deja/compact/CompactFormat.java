@@ -68,8 +68,11 @@ final class CompactFormat {
         return BASE64.encodeToString(out);
     }
 
-    /** Decodes an encoding into its range and sorted fingerprints, or says precisely why it cannot. */
-    static CompactSeenSet decode(String encoded) {
+    /**
+     * Decodes an encoding into its range and sorted fingerprints, or says precisely why it cannot; a set of more
+     * than {@code maxSize} fingerprints is refused once its header is read, before the costly unranking.
+     */
+    static CompactSeenSet decode(String encoded, int maxSize) {
         if (Require.nonNull("encoded", encoded).isEmpty()) {
             throw new IllegalArgumentException("encoded must not be empty");
         }
@@ -112,10 +115,14 @@ final class CompactFormat {
                 break;
             }
         }
-        long maxSize = Math.min(range, CompactSeenSet.MAX_SIZE);
-        if (size > maxSize) {
+        long mostInRange = Math.min(range, CompactSeenSet.MAX_SIZE);
+        if (size > mostInRange) {
             throw new IllegalArgumentException("encoded holds " + size + " fingerprints; a range of " + range
-                    + " holds at most " + maxSize);
+                    + " holds at most " + mostInRange);
+        }
+        if (size > maxSize) {
+            throw new IllegalArgumentException("encoded holds " + size + " fingerprints; the caller accepts at most "
+                    + maxSize);
         }
         BigInteger total = Binomial.coefficient(range, (int) size);
         int rankBytes = rankBytes(total);

@@ -3,10 +3,12 @@ package dev.deja.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +144,51 @@ class CompactSeenSetDecodeTest {
     }
 
     @Test
+    void aCallerBoundsTheWorkOfDecodingBySize() {
+        String hundred = VALID.get(3);
+        assertThat(CompactSeenSet.decode(hundred, 100).size()).isEqualTo(100);
+        assertRefused(() -> CompactSeenSet.decode(hundred, 99),
+                "encoded holds 100 fingerprints; the caller accepts at most 99");
+        assertThatThrownBy(() -> CompactSeenSet.decode(hundred, 1025)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxSize must be in [0, 1024] (got 1025)");
+
+        // The costliest valid input: 1024 fingerprints over the largest range, 4,503 characters. Refused by size,
+        // it costs a header's read; decoded, megabytes of big-integer products (allocations stand for the work,
+        // exactly counted, where a time would flake).
+        String costliest = crafted(0xFF, 1024, new SplittableRandom(24));
+        assertThat(costliest).hasSize(4503);
+        assertRefused(() -> CompactSeenSet.decode(costliest, 100), "encoded holds 1024 fingerprints");
+        long refused = dev.deja.seen.Allocations.of(() -> CompactSeenSet.decode(costliest, 100));
+        long decoded = dev.deja.seen.Allocations.of(() -> CompactSeenSet.decode(costliest));
+        assertThat(CompactSeenSet.decode(costliest).size()).isEqualTo(1024);
+        assertThat(refused).isLessThan(256L << 10);
+        assertThat(decoded).isGreaterThan(100 * refused);
+    }
+
+    /** A valid encoding of {@code size} fingerprints with a random rank, as a client may craft one. */
+    private static String crafted(int rangeCode, int size, SplittableRandom random) {
+        long range = (8L + (rangeCode & 7)) << (rangeCode >>> 3);
+        BigInteger total = Binomial.coefficient(range, size);
+        int rankBytes = (total.subtract(BigInteger.ONE).bitLength() + 7) / 8;
+        byte[] bytes = new byte[5 + rankBytes];
+        bytes[0] = 1;
+        bytes[1] = (byte) rangeCode;
+        bytes[2] = (byte) (size & 0x7F | 0x80); // size >= 128: two varint bytes
+        bytes[3] = (byte) (size >>> 7);
+        BigInteger rank;
+        do {
+            byte[] randomBits = new byte[rankBytes];
+            random.nextBytes(randomBits);
+            rank = new BigInteger(1, randomBits);
+        } while (rank.compareTo(total) >= 0);
+        byte[] magnitude = rank.toByteArray();
+        int significant = Math.min(magnitude.length, rankBytes);
+        System.arraycopy(magnitude, magnitude.length - significant, bytes, 4 + rankBytes - significant, significant);
+        bytes[bytes.length - 1] = (byte) crc8(bytes, bytes.length - 1);
+        return base64(bytes);
+    }
+
+    @Test
     void rejectsGarbageEmptyAndNullWithClearMessages() {
         assertRejected(null, "encoded must not be null");
         assertRejected("", "encoded must not be empty");
@@ -173,6 +220,12 @@ class CompactSeenSetDecodeTest {
     private static void assertRejected(String input, String message) {
         assertThatThrownBy(() -> CompactSeenSet.decode(input)).as("decode(%s)", input)
                 .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("encoded ")
+                .hasMessageContaining(message);
+    }
+
+    private static void assertRefused(ThrowingCallable decode, String message) {
+        assertThatThrownBy(decode).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("encoded ")
                 .hasMessageContaining(message);
     }
