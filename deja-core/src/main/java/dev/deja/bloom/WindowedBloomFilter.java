@@ -10,6 +10,7 @@ import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;
 import dev.deja.sizing.BloomSize;
 import dev.deja.sizing.BloomSizing;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -350,7 +351,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         Map<BloomLayout, BloomSize> expectedShapes = new EnumMap<>(Map.of(BloomLayout.SECTORED, sectored));
         for (int i = 0; i < generations; i++) {
             int generation = i;
-            filters[i] = BloomFilter.readFrom(in, (layout, bits, hashes) -> {
+            filters[i] = readGeneration(in, i, generations, (layout, bits, hashes) -> {
                 // generations written in format 1 keep its layout, and were sized by its formula
                 BloomSize expected = expectedShapes.computeIfAbsent(layout,
                         l -> BloomSizing.forCapacity(l, per, fpp / generations));
@@ -363,6 +364,19 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         }
         return new WindowedBloomFilter(capacity, fpp, generations, window, clock, sectored, filters, newestStart,
                 newestKeys);
+    }
+
+    /** One generation; a stream that ends inside it is reported as truncated there, not as a lone bloom filter. */
+    private static BloomFilter readGeneration(InputStream in, int index, int generations,
+                                              BloomFilter.ShapeCheck shapeCheck) throws IOException {
+        try {
+            return BloomFilter.readFrom(in, shapeCheck);
+        } catch (EOFException e) {
+            EOFException here = new EOFException("truncated windowed bloom filter: generation " + index + " of "
+                    + generations + " is cut short (" + e.getMessage() + ")");
+            here.initCause(e);
+            throw here;
+        }
     }
 
     /** Validated settings for a {@link WindowedBloomFilter}. */
