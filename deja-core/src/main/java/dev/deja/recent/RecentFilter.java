@@ -184,9 +184,9 @@ public final class RecentFilter implements HashedSeenSet {
 
     /**
      * Reads a filter written by {@link #writeTo}. Memory grows with the body as it arrives, never ahead of it: the
-     * arrays' 1 GiB chunks are allocated as the body reaches them and doubled up to their full size, so a stream
+     * arrays' 64 MiB chunks are allocated as the body reaches them and doubled up to their full size, so a stream
      * whose header claims more buckets than it holds fails with an {@link java.io.EOFException} having allocated at
-     * most about twice what it held. The price is a copy: while a chunk doubles, up to half a chunk (512 MiB) per
+     * most about twice what it held. The price is a copy: while a chunk doubles, up to half a chunk (32 MiB) per
      * array is held beside the filter.
      *
      * @throws java.io.EOFException when the stream ends early
