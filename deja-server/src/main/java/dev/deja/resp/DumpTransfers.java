@@ -82,8 +82,11 @@ final class DumpTransfers {
         }
     }
 
-    /** Appends one chunk; the last one replaces (or creates) the namespace with the dump's content. */
-    RedisMessage loadChunk(String name, long iterator, byte[] data) {
+    /**
+     * Appends one chunk; the last one replaces (or creates) the namespace with the dump's content and is answered
+     * once that content is in a snapshot on disk, so an OK survives a crash like an acknowledged write.
+     */
+    Object loadChunk(String name, long iterator, byte[] data) {
         try {
             Load load = loads.get(name);
             if (iterator == 1) {
@@ -119,7 +122,8 @@ final class DumpTransfers {
                 } finally {
                     Files.deleteIfExists(load.file());
                 }
-                context.snapshotInBackground(name);
+                // the replaced namespace's snapshot is already queued; this one completes after it, at once
+                return context.namespaces().snapshot(name).thenApply(written -> Replies.OK);
             } else {
                 loads.put(name, new Load(load.file(), iterator + 1));
             }

@@ -30,6 +30,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,6 +141,18 @@ class RespProtocolTest {
         assertThatThrownBy(() -> redis.bfAdd("../x", "k")).hasMessageContaining("namespace name must be");
     }
 
+    /** A copy of a namespace's directory, in a data dir of its own. */
+    private static Path copyOf(Path namespace) throws java.io.IOException {
+        Path copy = Files.createTempDirectory(dataDir, "copy").resolve(namespace.getFileName());
+        Files.createDirectories(copy);
+        try (java.util.stream.Stream<Path> files = Files.list(namespace)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, copy.resolve(file.getFileName()));
+            }
+        }
+        return copy;
+    }
+
     @Test
     void scanDumpAndLoadChunkCopyAFilter() {
         redis.bfReserve("dump-src", 0.01, 1000);
@@ -165,6 +178,33 @@ class RespProtocolTest {
         assertThat(redis.bfMExists("dump-dst", "key-0", "key-299", "other")).containsExactly(true, true, false);
         assertThat(redis.bfInfo("dump-dst").getCapacity()).isEqualTo(1000);
         assertThatThrownBy(() -> redis.bfLoadChunk("dump-dst", 7, new byte[] {1})).hasMessageContaining("iterator");
+    }
+
+    @Test
+    void theLastLoadChunkIsAnsweredOnceTheFilterIsOnDisk() throws Exception {
+        redis.bfReserve("durable-src", 0.01, 20_000_000); // 24 MiB: its snapshot takes a while to write
+        redis.bfMAdd("durable-src", "key-0", "key-1", "key-2");
+        List<ScanDumpValue> chunks = new ArrayList<>();
+        for (long iterator = 0; ; ) {
+            ScanDumpValue chunk = redis.bfScanDump("durable-src", iterator);
+            if (chunk.getIterator() == 0) {
+                break;
+            }
+            chunks.add(chunk);
+            iterator = chunk.getIterator();
+        }
+        for (ScanDumpValue chunk : chunks) {
+            assertThat(redis.bfLoadChunk("durable-dst", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+        }
+        // the files as they are right after the OK, as a kill -9 would leave them, hold the loaded filter
+        Path crashed = copyOf(dataDir.resolve("durable-dst"));
+        TestServer restarted = TestServer.start(crashed.getParent(), b -> b);
+        try (RedisClient second = RedisClient.create(RedisURI.create("127.0.0.1", restarted.respPort()));
+             StatefulRedisConnection<String, String> c = second.connect()) {
+            assertThat(c.sync().bfMExists("durable-dst", "key-0", "key-2", "other")).containsExactly(true, true, false);
+        } finally {
+            restarted.close();
+        }
     }
 
     @Test
