@@ -264,7 +264,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         try {
             get(name).clear();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot clear namespace '" + name + "'", e);
+            throw new UncheckedIOException("cannot clear namespace '" + name + "': " + e.getMessage(), e);
         }
     }
 
