@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * after it and every later segment are kept aside as {@code *.corrupt} files instead of being deleted, because
  * they may hold acknowledged writes someone will want to inspect. Every case is logged and reported.
  *
+ * <p>Only what replay needs is read: records below the loaded snapshot's position are in it, so a segment wholly
+ * before the position (kept for the older snapshot) is skipped, and reading a segment that holds the position
+ * starts at the position's slot. Damage there, which an older snapshot would need, must not cost the records
+ * after the newest one.
+ *
  * @param <S> the store type
  */
 final class Recovery<S extends HashedSeenSet> {
@@ -90,6 +95,11 @@ final class Recovery<S extends HashedSeenSet> {
         for (int i = 0; i < segments.size(); i++) {
             Segment.File segment = segments.get(i);
             boolean last = i == segments.size() - 1;
+            if (!last && segments.get(i + 1).firstSeq() <= expected) {
+                // Every record of this segment precedes the next one's first, so the snapshot holds them all: it
+                // is not read, and damage in it (kept for an older snapshot) costs nothing after the position.
+                continue;
+            }
             if (segment.firstSeq() > expected) {
                 problem("journal records " + expected + " to " + (segment.firstSeq() - 1) + " are missing before "
                         + segment.path().getFileName());
@@ -97,6 +107,12 @@ final class Recovery<S extends HashedSeenSet> {
                 break;
             }
             ByteBuffer bytes = readAll(segment.path());
+            // Records before the expected one are in the snapshot: their slots are skipped unread, so damage in
+            // them does not stop replay. Replay and its checks start at the first record needed.
+            long skipped = expected - segment.firstSeq();
+            if (skipped > 0 && Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES >= bytes.limit()) {
+                continue; // ends before the position: nothing in it is needed, whatever its state
+            }
             if (!Segment.validHeader(bytes, segment.firstSeq())) {
                 if (last && bytes.limit() < Segment.HEADER_BYTES) {
                     // A crash right after the file was created: it never held a record.
@@ -108,14 +124,12 @@ final class Recovery<S extends HashedSeenSet> {
                 setAsideFrom(segments, i);
                 break;
             }
-            int offset = Segment.HEADER_BYTES;
-            long seq = segment.firstSeq();
+            int offset = Math.toIntExact(Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES);
+            long seq = expected;
             while (Segment.validRecord(bytes, offset, seq)) {
-                if (seq >= expected) {
-                    apply(store, bytes, offset);
-                    replayed++;
-                    expected = seq + 1;
-                }
+                apply(store, bytes, offset);
+                replayed++;
+                expected = seq + 1;
                 offset += Segment.RECORD_BYTES;
                 seq++;
             }

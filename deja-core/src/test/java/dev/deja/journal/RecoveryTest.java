@@ -171,4 +171,71 @@ class RecoveryTest {
             assertThat(set.recovery().setAside()).hasSize(segments.size() - 2);
         }
     }
+
+    /**
+     * Two crashes with a snapshot before each leave snapshots at 5,000 and 15,000 and segments starting at 0 and
+     * 10,000; the first segment is kept only for the older snapshot. Damage in it, a record or its header, is
+     * below the newest snapshot's position: it must not cost the intact records 15,000 to 19,999 after it.
+     */
+    @Test
+    void damageBelowTheLoadedSnapshotDoesNotStopReplayAfterIt() throws IOException {
+        Path dir = tmp.resolve("two-crashes");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            set.addAll(keys(0, 5_000));
+            set.snapshotNow().join();
+            set.addAll(keys(5_000, 10_000));
+            dir = Crash.copy(dir, tmp.resolve("crash-1"));
+        }
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().recordsReplayed()).isEqualTo(5_000);
+            set.addAll(keys(10_000, 15_000));
+            set.snapshotNow().join();
+            set.addAll(keys(15_000, 20_000));
+            dir = Crash.copy(dir, tmp.resolve("crash-2"));
+        }
+        assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(15_000L, 5_000L);
+        assertThat(Segment.list(dir)).extracting(Segment.File::firstSeq).containsExactly(0L, 10_000L);
+
+        // inside record 7,000 and inside the header of the first segment; inside record 12,000 of the second,
+        // below the position in the segment that holds it
+        String[] segment = {Segment.fileName(0), Segment.fileName(0), Segment.fileName(10_000)};
+        int[] at = {offsetOf(7_000) + 20, 9, offsetOf(2_000) + 20};
+        for (int i = 0; i < at.length; i++) {
+            Path copy = Crash.copy(dir, tmp.resolve("damaged-" + i));
+            byte[] damaged = flip(copy.resolve(segment[i]), at[i]);
+            try (JournaledSeenSet<MapSeenSet> set = builder(copy).open()) {
+                RecoveryReport report = set.recovery();
+                assertThat(report.snapshotPosition()).as("case %d", i).isEqualTo(15_000);
+                assertThat(report.recordsReplayed()).as("case %d", i).isEqualTo(5_000);
+                assertThat(report.nextPosition()).isEqualTo(20_000);
+                assertThat(report.setAside()).isEmpty();
+                assertThat(report.bytesCut()).isZero();
+                assertThat(set.checkAll(keys(0, 20_000))).containsOnly(true);
+                assertThat(Files.readAllBytes(copy.resolve(segment[i]))).as("left as it was").isEqualTo(damaged);
+                assertThat(Segment.list(copy)).extracting(Segment.File::firstSeq).startsWith(0L, 10_000L);
+            }
+        }
+
+        // Without the newest snapshot the first segment's records from 5,000 on are needed: damage there cuts.
+        Path fallback = Crash.copy(dir, tmp.resolve("fallback"));
+        flip(fallback.resolve(Snapshots.fileName(15_000)), 40);
+        flip(fallback.resolve(Segment.fileName(0)), offsetOf(7_000) + 20);
+        try (JournaledSeenSet<MapSeenSet> set = builder(fallback).open()) {
+            RecoveryReport report = set.recovery();
+            assertThat(report.snapshotPosition()).isEqualTo(5_000);
+            assertThat(report.recordsReplayed()).isEqualTo(2_000);
+            assertThat(report.problems()).anySatisfy(p -> assertThat(p)
+                    .contains("record 7000 at byte " + offsetOf(7_000) + " is damaged and valid data follows"));
+            assertThat(set.checkAll(keys(0, 7_000))).containsOnly(true);
+            assertThat(set.check(key(7_000))).isFalse();
+        }
+    }
+
+    /** Flips one bit of the byte at {@code at} in the file; returns the file's new content. */
+    private static byte[] flip(Path file, int at) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[at] ^= 1;
+        Files.write(file, bytes);
+        return bytes;
+    }
 }
