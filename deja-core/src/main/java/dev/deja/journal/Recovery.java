@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +38,8 @@ import org.slf4j.LoggerFactory;
 final class Recovery<S extends HashedSeenSet> {
 
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+    private static final Pattern JOURNAL_OR_SNAPSHOT =
+            Pattern.compile("journal-(?<seq>\\d{20})\\.log|snapshot-(?<pos>\\d{20})\\.snap");
 
     /** The rebuilt store, where the journal continues, and what happened. */
     record Result<S>(S store, long nextSeq, RecoveryReport report) {
@@ -59,6 +64,7 @@ final class Recovery<S extends HashedSeenSet> {
 
     private Result<S> recover(SnapshotCodec<S> codec, Supplier<S> empty) throws IOException {
         Snapshots.deleteTemporaryFiles(dir);
+        warnAboutUnusableNames();
         S store = null;
         Snapshots.Snapshot loaded = null;
         for (Snapshots.Snapshot candidate : Snapshots.list(dir)) {
@@ -151,6 +157,26 @@ final class Recovery<S extends HashedSeenSet> {
             break;
         }
         return expected;
+    }
+
+    /**
+     * Reports files named like a segment or snapshot whose number is not a sequence number (above 2^63 - 1): deja
+     * never wrote them, so they are ignored, and left in place for whoever put them there.
+     */
+    private void warnAboutUnusableNames() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Matcher m = JOURNAL_OR_SNAPSHOT.matcher(f.getFileName().toString());
+                if (!m.matches()) {
+                    continue;
+                }
+                String digits = m.group("seq") != null ? m.group("seq") : m.group("pos");
+                if (Segment.sequence(digits).isEmpty()) {
+                    problem(f + " ignored: " + digits + " is not a sequence number (the largest is "
+                            + Long.MAX_VALUE + "); the file is left in place and never read");
+                }
+            }
+        }
     }
 
     private static void apply(HashedSeenSet store, ByteBuffer b, int offset) {

@@ -47,7 +47,19 @@ final class Segment {
     /** The first sequence number encoded in a segment's file name, or empty when it is not a segment. */
     static OptionalLong firstSeqOf(Path file) {
         Matcher m = NAME.matcher(file.getFileName().toString());
-        return m.matches() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+        return m.matches() ? sequence(m.group(1)) : OptionalLong.empty();
+    }
+
+    /**
+     * The sequence number written as these decimal digits, or empty when it exceeds {@link Long#MAX_VALUE}: such a
+     * name was not written by deja, and recovery warns about it and leaves it alone.
+     */
+    static OptionalLong sequence(String digits) {
+        try {
+            return OptionalLong.of(Long.parseLong(digits));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /** A segment file and the sequence number of its first record. */

@@ -59,7 +59,7 @@ final class Snapshots {
             for (Path f : (Iterable<Path>) files::iterator) {
                 Matcher m = NAME.matcher(f.getFileName().toString());
                 if (m.matches()) {
-                    out.add(new Snapshot(f, Long.parseLong(m.group(1))));
+                    Segment.sequence(m.group(1)).ifPresent(position -> out.add(new Snapshot(f, position)));
                 }
             }
         }

@@ -231,6 +231,30 @@ class RecoveryTest {
         }
     }
 
+
+    @Test
+    void filesNamedWithANumberBeyondTheSequenceRangeAreIgnoredWithAWarning() throws IOException {
+        Path dir = Crash.copy(pristine, tmp.resolve("odd-names"));
+        String tooBig = "99999999999999999999";
+        Path snapshot = dir.resolve("snapshot-" + tooBig + ".snap");
+        Path segment = dir.resolve("journal-" + tooBig + ".log");
+        Files.write(snapshot, new byte[] {1, 2, 3});
+        Files.write(segment, new byte[] {4, 5, 6});
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            RecoveryReport report = set.recovery();
+            assertThat(report.recordsReplayed()).isEqualTo(RECORDS);
+            assertThat(report.setAside()).isEmpty();
+            assertThat(report.problems()).containsExactlyInAnyOrder(
+                    snapshot + " ignored: " + tooBig + " is not a sequence number (the largest is "
+                            + Long.MAX_VALUE + "); the file is left in place and never read",
+                    segment + " ignored: " + tooBig + " is not a sequence number (the largest is "
+                            + Long.MAX_VALUE + "); the file is left in place and never read");
+            assertThat(set.checkAll(keys(0, RECORDS))).containsOnly(true);
+        }
+        assertThat(Files.readAllBytes(snapshot)).containsExactly(1, 2, 3);
+        assertThat(Files.readAllBytes(segment)).containsExactly(4, 5, 6);
+    }
+
     /** Flips one bit of the byte at {@code at} in the file; returns the file's new content. */
     private static byte[] flip(Path file, int at) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
