@@ -107,6 +107,9 @@ public final class NamespaceRegistry implements AutoCloseable {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
             for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA))).sorted().toList()) {
+                if (!validName(dir)) {
+                    continue;
+                }
                 Namespace namespace = load(dir);
                 namespaces.put(namespace.name(), namespace);
             }
@@ -347,22 +350,45 @@ public final class NamespaceRegistry implements AutoCloseable {
         namespaces.clear();
     }
 
-    private Namespace load(Path dir) throws IOException {
-        Properties metadata = new Properties();
-        try (InputStream in = Files.newInputStream(dir.resolve(Namespace.METADATA))) {
-            metadata.load(in);
+    /**
+     * Whether the directory's name is one the API accepts. One it refuses (made by hand: {@code bad name!},
+     * {@code .hidden}) could be neither used nor deleted, only hold memory: it is skipped with a warning and left as
+     * it is.
+     */
+    private static boolean validName(Path dir) {
+        try {
+            Namespace.checkName(dir.getFileName().toString());
+            return true;
+        } catch (IllegalArgumentException e) {
+            log.warn("{} skipped: not loaded as a namespace, its files are left as they are ({})", dir,
+                    e.getMessage());
+            return false;
         }
+    }
+
+    private Namespace load(Path dir) throws IOException {
+        Path file = dir.resolve(Namespace.METADATA);
         String name = dir.getFileName().toString();
+        // Each failure says which of the data dir's namespaces stops the start, and which file to look at: a failed
+        // create of an older version left parameters behind that no store can open; a file cut short or edited.
+        Properties metadata = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            metadata.load(in);
+        } catch (IOException | IllegalArgumentException e) { // IllegalArgumentException: a malformed \\uXXXX
+            throw cannotLoad(name, file, "cannot be read: " + e, e);
+        }
         StoreKind kind;
         Map<String, String> parameters;
+        String kindName = metadata.getProperty(KIND_KEY);
+        if (kindName == null) {
+            throw cannotLoad(name, file, (metadata.isEmpty() ? "is empty or holds no property" : "has no '"
+                    + KIND_KEY + "' property") + "; it must name the kind, one of " + kinds.names(), null);
+        }
         try {
-            kind = kinds.get(metadata.getProperty(KIND_KEY));
+            kind = kinds.get(kindName);
             parameters = kind.parameters(parameters(metadata));
         } catch (IllegalArgumentException e) {
-            // Says which of the data dir's namespaces stops the start: a failed create of an older version left
-            // parameters behind that no store can open.
-            throw new IllegalArgumentException("namespace '" + name + "' in " + dir + " cannot be loaded: "
-                    + e.getMessage(), e);
+            throw cannotLoad(name, file, e.getMessage(), e);
         }
         reserve(name, kind, parameters, "namespace '" + name + "' (in " + dir + ")");
         try {
@@ -371,6 +397,11 @@ public final class NamespaceRegistry implements AutoCloseable {
             release(name);
             throw e;
         }
+    }
+
+    private static IllegalArgumentException cannotLoad(String name, Path file, String problem, Exception cause) {
+        return new IllegalArgumentException("namespace '" + name + "' cannot be loaded: " + file + ": " + problem,
+                cause);
     }
 
     /** Reserves the namespace's heap and native memory, both or neither. */

@@ -196,7 +196,51 @@ class NamespaceRegistryTest {
         Files.writeString(dir.resolve(Namespace.METADATA), "name=e12\nkind=exact\nparam.memtable=1\n");
         assertThatThrownBy(() -> open(StoreKinds.standard(), true))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("namespace 'e12' in " + dir + " cannot be loaded: memtable must be in [64k, 16g] (got 1)");
+                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(Namespace.METADATA)
+                        + ": memtable must be in [64k, 16g] (got 1)");
+    }
+
+    @Test
+    void aBadMetadataFileIsNamedWithWhatIsWrong() throws IOException {
+        Path dir = dataDir.resolve("broken");
+        Files.createDirectories(dir);
+        Path file = dir.resolve(Namespace.METADATA);
+        Map<String, String> contents = Map.of(
+                "", "is empty or holds no property; it must name the kind, one of [bloom, recent, exact]",
+                "\\u00zz\n", "cannot be read: java.lang.IllegalArgumentException: Malformed \\uxxxx encoding.",
+                "name=broken\nparam.buckets=10\n", "has no 'kind' property; it must name the kind, one of",
+                "kind=recent\nparam.buckets=abc\n", "buckets must be an integer in [1, ",
+                "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
+        for (Map.Entry<String, String> c : contents.entrySet()) {
+            Files.writeString(file, c.getKey());
+            assertThatThrownBy(() -> open(StoreKinds.standard(), true)).as(c.getKey())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("namespace 'broken' cannot be loaded: " + file + ": " + c.getValue());
+        }
+    }
+
+    @Test
+    void directoriesWithNamesTheApiRefusesAreSkippedWithAWarning() throws IOException {
+        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRegistry.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            for (String name : List.of("bad name!", ".hidden")) {
+                Files.createDirectories(dataDir.resolve(name));
+                Files.writeString(dataDir.resolve(name).resolve(Namespace.METADATA), "kind=bloom\n");
+            }
+            try (NamespaceRegistry registry = open(FIXTURE, true)) {
+                assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
+            }
+            assertThat(events.list).filteredOn(e -> e.getLevel() == Level.WARN)
+                    .extracting(ILoggingEvent::getFormattedMessage)
+                    .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve("bad name!") + " skipped"))
+                    .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve(".hidden") + " skipped"));
+            assertThat(dataDir.resolve("bad name!").resolve(Namespace.METADATA)).as("left as it was").exists();
+        } finally {
+            logger.detachAppender(events);
+        }
     }
 
     @Test
