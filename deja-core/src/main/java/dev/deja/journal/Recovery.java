@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,8 +149,7 @@ final class Recovery<S extends HashedSeenSet> {
             }
             problem(segment.path().getFileName() + ": record " + seq + " at byte " + offset
                     + " is damaged and valid data follows; replay stops there");
-            Path aside = dir.resolve(segment.path().getFileName() + "." + offset + ".corrupt");
-            writeDurably(aside, bytes.duplicate().position(offset));
+            Path aside = writeAside(segment.path().getFileName() + "." + offset, bytes.duplicate().position(offset));
             setAside.add(aside);
             truncate(segment.path(), offset);
             setAsideFrom(segments, i + 1);
@@ -210,11 +209,42 @@ final class Recovery<S extends HashedSeenSet> {
         }
     }
 
+    /**
+     * Renames the file to {@code <name>.corrupt}, or {@code <name>.<n>.corrupt} with the smallest {@code n >= 2}
+     * free when earlier damage of the same name was set aside: set-aside files are never replaced.
+     */
     private Path moveAside(Path file) throws IOException {
-        Path aside = file.resolveSibling(file.getFileName() + ".corrupt");
-        Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
-        Snapshots.forceDirectory(dir);
-        return aside;
+        for (int n = 1;; n++) {
+            Path aside = asideName(file.getFileName().toString(), n);
+            try {
+                Files.move(file, aside); // refuses to replace an existing file
+                Snapshots.forceDirectory(dir);
+                return aside;
+            } catch (FileAlreadyExistsException taken) {
+                // set aside before: try the next name
+            }
+        }
+    }
+
+    /** Writes the bytes, durably, to a new {@code <name>.corrupt} (or {@code <name>.<n>.corrupt}, as above). */
+    private Path writeAside(String name, ByteBuffer bytes) throws IOException {
+        for (int n = 1;; n++) {
+            Path aside = asideName(name, n);
+            try (FileChannel ch = FileChannel.open(aside, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                while (bytes.hasRemaining()) {
+                    ch.write(bytes);
+                }
+                ch.force(true);
+            } catch (FileAlreadyExistsException taken) {
+                continue;
+            }
+            Snapshots.forceDirectory(dir);
+            return aside;
+        }
+    }
+
+    private Path asideName(String name, int n) {
+        return dir.resolve(name + (n == 1 ? "" : "." + n) + JournaledSeenSet.SET_ASIDE_SUFFIX);
     }
 
     private void cut(Path file, long bytes, String why) {
@@ -229,16 +259,6 @@ final class Recovery<S extends HashedSeenSet> {
 
     private static ByteBuffer readAll(Path file) throws IOException {
         return ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
-    private static void writeDurably(Path file, ByteBuffer bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-            while (bytes.hasRemaining()) {
-                ch.write(bytes);
-            }
-            ch.force(true);
-        }
     }
 
     private static void truncate(Path file, long size) throws IOException {

@@ -127,6 +127,45 @@ class RecoveryTest {
     }
 
     @Test
+    void damageSetAsideTwiceUnderTheSameNameKeepsBothFiles() throws IOException {
+        byte[] headerDamaged = Files.readAllBytes(pristine.resolve(segmentName));
+        headerDamaged[9] ^= 4;
+        byte[] recordDamaged = Files.readAllBytes(pristine.resolve(segmentName));
+        recordDamaged[offsetOf(5) + 20] ^= 1;
+        Path dir = copyWith(headerDamaged);
+        for (int round = 1; round <= 3; round++) {
+            restore(dir, headerDamaged); // the same damage again, after a restart
+            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+                String suffix = round == 1 ? ".corrupt" : "." + round + ".corrupt";
+                assertThat(set.recovery().setAside()).containsExactly(dir.resolve(segmentName + suffix));
+            }
+        }
+        for (int round = 1; round <= 2; round++) {
+            restore(dir, recordDamaged);
+            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+                String suffix = round == 1 ? ".corrupt" : "." + round + ".corrupt";
+                assertThat(set.recovery().setAside())
+                        .containsExactly(dir.resolve(segmentName + "." + offsetOf(5) + suffix));
+            }
+        }
+        for (String kept : List.of(".corrupt", ".2.corrupt", ".3.corrupt")) {
+            assertThat(Files.readAllBytes(dir.resolve(segmentName + kept))).as(kept).isEqualTo(headerDamaged);
+        }
+        assertThat(Files.readAllBytes(dir.resolve(segmentName + "." + offsetOf(5) + ".corrupt")))
+                .isEqualTo(Arrays.copyOfRange(recordDamaged, offsetOf(5), recordDamaged.length));
+    }
+
+    /** Leaves only the set-aside files and the segment, as the crash left it but with this content. */
+    private void restore(Path dir, byte[] segment) throws IOException {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(f -> !f.toString().endsWith(".corrupt")).toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.write(dir.resolve(segmentName), segment);
+    }
+
+    @Test
     void aHeaderTornAtCreationIsRemoved() throws IOException {
         Path dir = Crash.copy(pristine, tmp.resolve("torn-header"));
         Files.write(dir.resolve(Segment.fileName(RECORDS)), new byte[7]);

@@ -148,9 +148,11 @@ final class JournaledStore implements NamespaceStore {
         store.close();
     }
 
+    /** Deletes the journal and snapshots; keeps the metadata, and the damaged files recovery set aside. */
     private void deleteJournalFiles() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> !f.getFileName().toString().equals(Namespace.METADATA)).toList()) {
+            for (Path file : files.filter(f -> !f.getFileName().toString().equals(Namespace.METADATA)
+                    && !f.getFileName().toString().endsWith(JournaledSeenSet.SET_ASIDE_SUFFIX)).toList()) {
                 Files.delete(file);
             }
         } catch (UncheckedIOException e) {

@@ -416,7 +416,10 @@ class NamespaceRegistryTest {
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("gone", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            Path setAside = dataDir.resolve("gone").resolve("journal-00000000000000000000.log.20.corrupt");
+            Files.writeString(setAside, "damage kept for inspection");
             registry.clear("gone");
+            assertThat(setAside).as("set-aside files are never deleted by a clear").exists();
             assertThat(registry.get("gone").store().check("k".getBytes())).isFalse();
             registry.get("gone").checkThenAdd(List.of("after".getBytes()), null).join();
         }
