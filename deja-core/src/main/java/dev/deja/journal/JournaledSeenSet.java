@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -93,6 +94,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
     private long snapshotPosition;
 
+    /** Why {@link #close()} could not write the final snapshot; null when it did or had nothing to write. */
+    private volatile Throwable finalSnapshotFailure;
+
     private JournaledSeenSet(Builder<S> b, FileChannel lockFile, Recovery.Result<S> recovered) throws IOException {
         this.dir = b.dir;
         this.store = recovered.store();
@@ -123,6 +127,16 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** What recovery loaded, cut and set aside when this store was opened. */
     public RecoveryReport recovery() {
         return recovery;
+    }
+
+    /**
+     * Why {@link #close()} could not write the final snapshot (a full disk), or empty when it wrote it, had nothing
+     * new to write, or has not run. Nothing is lost then: a failed snapshot leaves the earlier snapshots and every
+     * journal segment in place (they are pruned only after a snapshot is written), and the journal, written out
+     * before the snapshot was tried, holds every acknowledged change; the next open replays it.
+     */
+    public Optional<Throwable> finalSnapshotFailure() {
+        return Optional.ofNullable(finalSnapshotFailure);
     }
 
     /** The directory holding the journal and snapshots. */
@@ -331,8 +345,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         try {
             snapshotter.submit(this::snapshot).get();
         } catch (ExecutionException e) {
+            finalSnapshotFailure = e.getCause();
             LOG.error("{}: final snapshot failed; the journal holds every change", dir, e.getCause());
         } catch (InterruptedException e) {
+            finalSnapshotFailure = e;
             Thread.currentThread().interrupt();
         } finally {
             snapshotter.shutdownNow();

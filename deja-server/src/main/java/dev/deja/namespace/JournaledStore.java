@@ -148,6 +148,11 @@ final class JournaledStore implements NamespaceStore {
         store.close();
     }
 
+    /** Whether {@link #close()} could not write the final snapshot; the journal then still holds every change. */
+    boolean finalSnapshotFailed() {
+        return store.finalSnapshotFailure().isPresent();
+    }
+
     /** Deletes the journal and snapshots; keeps the metadata, and the damaged files recovery set aside. */
     private void deleteJournalFiles() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {

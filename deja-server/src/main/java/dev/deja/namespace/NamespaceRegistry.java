@@ -343,11 +343,27 @@ public final class NamespaceRegistry implements AutoCloseable {
     /** Writes out every namespace's journal and a final snapshot; the registry must not be used afterwards. */
     @Override
     public synchronized void close() {
+        closeAll();
+    }
+
+    /**
+     * Closes like {@link #close()} and returns the names, sorted, of the journaled namespaces whose final snapshot
+     * failed (each failure is logged with its cause). Their journal was written out before the snapshot was tried
+     * and still holds every acknowledged write, with the earlier snapshots, so the next start replays them and
+     * nothing is lost.
+     */
+    public synchronized List<String> closeAll() {
+        List<String> notSnapshotted = new ArrayList<>();
         for (Namespace namespace : namespaces.values()) {
             namespace.close();
             release(namespace.name());
+            if (namespace.durableStore() instanceof JournaledStore journaled && journaled.finalSnapshotFailed()) {
+                notSnapshotted.add(namespace.name());
+            }
         }
         namespaces.clear();
+        notSnapshotted.sort(null);
+        return notSnapshotted;
     }
 
     /**

@@ -16,6 +16,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -134,7 +135,13 @@ public final class DejaServer implements AutoCloseable {
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         // the quiet period lets requests already read finish and their replies be flushed
         workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
-        context.namespaces().close();
-        log.info("deja stopped; every namespace's journal is written out and snapshotted");
+        List<String> notSnapshotted = context.namespaces().closeAll();
+        if (notSnapshotted.isEmpty()) {
+            log.info("deja stopped; every namespace's journal is written out and snapshotted");
+        } else {
+            log.warn("deja stopped; every namespace's journal is written out, but the final snapshot of {} failed"
+                    + " (see the errors above): their journals still hold every acknowledged write and are replayed"
+                    + " at the next start, so nothing is lost", notSnapshotted);
+        }
     }
 }

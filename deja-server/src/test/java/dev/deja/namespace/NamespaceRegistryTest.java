@@ -413,6 +413,33 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void aFinalSnapshotThatFailsIsReportedAndTheJournalStillHoldsEveryWrite() throws IOException {
+        Path dir = dataDir.resolve("full");
+        List<Path> blockers = new java.util.ArrayList<>();
+        NamespaceRegistry registry = open(FIXTURE, true);
+        try {
+            registry.create("full", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            registry.create("fine", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            // a directory where the snapshot's temporary file goes makes it fail, as a full disk would
+            for (int position = 0; position < 4; position++) {
+                Path blocker = dir.resolve(String.format("snapshot-%020d.snap.tmp", position)).resolve("blocker");
+                Files.createDirectories(blocker);
+                blockers.add(blocker);
+            }
+        } finally {
+            assertThat(registry.closeAll()).containsExactly("full");
+        }
+        for (Path blocker : blockers) {
+            Files.delete(blocker);
+            Files.delete(blocker.getParent());
+        }
+        try (NamespaceRegistry reopened = open(FIXTURE, true)) {
+            assertThat(reopened.get("full").store().check("k".getBytes())).as("replayed from the journal").isTrue();
+            assertThat(reopened.closeAll()).isEmpty();
+        }
+    }
+
+    @Test
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("gone", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
