@@ -9,6 +9,9 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.deja.bloom.BloomFilter;
 import dev.deja.journal.FsyncPolicy;
+import dev.deja.journal.JournaledSeenSet;
+import dev.deja.journal.RecoveryReport;
+import dev.deja.seen.SeenSet;
 import dev.deja.testing.FixtureKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -436,6 +439,69 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry reopened = open(FIXTURE, true)) {
             assertThat(reopened.get("full").store().check("k".getBytes())).as("replayed from the journal").isTrue();
             assertThat(reopened.closeAll()).isEmpty();
+        }
+    }
+
+    /**
+     * A recent namespace killed twice, each time after a snapshot: snapshots at 5,000 and 15,000, segments from 0
+     * and 10,000. A byte flipped in record 7,000 of the first segment, which only the older snapshot needs, must
+     * not cost the acknowledged records 15,000 to 19,999.
+     */
+    @Test
+    void damageInTheJournalBelowTheNewestSnapshotLosesNothingAfterIt() throws IOException {
+        Map<String, String> shape = Map.of("buckets", Long.toString(1L << 20));
+        Path first = dataDir.resolve("first");
+        try (NamespaceRegistry registry = openAt(first)) {
+            Namespace ns = registry.create("recent1", "recent", shape);
+            ns.checkThenAdd(keys(0, 5_000), null).join();
+            registry.snapshot("recent1").join();
+            ns.checkThenAdd(keys(5_000, 10_000), null).join();
+            copyTree(first, dataDir.resolve("second")); // what kill -9 leaves
+        }
+        Path second = dataDir.resolve("second");
+        try (NamespaceRegistry registry = openAt(second)) {
+            Namespace ns = registry.get("recent1");
+            ns.checkThenAdd(keys(10_000, 15_000), null).join();
+            registry.snapshot("recent1").join();
+            ns.checkThenAdd(keys(15_000, 20_000), null).join();
+            copyTree(second, dataDir.resolve("third"));
+        }
+        Path third = dataDir.resolve("third");
+        Path segment = third.resolve("recent1").resolve(String.format("journal-%020d.log", 0));
+        assertThat(third.resolve("recent1").resolve(String.format("journal-%020d.log", 10_000))).exists();
+        flipByte(segment, 20 + 37 * 7_000 + 20);
+        try (NamespaceRegistry registry = openAt(third)) {
+            SeenSet store = registry.get("recent1").store();
+            RecoveryReport report = ((JournaledSeenSet<?>) store).recovery();
+            assertThat(report.snapshotPosition()).isEqualTo(15_000);
+            assertThat(report.recordsReplayed()).isEqualTo(5_000);
+            assertThat(report.setAside()).isEmpty();
+            assertThat(store.checkAll(keys(0, 20_000))).containsOnly(true);
+        }
+    }
+
+    private NamespaceRegistry openAt(Path dir) throws IOException {
+        NamespaceRegistry registry = new NamespaceRegistry(dir, StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        registry.open();
+        return registry;
+    }
+
+    private static List<byte[]> keys(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).mapToObj(i -> ("key-" + i).getBytes()).toList();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
         }
     }
 
