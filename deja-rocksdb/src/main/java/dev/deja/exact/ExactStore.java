@@ -38,6 +38,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.slf4j.Logger;
@@ -115,6 +116,10 @@ public final class ExactStore implements SeenSet {
     private final FilterLoader filterLoader;
     /** Where close keeps the key filters for the next open. */
     private final KeyFilterFiles keyFilterFiles;
+    /** The store's directory, for messages. */
+    private final Path directory;
+    private final java.util.concurrent.atomic.AtomicBoolean readFailureLogged =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
@@ -151,6 +156,7 @@ public final class ExactStore implements SeenSet {
             walSyncer = null;
         }
         this.keyFilterFiles = new KeyFilterFiles(b.directory);
+        this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
                 : new FilterLoader(db, existing);
     }
@@ -316,7 +322,7 @@ public final class ExactStore implements SeenSet {
                 }
             }
             byte[][][] copies = new byte[g][k.length][];
-            List<byte[]> values = probe.isEmpty() ? List.of() : db.multiGetAsList(tuning.readOptions, families, probe);
+            List<byte[]> values = probe.isEmpty() ? List.of() : multiGet(families, probe);
             for (int p = 0; p < values.size(); p++) {
                 copies[at.get(p)[0]][at.get(p)[1]] = values.get(p);
             }
@@ -718,48 +724,77 @@ public final class ExactStore implements SeenSet {
         }
         int remaining = keys.length;
         int[] probed = new int[keys.length];
-        try {
-            for (int g = generations.size() - 1; g >= 0 && remaining > 0; g--) {
-                Generation gen = generations.get(g);
-                long[] pendingHashes = new long[2 * remaining];
-                for (int j = 0; j < remaining; j++) {
-                    pendingHashes[2 * j] = hashes[2 * pending[j]];
-                    pendingHashes[2 * j + 1] = hashes[2 * pending[j] + 1];
-                }
-                boolean[] maybe = gen.filter.mayContainAll(pendingHashes);
-                List<byte[]> probe = new ArrayList<>();
-                for (int j = 0; j < remaining; j++) {
-                    if (maybe[j]) {
-                        probed[probe.size()] = j;
-                        probe.add(keys[pending[j]]);
-                    }
-                }
-                if (probe.isEmpty()) {
-                    continue;
-                }
-                List<byte[]> values = db.multiGetAsList(tuning.readOptions,
-                        Collections.nCopies(probe.size(), gen.handle), probe);
-                for (int p = 0; p < values.size(); p++) {
-                    byte[] v = values.get(p);
-                    if (v != null) {
-                        int j = probed[p];
-                        StoredValue value = decode(v, gen);
-                        hits[pending[j]] = value.expiredAt(nowMillis) ? null : new Hit(gen, value);
-                        pending[j] = -1; // answered: a newer copy shadows older ones
-                    }
-                }
-                int stillMissing = 0;
-                for (int j = 0; j < remaining; j++) {
-                    if (pending[j] >= 0) {
-                        pending[stillMissing++] = pending[j];
-                    }
-                }
-                remaining = stillMissing;
+        for (int g = generations.size() - 1; g >= 0 && remaining > 0; g--) {
+            Generation gen = generations.get(g);
+            long[] pendingHashes = new long[2 * remaining];
+            for (int j = 0; j < remaining; j++) {
+                pendingHashes[2 * j] = hashes[2 * pending[j]];
+                pendingHashes[2 * j + 1] = hashes[2 * pending[j] + 1];
             }
-            return hits;
-        } catch (RocksDBException e) {
-            throw failure("read", e);
+            boolean[] maybe = gen.filter.mayContainAll(pendingHashes);
+            List<byte[]> probe = new ArrayList<>();
+            for (int j = 0; j < remaining; j++) {
+                if (maybe[j]) {
+                    probed[probe.size()] = j;
+                    probe.add(keys[pending[j]]);
+                }
+            }
+            if (probe.isEmpty()) {
+                continue;
+            }
+            List<byte[]> values = multiGet(Collections.nCopies(probe.size(), gen.handle), probe);
+            for (int p = 0; p < values.size(); p++) {
+                byte[] v = values.get(p);
+                if (v != null) {
+                    int j = probed[p];
+                    StoredValue value = decode(v, gen);
+                    hits[pending[j]] = value.expiredAt(nowMillis) ? null : new Hit(gen, value);
+                    pending[j] = -1; // answered: a newer copy shadows older ones
+                }
+            }
+            int stillMissing = 0;
+            for (int j = 0; j < remaining; j++) {
+                if (pending[j] >= 0) {
+                    pending[stillMissing++] = pending[j];
+                }
+            }
+            remaining = stillMissing;
         }
+        return hits;
+    }
+
+    /**
+     * One MultiGet: each key's value in its column family, null where it holds none. MultiGet answers null as well
+     * for a key whose read failed (a table block whose checksum does not match, an I/O error), which would make an
+     * acknowledged key read as new; so each null is asked again with a get, which tells the two apart by throwing
+     * for a failed read. Nulls reach this far only for the keys the store's filters do not rule out, so the second
+     * look is rare outside the loading of filters after a crash.
+     */
+    private List<byte[]> multiGet(List<ColumnFamilyHandle> families, List<byte[]> keys) {
+        try {
+            List<byte[]> values = new ArrayList<>(db.multiGetAsList(tuning.readOptions, families, keys));
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i) == null) {
+                    values.set(i, db.get(families.get(i), tuning.readOptions, keys.get(i)));
+                }
+            }
+            return values;
+        } catch (RocksDBException e) {
+            throw readFailure(e);
+        }
+    }
+
+    /** A failed read: never an absent key. Logged once per store, with what to do about a damaged file. */
+    private UncheckedIOException readFailure(RocksDBException e) {
+        boolean corrupt = e.getStatus() != null && e.getStatus().getCode() == Status.Code.Corruption;
+        String what = corrupt ? "read (corruption: a table file in " + directory + " is damaged)"
+                : "read (in " + directory + ")";
+        if (readFailureLogged.compareAndSet(false, true)) {
+            LOG.error("exact store in {} could not read a key{}: {}; commands reaching it fail until the store is"
+                    + " restored from a checkpoint or backup taken before the damage (further read errors are not"
+                    + " logged)", directory, corrupt ? " (corruption)" : "", e.getMessage());
+        }
+        return failure(what, e);
     }
 
     private static long[] hashes(byte[][] keys) {

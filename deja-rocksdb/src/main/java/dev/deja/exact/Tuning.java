@@ -124,8 +124,9 @@ final class Tuning implements AutoCloseable {
 
         writeOptions = new WriteOptions().setSync(fsync == FsyncPolicy.ALWAYS);
         // Reads fill the block cache: the blocks a lookup reaches are those of duplicates, and a key that came
-        // twice is the likeliest to come again.
-        readOptions = new ReadOptions();
+        // twice is the likeliest to come again. Checksums are verified on every block read (RocksDB's default,
+        // set here so that no one turns it off): a damaged block must fail the lookup, never read as a miss.
+        readOptions = new ReadOptions().setVerifyChecksums(true);
     }
 
     @Override
