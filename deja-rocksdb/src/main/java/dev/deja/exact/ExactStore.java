@@ -118,6 +118,9 @@ public final class ExactStore implements SeenSet {
     private final KeyFilterFiles keyFilterFiles;
     /** The store's directory, for messages. */
     private final Path directory;
+    private final Object writeHealth = new Object();
+    /** Set by the first failed write or sync, cleared by the next that succeeds ({@link #writesFailing}). */
+    private volatile WriteFailure writeFailure;
     private final java.util.concurrent.atomic.AtomicBoolean readFailureLogged =
             new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -277,11 +280,12 @@ public final class ExactStore implements SeenSet {
                         batch.put(hit.generation.handle, kb.array(), encode(hit.value, hit.generation));
                     }
                     db.write(tuning.writeOptions, batch);
+                    wrote();
                 }
             }
             return out;
         } catch (RocksDBException e) {
-            throw failure("write", e);
+            throw writeFailed("write", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -351,11 +355,12 @@ public final class ExactStore implements SeenSet {
                 }
                 if (batch.count() > 0) {
                     db.write(tuning.writeOptions, batch);
+                    wrote();
                 }
             }
             return out;
         } catch (RocksDBException e) {
-            throw failure("forget", e);
+            throw writeFailed("forget", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -600,11 +605,12 @@ public final class ExactStore implements SeenSet {
                         batch.put(newest.handle, w.getKey().array(), w.getValue());
                     }
                     db.write(tuning.writeOptions, batch);
+                    wrote();
                 }
             }
             return written;
         } catch (RocksDBException e) {
-            throw failure("write", e);
+            throw writeFailed("write", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -895,8 +901,9 @@ public final class ExactStore implements SeenSet {
         try {
             ensureOpen();
             db.syncWal();
+            wrote();
         } catch (RocksDBException e) {
-            throw failure("sync the write-ahead log", e);
+            throw writeFailed("sync the write-ahead log", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -909,7 +916,7 @@ public final class ExactStore implements SeenSet {
         } catch (IllegalStateException closedMeanwhile) {
             // the store closed between two runs; closing synced it
         } catch (UncheckedIOException e) {
-            LOG.error("exact store could not sync its write-ahead log", e);
+            // logged once by writeFailed, and again when the store writes again
         }
     }
 
@@ -949,6 +956,49 @@ public final class ExactStore implements SeenSet {
         } finally {
             generationLock.writeLock().unlock();
         }
+    }
+
+    /**
+     * Whether the store's writes are failing: the last write or sync of the write-ahead log failed and none has
+     * succeeded since. RocksDB recovers by itself from a full disk met while writing a table file, but not from one
+     * met while appending to the write-ahead log: that log's writer then refuses every later write ("Writer has
+     * previous error") until the store is closed and opened again, which a server does once the disk has room
+     * again. Stays true after {@link #close}.
+     */
+    public boolean writesFailing() {
+        return writeFailure != null;
+    }
+
+    /** A failed write or sync: logged when writes start failing, not for each failure after it. */
+    private UncheckedIOException writeFailed(String what, RocksDBException e) {
+        UncheckedIOException failure = failure(what, e);
+        if (writeFailure == null) {
+            synchronized (writeHealth) {
+                if (writeFailure == null) {
+                    writeFailure = new WriteFailure(failure.getMessage(), clock.millis());
+                    LOG.error("{} (store in {}); writes fail until it can write again (logged again then, not for"
+                            + " each failure)", failure.getMessage(), directory);
+                }
+            }
+        }
+        return failure;
+    }
+
+    /** A write or sync succeeded: if writes were failing, says since when and what the failure was. */
+    private void wrote() {
+        if (writeFailure != null) {
+            synchronized (writeHealth) {
+                WriteFailure f = writeFailure;
+                if (f != null) {
+                    writeFailure = null;
+                    LOG.info("exact store in {}: writing again after {} s of failures ({})", directory,
+                            Math.max(0, clock.millis() - f.sinceMillis()) / 1000, f.message());
+                }
+            }
+        }
+    }
+
+    private record WriteFailure(String message, long sinceMillis) {
     }
 
     private void ensureOpen() {
