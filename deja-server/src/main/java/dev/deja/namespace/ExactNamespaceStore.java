@@ -8,8 +8,11 @@ import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -38,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * thread runs those syncs and each covers every write made while the previous one ran ({@link GroupSync}), so
  * the disk's flushes are shared instead of each write waiting for its own. (The store itself is opened with
  * {@code everysec}, which also syncs at close.) A timer rolls generations over and ages them out while no one
- * writes.
+ * writes, and reopens the store when its writes failed (a full disk) and the disk takes writes again.
  */
 final class ExactNamespaceStore implements NamespaceStore {
 
@@ -114,12 +117,88 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     private void maintain() {
+        if (store.writesFailing()) {
+            reopenIfWritable();
+            return;
+        }
         try {
             store.maintain();
         } catch (RuntimeException e) {
             // a store closed by clear() or shutdown between two runs; anything else is worth a line in the log
             if (!maintenance.isShutdown()) {
                 log.warn("exact namespace '{}': maintenance failed: {}", namespace, e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Called by the maintenance timer while the store's writes fail (a full disk, most often): once a probe file of
+     * {@link #probeBytes()} can be written and synced in the namespace's directory, closes the store and opens it
+     * again, which gives RocksDB a new write-ahead log writer (the old one refuses every write after its first
+     * failure). The reopened store replays the log; a write that failed was never acknowledged. While the disk stays
+     * full nothing happens, and nothing is logged beyond the store's one line. If the open fails, the next run
+     * tries again; commands meanwhile fail as on a closed store.
+     */
+    private synchronized void reopenIfWritable() {
+        ExactStore failing = store;
+        if (!failing.writesFailing() || !diskTakes(probeBytes())) {
+            return;
+        }
+        log.warn("exact namespace '{}': the disk takes writes again; reopening its store, whose writes failed",
+                namespace);
+        closeQuietly(failing);
+        try {
+            store = openStore();
+            log.info("exact namespace '{}': store reopened, writing again", namespace);
+        } catch (RuntimeException e) {
+            log.error("exact namespace '{}': could not reopen its store (tried again in {} s): {}", namespace,
+                    MAINTENANCE_INTERVAL.toSeconds(), e.getMessage());
+        }
+    }
+
+    /** Room a reopen needs: a memtable's worth of log and its flush, with a margin; at most 64 MiB. */
+    private long probeBytes() {
+        return Math.min(64L << 20, 2 * Long.parseLong(parameters.get("memtable")));
+    }
+
+    /** Whether {@code bytes} can be written and synced in the namespace's directory now (the file is deleted). */
+    private boolean diskTakes(long bytes) {
+        Path probe = dir.resolve("write-probe.tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+                for (long written = 0; written < bytes; written += chunk.capacity()) {
+                    chunk.clear();
+                    while (chunk.hasRemaining()) {
+                        ch.write(chunk);
+                    }
+                }
+                ch.force(false);
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException e) {
+                log.warn("exact namespace '{}': could not delete {}: {}", namespace, probe, e.getMessage());
+            }
+        }
+    }
+
+    /** Closes a store, logging instead of throwing what closing met (a write-ahead log that could not be synced). */
+    private void closeQuietly(ExactStore closing) {
+        try {
+            closing.close();
+        } catch (RuntimeException e) {
+            if (closing.writesFailing()) {
+                // expected: the log's writer refuses everything after its first failure, the sync at close too
+                log.warn("exact namespace '{}': closing its store, whose writes were failing: {}", namespace,
+                        e.getMessage());
+            } else {
+                log.error("exact namespace '{}': closing its store: {}", namespace, e.getMessage());
             }
         }
     }
@@ -194,7 +273,7 @@ final class ExactNamespaceStore implements NamespaceStore {
 
     @Override
     public synchronized void clear() throws IOException {
-        store.close();
+        closeQuietly(store);
         deleteTree(dir.resolve("db"));
         store = openStore();
     }
@@ -208,7 +287,10 @@ final class ExactNamespaceStore implements NamespaceStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        store.close();
+        // Never throws: a server closing every namespace at shutdown goes on with the others.
+        synchronized (this) {
+            closeQuietly(store);
+        }
     }
 
     private static void deleteTree(Path root) throws IOException {
