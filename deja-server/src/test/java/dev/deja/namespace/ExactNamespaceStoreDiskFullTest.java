@@ -1,0 +1,130 @@
+package dev.deja.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.journal.FsyncPolicy;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An exact namespace whose write-ahead log could not be written writes again once the disk takes writes, logs the
+ * failure once rather than every second, and closes without throwing.
+ *
+ * <p>A full disk needs root to make (a small tmpfs); a file-size limit does the same without: once the child process
+ * has opened its namespace (loading RocksDB's library writes a large file), the test lowers its soft
+ * {@code RLIMIT_FSIZE} to 256 KiB with {@code prlimit}, so the first append that takes the log past it fails (EFBIG;
+ * the JVM ignores SIGXFSZ), and RocksDB's log writer then refuses every write after it, as after ENOSPC. The test
+ * then lifts the limit, as freeing the disk would. Skipped where prlimit is missing.
+ */
+class ExactNamespaceStoreDiskFullTest {
+
+    @TempDir
+    Path dir;
+
+    /**
+     * The child: opens an exact namespace in {@code args[0]} ("READY"), waits for a line on its input, writes
+     * batches until one fails ("FAILED"), then tries again every 200 ms until one succeeds ("WRITING") or a minute
+     * passes, then closes it ("CLOSED").
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> parameters = new ExactKind().parameters(Map.of("memtable", "1m", "blockCache", "1m"));
+        ExactNamespaceStore store = ExactNamespaceStore.open("full", parameters, Path.of(args[0]),
+                new Durability(FsyncPolicy.EVERYSEC, Duration.ZERO));
+        System.out.println("READY");
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        boolean failed = false;
+        long next = 0;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            List<byte[]> batch = new ArrayList<>();
+            for (int i = 0; i < 500; i++, next++) {
+                batch.add(ByteBuffer.allocate(16).putLong(next).putLong(next * 0x9E3779B97F4A7C15L).array());
+            }
+            try {
+                store.checkThenAdd(batch, null).join();
+                if (failed) {
+                    System.out.println("WRITING");
+                    break;
+                }
+            } catch (CompletionException e) {
+                if (!failed) {
+                    failed = true;
+                    System.out.println("FAILED " + e.getCause().getMessage());
+                }
+                Thread.sleep(200);
+            }
+        }
+        store.close();
+        System.out.println("CLOSED");
+    }
+
+    private static boolean onPath(String command) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(d, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Sets the soft limit on the size of the files the process writes (hard limit unchanged). */
+    private static void fileSizeLimit(Process process, String bytes) throws Exception {
+        Process prlimit = new ProcessBuilder("prlimit", "--pid", Long.toString(process.pid()), "--fsize=" + bytes + ":")
+                .inheritIO().start();
+        assertThat(prlimit.waitFor()).as("prlimit exit code").isZero();
+    }
+
+    @Test
+    @Timeout(120)
+    void writesResumeOnceTheLogCanBeWrittenAgain() throws Exception {
+        Assumptions.assumeTrue(onPath("prlimit"), "needs prlimit");
+        Path log = dir.resolve("child.log");
+        Path data = dir.resolve("ns");
+        Files.createDirectories(data);
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString())
+                .redirectError(log.toFile()).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                lines.add(line);
+                if (line.equals("READY")) {
+                    fileSizeLimit(child, "262144");
+                    child.getOutputStream().write("GO\n".getBytes(StandardCharsets.US_ASCII));
+                    child.getOutputStream().flush();
+                } else if (line.startsWith("FAILED")) {
+                    Thread.sleep(3000); // a few once-a-second syncs of the broken log
+                    fileSizeLimit(child, "unlimited");
+                }
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+        String stderr = Files.readString(log);
+        assertThat(child.waitFor()).as("child exit code; its log:%n%s", stderr).isZero();
+        assertThat(lines).as("child output; its log:%n%s", stderr)
+                .anyMatch(l -> l.startsWith("FAILED") && l.contains("File too large"))
+                .contains("WRITING", "CLOSED");
+        assertThat(stderr).doesNotContain("could not sync its write-ahead log").doesNotContain("Exception in thread");
+        assertThat(stderr.lines().filter(l -> l.contains(" ERROR ") && l.contains("ExactStore")).count())
+                .as("ERROR lines of the store:%n%s", stderr).isEqualTo(1);
+    }
+}
