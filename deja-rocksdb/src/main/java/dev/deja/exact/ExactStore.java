@@ -796,9 +796,10 @@ public final class ExactStore implements SeenSet {
         String what = corrupt ? "read (corruption: a table file in " + directory + " is damaged)"
                 : "read (in " + directory + ")";
         if (readFailureLogged.compareAndSet(false, true)) {
-            LOG.error("exact store in {} could not read a key{}: {}; commands reaching it fail until the store is"
-                    + " restored from a checkpoint or backup taken before the damage (further read errors are not"
-                    + " logged)", directory, corrupt ? " (corruption)" : "", e.getMessage());
+            LOG.error("exact store in {} could not read a key{}: {}; commands reaching the damaged data fail until"
+                    + " the store is restored from a copy made before the damage on another disk (its checkpoints"
+                    + " hard-link the same table files); further read errors are not logged", directory,
+                    corrupt ? " (corruption)" : "", e.getMessage());
         }
         return failure(what, e);
     }
