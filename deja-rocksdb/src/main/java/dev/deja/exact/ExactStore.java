@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
@@ -121,8 +122,7 @@ public final class ExactStore implements SeenSet {
     private final Object writeHealth = new Object();
     /** Set by the first failed write or sync, cleared by the next that succeeds ({@link #writesFailing}). */
     private volatile WriteFailure writeFailure;
-    private final java.util.concurrent.atomic.AtomicBoolean readFailureLogged =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean readFailureLogged = new AtomicBoolean();
 
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
