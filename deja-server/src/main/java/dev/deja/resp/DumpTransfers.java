@@ -19,6 +19,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code BF.SCANDUMP} and {@code BF.LOADCHUNK}: a namespace's dump (kind, parameters, snapshot payload) cut into
@@ -29,6 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The staged dump begins with its own length (8 bytes) so the loader knows when the last chunk has arrived.
  */
 final class DumpTransfers {
+
+    private static final Logger log = LoggerFactory.getLogger(DumpTransfers.class);
 
     private final ServerContext context;
     private final Path dir;
@@ -44,6 +49,28 @@ final class DumpTransfers {
         this.dir = context.config().dataDir().resolve(".transfers");
         // a chunk must fit in one bulk string the server accepts back
         this.chunkBytes = Math.max(1, Math.min(4 << 20, context.config().maxBodyBytes() / 2));
+        removeLeftovers();
+    }
+
+    /**
+     * Deletes the staged files a previous run left (a crash in the middle of a transfer): transfers in progress are
+     * known only to the process that started them, so nothing can resume them, and each may be as large as a filter.
+     */
+    private void removeLeftovers() {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> left = files.toList();
+            for (Path file : left) {
+                Files.deleteIfExists(file);
+            }
+            if (!left.isEmpty()) {
+                log.info("removed {} staged transfer file(s) a previous run left in {}", left.size(), dir);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("cannot remove the staged transfer files in {}: {}", dir, e.toString());
+        }
     }
 
     /** The chunk at {@code iterator} of the namespace's dump, and the iterator of the next call. */
@@ -106,6 +133,14 @@ final class DumpTransfers {
                 try (InputStream in = Files.newInputStream(load.file())) {
                     expected = ByteBuffer.wrap(in.readNBytes(Long.BYTES)).getLong() + Long.BYTES;
                 }
+            }
+            long limit = context.namespaces().memoryLimit() + (1 << 20); // a filter's bits plus its header
+            if (expected - Long.BYTES > limit) {
+                loads.remove(name);
+                Files.deleteIfExists(load.file());
+                throw new RespError("ERR received bad data: the dump announces " + (expected - Long.BYTES)
+                        + " bytes, more than a namespace may hold here (--memory-limit " + (limit - (1 << 20))
+                        + " bytes)");
             }
             if (expected > 0 && size > expected) {
                 loads.remove(name);

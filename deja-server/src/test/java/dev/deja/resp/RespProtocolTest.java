@@ -208,6 +208,25 @@ class RespProtocolTest {
     }
 
     @Test
+    void aLoadAnnouncingMoreThanANamespaceMayHoldIsRefusedAndStagesNothing() throws Exception {
+        byte[] announced = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(1L << 40).array(); // a TiB dump
+        assertThatThrownBy(() -> redis.bfLoadChunk("huge-load", 1, announced))
+                .hasMessageContaining("ERR received bad data: the dump announces 1099511627776 bytes, more than a"
+                        + " namespace may hold here");
+        try (java.util.stream.Stream<Path> staged = Files.list(dataDir.resolve(".transfers"))) {
+            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-"))).isEmpty();
+        }
+    }
+
+    @Test
+    void transfersAPreviousRunLeftStagedAreRemovedAtStart(@TempDir Path other) throws Exception {
+        Path staged = Files.createDirectories(other.resolve(".transfers")).resolve("load-123.dump");
+        Files.write(staged, new byte[4096]);
+        TestServer.start(other, b -> b).close();
+        assertThat(staged).doesNotExist();
+    }
+
+    @Test
     void dejaCommandsForEveryKind() {
         assertThat(raw("DJ.CREATE", "dj-a", "recent", "keys", "1000")).isEqualTo("OK");
         assertThatThrownBy(() -> raw("DJ.CREATE", "dj-a", "recent", "keys", "1000"))
