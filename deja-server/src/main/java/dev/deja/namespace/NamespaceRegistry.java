@@ -251,6 +251,7 @@ public final class NamespaceRegistry implements AutoCloseable {
                     + " DJ.CLEAR default)");
         }
         Namespace namespace = get(name);
+        checkDeletable(name);
         namespaces.remove(name);
         release(name);
         try {
@@ -260,6 +261,27 @@ public final class NamespaceRegistry implements AutoCloseable {
                     + " removed", e);
         }
         log.info("deleted namespace '{}'", name);
+    }
+
+    /**
+     * Refuses a delete that could not remove the files: found out halfway, the namespace was gone from the server
+     * but back after a restart. Removing a file needs its directory writable, and removing a directory its parent.
+     */
+    private void checkDeletable(String name) {
+        List<Path> directories;
+        try (Stream<Path> tree = Files.walk(dataDir.resolve(name))) {
+            directories = tree.filter(Files::isDirectory).toList();
+        } catch (IOException | UncheckedIOException e) {
+            throw new UncheckedIOException("cannot delete namespace '" + name + "': its files cannot be listed: "
+                    + e.getMessage(), e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
+        for (Path directory : Stream.concat(Stream.of(dataDir), directories.stream()).toList()) {
+            if (!Files.isWritable(directory)) {
+                String refusal = "cannot delete namespace '" + name + "': " + directory
+                        + " is not writable, so its files cannot be removed; nothing was changed";
+                throw new UncheckedIOException(refusal, new IOException(refusal));
+            }
+        }
     }
 
     /** Forgets every key of the namespace: its journal and snapshots are deleted. */
