@@ -221,10 +221,9 @@ final class ServeCommand implements Callable<Integer> {
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
-            String source = layeredSources.get("--bind");
-            throw new CommandLine.ParameterException(spec.commandLine(), "--bind" + (source == null ? ""
-                    : " (given as " + source + ")") + " must be an address or host name of this machine, like"
-                    + " 127.0.0.1 or 0.0.0.0 (cannot resolve '" + bind + "')", e);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--bind" + givenAs("--bind")
+                    + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0 (cannot resolve '"
+                    + bind + "')", e);
         }
         try {
             return ServerConfig.builder()
@@ -261,13 +260,18 @@ final class ServeCommand implements Callable<Integer> {
             for (String setting : List.of(camel + "Seconds", camel)) {
                 Matcher at = Pattern.compile("\\b" + setting + "\\b").matcher(said);
                 if (at.find()) {
-                    String source = layeredSources.get(name);
-                    said.replace(at.start(), at.end(), name + (source == null ? "" : " (given as " + source + ")"));
+                    said.replace(at.start(), at.end(), name + givenAs(name));
                     break;
                 }
             }
         }
         return said.toString();
+    }
+
+    /** Where an option not on the command line took its value, as " (given as ...)", or nothing. */
+    private String givenAs(String option) {
+        String source = layeredSources.get(option);
+        return source == null ? "" : " (given as " + source + ")";
     }
 
     private static String camel(String kebab) {
@@ -343,9 +347,8 @@ final class ServeCommand implements Callable<Integer> {
                 new CommandLine(this).parseArgs(layered.toArray(String[]::new));
             } catch (CommandLine.ParameterException e) {
                 // naming where a value that was not on the command line came from
-                String source = e.getArgSpec() instanceof OptionSpec option ? sources.get(option.longestName()) : null;
-                throw new CommandLine.ParameterException(outer.commandLine(),
-                        e.getMessage() + (source == null ? "" : " (given as " + source + ")"), e);
+                String option = e.getArgSpec() instanceof OptionSpec named ? named.longestName() : "";
+                throw new CommandLine.ParameterException(outer.commandLine(), e.getMessage() + givenAs(option), e);
             } finally {
                 spec = outer;
             }

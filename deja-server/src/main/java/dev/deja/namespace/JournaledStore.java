@@ -131,11 +131,6 @@ final class JournaledStore implements NamespaceStore {
     }
 
     private void replaceWith(Supplier<HashedSeenSet> content) throws IOException {
-        // Files can be deleted only from a directory the server may write (no free space needed); found out after
-        // closing the store, a read-only directory left the namespace closed, refusing every write until a restart.
-        if (!Files.isWritable(dir)) {
-            throw new IOException(dir + " is not writable, so its files cannot be replaced; nothing was changed");
-        }
         // a request that fetched the old store just before the swap fails with "closed" rather than writing
         // into a journal that is about to be deleted
         store.close();

@@ -251,7 +251,7 @@ public final class NamespaceRegistry implements AutoCloseable {
                     + " DJ.CLEAR default)");
         }
         Namespace namespace = get(name);
-        checkDeletable(name);
+        checkRemovable(name, "delete", true);
         namespaces.remove(name);
         release(name);
         try {
@@ -264,20 +264,24 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * Refuses a delete that could not remove the files: found out halfway, the namespace was gone from the server
-     * but back after a restart. Removing a file needs its directory writable, and removing a directory its parent.
+     * Refuses a change that would have to remove the namespace's files where it cannot: found out halfway, after the
+     * store was closed, a delete left the namespace gone from the server but back after a restart, and a clear or a
+     * loaded dump left it closed, refusing every write. Removing a file needs its directory writable, and removing
+     * the namespace's directory (a delete) the data dir too; none of it needs free space.
      */
-    private void checkDeletable(String name) {
+    private void checkRemovable(String name, String action, boolean directoryToo) {
         List<Path> directories;
         try (Stream<Path> tree = Files.walk(dataDir.resolve(name))) {
             directories = tree.filter(Files::isDirectory).toList();
         } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("cannot delete namespace '" + name + "': its files cannot be listed: "
-                    + e.getMessage(), e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+            IOException cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+            throw new UncheckedIOException("cannot " + action + " namespace '" + name + "': its files cannot be"
+                    + " listed: " + e.getMessage(), cause);
         }
-        for (Path directory : Stream.concat(Stream.of(dataDir), directories.stream()).toList()) {
+        for (Path directory : directoryToo ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
+                : directories) {
             if (!Files.isWritable(directory)) {
-                String refusal = "cannot delete namespace '" + name + "': " + directory
+                String refusal = "cannot " + action + " namespace '" + name + "': " + directory
                         + " is not writable, so its files cannot be removed; nothing was changed";
                 throw new UncheckedIOException(refusal, new IOException(refusal));
             }
@@ -286,8 +290,10 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     /** Forgets every key of the namespace: its journal and snapshots are deleted. */
     public void clear(String name) {
+        Namespace namespace = get(name);
+        checkRemovable(name, "clear", false);
         try {
-            get(name).clear();
+            namespace.clear();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clear namespace '" + name + "': " + e.getMessage(), e);
         }
@@ -345,6 +351,9 @@ public final class NamespaceRegistry implements AutoCloseable {
         if (namespace != null && (namespace.kind() != kind || !namespace.parameters().equals(parameters))) {
             throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters
                     + " but namespace '" + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
+        }
+        if (namespace != null) {
+            checkRemovable(name, "load a dump into", false);
         }
         // The dump is read into a new store while the namespace's store still serves: two copies until replaced.
         String copy = name + " (loading a dump)";
