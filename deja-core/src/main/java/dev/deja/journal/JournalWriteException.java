@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 /**
  * Thrown to a writer whose change could not be made durable, typically because the disk is full.
  *
- * <p>The change may already be visible in memory and may still reach the journal when the disk recovers; the
- * caller must treat it as not acknowledged. Reads keep working while writes fail.
+ * <p>The caller must treat the change as not acknowledged. A store that never calls a new key seen has taken the
+ * keys of a failed add back before this is thrown; in a bloom filter, which cannot forget, the add stays visible
+ * and reaches the journal when the disk recovers (see {@link JournaledSeenSet}). Reads keep working while writes
+ * fail.
  */
 public final class JournalWriteException extends UncheckedIOException {
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -66,6 +67,16 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshots are taken every {@link Builder#snapshotInterval} when the store changed, at {@link #close()}, and
  * on {@link #snapshotNow()} (which the server calls on SIGUSR1 and on command).
  *
+ * <p>A change is applied before its record is written, so when the write fails (a full disk) the store already
+ * holds it, and the journal keeps the record to write once the disk recovers. For a store that promises never to
+ * call a new key seen ({@link Guarantee#NEVER_FALSE_DUPLICATE}, {@link Guarantee#EXACT_WITHIN_WINDOW}) that would
+ * break the promise: the caller was told the add failed, and its retry would be answered "duplicate", dropping a
+ * message nobody processed. Such stores take the keys of a failed add back before the caller hears of the failure
+ * ({@link #takeBack}): each is forgotten if it is still held under the caller's owner, and the forget is journaled
+ * after the add, so memory, the journal and a later replay agree that the key is absent. If another caller's
+ * identical key is erased with it, a duplicate may slip through, which is the error these stores allow. A bloom
+ * filter ({@link Guarantee#NEVER_FALSE_NEW}) cannot forget; a failed add stays in it, within its declared error.
+ *
  * @param <S> the store kept in memory
  */
 public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSeenSet {
@@ -91,6 +102,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Guarded by {@link #lock}. */
     private boolean closed;
 
+    /** Whether records may still be appended (false once {@link #close()} closes the journal); guarded by the lock. */
+    private boolean journalOpen = true;
+
+    /** Whether a failed add's keys are taken back ({@link #takeBack}); false for stores that cannot forget. */
+    private final boolean takesBackFailedAdds;
+
     /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
     private long snapshotPosition;
 
@@ -108,6 +125,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
                 b.groupRecords, b.retryDelay, b.opener);
         this.snapshotter = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("deja-snapshot-" + dir.getFileName()).daemon().factory());
+        this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
         long every = b.snapshotInterval.toMillis();
         this.periodic = every == 0 ? null
                 : snapshotter.scheduleWithFixedDelay(this::periodicSnapshot, every, every, TimeUnit.MILLISECONDS);
@@ -201,7 +219,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         journal.writeNow();
-        await(done);
+        await(settled(done, new long[] {high, low}, new long[] {owner}, new boolean[] {verdict == Verdict.NEW}));
         return verdict;
     }
 
@@ -276,7 +294,64 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         DeferredWrites.written(journal);
-        return done.thenApply(durable -> out);
+        return settled(done, hashes, owners, changed).thenApply(durable -> out);
+    }
+
+    /**
+     * {@code done}, or, for a store that takes failed adds back, a future that fails only once the changed keys
+     * have been taken back, so that a caller retrying at once finds them absent. The take-back runs on the snapshot
+     * thread: {@code done} fails on a thread that holds the journal's write lock, under which the store's lock must
+     * not be taken.
+     */
+    private CompletableFuture<Void> settled(CompletableFuture<Void> done, long[] hashes, long[] owners,
+            boolean[] changed) {
+        if (!takesBackFailedAdds || !anyTrue(changed)) {
+            return done;
+        }
+        return done.exceptionallyComposeAsync(failure -> takeBack(hashes, owners, changed, failure), task -> {
+            try {
+                snapshotter.execute(task);
+            } catch (RejectedExecutionException closedAlready) {
+                task.run(); // the journal is closed by then: the take-back only touches memory
+            }
+        });
+    }
+
+    /**
+     * Forgets the keys a failed add changed, each only if still held under the owner it was added with, journaling
+     * each forget after the failed add (both are written once the disk recovers, or neither), and returns the
+     * failure for the caller, saying that nothing was recorded. See the class comment.
+     */
+    private CompletableFuture<Void> takeBack(long[] hashes, long[] owners, boolean[] changed, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (!(cause instanceof JournalWriteException writeFailure)) {
+            return CompletableFuture.failedFuture(cause);
+        }
+        lock.lock();
+        try {
+            for (int i = 0; i < changed.length; i++) {
+                long high = hashes[2 * i];
+                long low = hashes[2 * i + 1];
+                long owner = owner(owners, i);
+                if (changed[i] && store.forgetHash(high, low, owner) && journalOpen) {
+                    journal.append(Segment.FORGET, high, low, owner, null);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return CompletableFuture.failedFuture(new JournalWriteException(writeFailure.getMessage()
+                + "; nothing this call added is kept, so its retry finds the keys new", writeFailure.getCause()));
+    }
+
+    private static boolean anyTrue(boolean[] flags) {
+        for (boolean flag : flags) {
+            if (flag) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -341,6 +416,13 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         if (periodic != null) {
             periodic.cancel(false);
         }
+        drainTakeBacks();
+        lock.lock();
+        try {
+            journalOpen = false;
+        } finally {
+            lock.unlock();
+        }
         journal.close();
         try {
             snapshotter.submit(this::snapshot).get();
@@ -358,6 +440,20 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             } catch (IOException e) {
                 LOG.warn("{}: releasing the directory lock failed", dir, e);
             }
+        }
+    }
+
+    /**
+     * Waits for the take-backs already queued on the snapshot thread, so that their forgets are appended before the
+     * journal closes; one queued while it closes only touches memory, which the final snapshot then records.
+     */
+    private void drainTakeBacks() {
+        try {
+            snapshotter.submit(() -> { }).get();
+        } catch (ExecutionException | RejectedExecutionException e) {
+            LOG.warn("{}: waiting for take-backs failed", dir, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -5,6 +5,7 @@ import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.seen.Guarantee;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -74,8 +75,13 @@ class JournalFaultTest {
     void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy)
-                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+        // journaled as a bloom filter is: it cannot forget, so a failed add stays (within its declared error)
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> {
+                    MapSeenSet cannotForget = new MapSeenSet();
+                    cannotForget.guarantee = Guarantee.NEVER_FALSE_NEW;
+                    return cannotForget;
+                }).snapshotInterval(Duration.ZERO).fsync(policy).channelOpener(disk)
+                .retryDelay(Duration.ofMillis(5)).open()) {
             set.addAll(keys(0, 100));
             disk.full = true;
 
@@ -89,17 +95,7 @@ class JournalFaultTest {
             assertThat(set.checkAll(keys(0, 100))).containsOnly(true);
 
             disk.full = false;
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            Verdict verdict = null;
-            while (verdict == null) {
-                try {
-                    verdict = set.checkThenAdd(key(102));
-                } catch (JournalWriteException stillFailing) {
-                    assertThat(System.nanoTime()).as("journal recovers").isLessThan(deadline);
-                    Thread.sleep(5);
-                }
-            }
-            assertThat(verdict).isEqualTo(Verdict.NEW);
+            assertThat(retryUntilWritten(() -> set.checkThenAdd(key(102)))).isEqualTo(Verdict.NEW);
 
             try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
                     Crash.copy(dir, tmp.resolve("crashed"))).open()) {
@@ -109,6 +105,83 @@ class JournalFaultTest {
                 // applied in memory when its write failed, so retried and written once the disk recovered
                 assertThat(crashed.check(key(100))).isTrue();
                 assertThat(crashed.check(key(101))).isFalse();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    void aFailedAddIsTakenBackSoThatItsRetryIsNewInMemoryAndAfterACrash(FsyncPolicy policy) throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).channelOpener(disk)
+                .retryDelay(Duration.ofMillis(5)).open()) {
+            set.addAll(keys(0, 100));
+            disk.full = true;
+
+            // a batch with a key already held: only the two it added are taken back
+            assertThatThrownBy(() -> set.checkThenAddAll(keys(99, 102), new long[] {7, 7, 0}))
+                    .isInstanceOf(JournalWriteException.class).hasMessageContaining("No space left on device")
+                    .hasMessageContaining("nothing this call added is kept");
+            assertThat(set.checkAll(keys(99, 102))).as("answered only once taken back")
+                    .containsExactly(true, false, false);
+            assertThatThrownBy(() -> set.add(key(102))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("writes are refused");
+
+            disk.full = false;
+            assertThat(retryUntilWritten(() -> set.checkThenAdd(key(100))))
+                    .as("the retry without an owner is new, not a duplicate").isEqualTo(Verdict.NEW);
+            assertThat(set.check(key(101))).isFalse();
+
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().clean()).isTrue();
+                // ADD 100 and 101 (written once the disk recovered), their FORGETs, then the retry's ADD 100
+                assertThat(crashed.recovery().recordsReplayed()).isEqualTo(100 + 2 + 2 + 1);
+                assertThat(crashed.checkAll(keys(0, 102))).as("the retried key is held, the other is not")
+                        .containsExactly(java.util.stream.IntStream.range(0, 102).mapToObj(i -> i != 101)
+                                .toArray(Boolean[]::new));
+            }
+        }
+        try (JournaledSeenSet<MapSeenSet> reopened = JournaledSeenSetTest.builder(dir).open()) {
+            assertThat(reopened.check(key(101))).as("after a clean close too").isFalse();
+            assertThat(reopened.checkThenAdd(key(101))).isEqualTo(Verdict.NEW);
+        }
+    }
+
+    @Test
+    void anAsyncBatchFailsOnlyAfterItsKeysAreTakenBack() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
+                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+            disk.stall();
+            CompletableFuture<Verdict[]> added;
+            try {
+                added = set.checkThenAddAllAsync(keys(0, 3), new long[] {1, 2, 3});
+                assertThat(set.checkAll(keys(0, 3))).as("applied before durable").containsOnly(true);
+                disk.full = true;
+            } finally {
+                disk.resume();
+            }
+            assertThatThrownBy(added::join).hasCauseInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("nothing this call added is kept");
+            assertThat(set.checkAll(keys(0, 3))).containsOnly(false);
+            disk.full = false;
+            assertThat(retryUntilWritten(() -> set.checkThenAddAll(keys(0, 3), new long[] {1, 2, 3})))
+                    .containsOnly(Verdict.NEW);
+        }
+    }
+
+    /** Repeats a write until the journal, retrying in the background, takes writes again. */
+    private static <T> T retryUntilWritten(java.util.function.Supplier<T> write) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                return write.get();
+            } catch (JournalWriteException stillFailing) {
+                assertThat(System.nanoTime()).as("journal recovers").isLessThan(deadline);
+                Thread.sleep(5);
             }
         }
     }

@@ -45,6 +45,9 @@ final class MapSeenSet implements HashedSeenSet {
 
     final ConcurrentHashMap<Hash128, Long> owners = new ConcurrentHashMap<>();
 
+    /** The guarantee claimed; a test sets {@link Guarantee#NEVER_FALSE_NEW} to be journaled as a bloom filter is. */
+    volatile Guarantee guarantee = Guarantee.EXACT_WITHIN_WINDOW;
+
     @Override
     public boolean checkHash(long high, long low) {
         return owners.containsKey(new Hash128(high, low));
@@ -72,7 +75,7 @@ final class MapSeenSet implements HashedSeenSet {
 
     @Override
     public Guarantee guarantee() {
-        return Guarantee.EXACT_WITHIN_WINDOW;
+        return guarantee;
     }
 
     @Override

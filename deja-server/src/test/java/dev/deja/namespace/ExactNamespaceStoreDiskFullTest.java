@@ -3,8 +3,8 @@ package dev.deja.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.journal.FsyncPolicy;
+import dev.deja.testing.FileSizeLimit;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,12 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * An exact namespace whose write-ahead log could not be written writes again once the disk takes writes, logs the
  * failure once rather than every second, and closes without throwing.
  *
- * <p>A full disk needs root to make (a small tmpfs); a file-size limit does the same without: once the child process
- * has opened its namespace (loading RocksDB's library writes a large file), the test lowers its soft
- * {@code RLIMIT_FSIZE} to 256 KiB with {@code prlimit}, so the first append that takes the log past it fails (EFBIG;
- * the JVM ignores SIGXFSZ), and RocksDB's log writer then refuses every write after it, as after ENOSPC. The test
- * then lifts the limit, as freeing the disk would. prlimit is part of util-linux, which every Debian system has;
- * without it the test fails rather than being skipped, so that it is never counted without having run.
+ * <p>A full disk needs root to make (a small tmpfs); a file-size limit does the same without ({@link FileSizeLimit}):
+ * once the child process has opened its namespace (loading RocksDB's library writes a large file), the test lowers
+ * the limit to 256 KiB, so the first append that takes the log past it fails, and RocksDB's log writer then refuses
+ * every write after it, as after ENOSPC. The test then lifts the limit, as freeing the disk would.
  */
 class ExactNamespaceStoreDiskFullTest {
 
@@ -73,26 +71,9 @@ class ExactNamespaceStoreDiskFullTest {
         System.out.println("CLOSED");
     }
 
-    private static boolean onPath(String command) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, command))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Sets the soft limit on the size of the files the process writes (hard limit unchanged). */
-    private static void fileSizeLimit(Process process, String bytes) throws Exception {
-        Process prlimit = new ProcessBuilder("prlimit", "--pid", Long.toString(process.pid()), "--fsize=" + bytes + ":")
-                .inheritIO().start();
-        assertThat(prlimit.waitFor()).as("prlimit exit code").isZero();
-    }
-
     @Test
     @Timeout(120)
     void writesResumeOnceTheLogCanBeWrittenAgain() throws Exception {
-        assertThat(onPath("prlimit")).as("prlimit (util-linux) must be on the PATH").isTrue();
         Path log = dir.resolve("child.log");
         Path data = dir.resolve("ns");
         Files.createDirectories(data);
@@ -107,12 +88,12 @@ class ExactNamespaceStoreDiskFullTest {
             while ((line = out.readLine()) != null) {
                 lines.add(line);
                 if (line.equals("READY")) {
-                    fileSizeLimit(child, "262144");
+                    FileSizeLimit.set(child.pid(), "262144");
                     child.getOutputStream().write("GO\n".getBytes(StandardCharsets.US_ASCII));
                     child.getOutputStream().flush();
                 } else if (line.startsWith("FAILED")) {
                     Thread.sleep(3000); // a few once-a-second syncs of the broken log
-                    fileSizeLimit(child, "unlimited");
+                    FileSizeLimit.set(child.pid(), "unlimited");
                 }
             }
         } finally {

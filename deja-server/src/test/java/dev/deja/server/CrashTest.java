@@ -2,6 +2,7 @@ package dev.deja.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.testing.FileSizeLimit;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The server as a separate process: killed with SIGKILL under write load with {@code --fsync always}, it comes back
- * with every acknowledged add; the same with a torn journal tail; and SIGTERM stops it cleanly.
+ * with every acknowledged add; the same with a torn journal tail; a write refused for a full disk is not recorded;
+ * and SIGTERM stops it cleanly.
  */
 class CrashTest {
 
@@ -157,6 +159,47 @@ class CrashTest {
             }
             assertThat(snapshots(dataDir.resolve("default"))).hasSize(1);
             assertThat(get(server, "/check?e=before-usr1").body()).isEqualTo("PRESENT\n");
+        }
+    }
+
+    /**
+     * A recent namespace never drops a message because of a full disk: the keys of a write answered 503 are not kept,
+     * in memory or in the journal, so the client's retry is answered "new" (before, the keys stayed in memory and
+     * reached the journal once the disk recovered, so the retry was answered PRESENT and the message was lost).
+     */
+    @Test
+    void aWriteRefusedForAFullDiskIsNotRecordedSoItsRetryIsNew() throws Exception {
+        String[] args = {"--fsync", "always", "--default-kind", "recent", "--default-params", "keys=100000",
+                "--snapshot-interval", "0"};
+        List<String> kept = new ArrayList<>();
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            for (int i = 0; i < 100; i++) {
+                kept.add("kept-" + i);
+            }
+            assertThat(post(server, "/batch?op=add", String.join("\n", kept)).statusCode()).isEqualTo(200);
+            Path segment = newestJournalSegment(dataDir.resolve("default"));
+            FileSizeLimit.set(server.pid(), Long.toString(Files.size(segment))); // no file may grow: a full disk
+
+            HttpResponse<String> refused = post(server, "/batch?op=checkthenadd", "lost-1\nlost-2\nkept-3");
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.body()).contains("File too large").contains("nothing this call added is kept");
+            assertThat(post(server, "/batch?op=check", "lost-1\nlost-2\nkept-3").body())
+                    .as("reads are served, and see nothing of the refused write").isEqualTo("MMP\n");
+
+            FileSizeLimit.set(server.pid(), "unlimited");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            HttpResponse<String> retried = get(server, "/checkthenadd?e=lost-1");
+            while (retried.statusCode() == 503 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                retried = get(server, "/checkthenadd?e=lost-1");
+            }
+            assertThat(retried.body()).as("the retry of the refused write").isEqualTo("MISSING\n");
+            kept.add("lost-1");
+            server.kill();
+        }
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertAllPresent(server, kept);
+            assertThat(get(server, "/check?e=lost-2").body()).as("refused and never retried").isEqualTo("MISSING\n");
         }
     }
 

@@ -82,6 +82,10 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     int httpPort() {
         return httpPort;
     }
