@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
  * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
  * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
- * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them.
+ * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them. A
+ * segment that cannot be started when the journal opens (a full disk at start) is a failure too: the store opens and
+ * reads, and the writing thread tries to start the segment every {@code retryDelay}.
  *
  * <p>{@link #append} must be called by one thread at a time, under the owner's lock, in the order the operations
  * were applied to the store.
@@ -117,7 +119,15 @@ final class Journal implements AutoCloseable {
         this.queue = new ArrayBlockingQueue<>(bufferRecords);
         this.groupBuffer = Segment.buffer(groupRecords * Segment.RECORD_BYTES);
         this.inline = policy != FsyncPolicy.ALWAYS;
-        openSegment(nextSeq);
+        try {
+            openSegment(nextSeq);
+        } catch (IOException e) {
+            // A full disk at start: the store still opens, so its reads are served; writes are refused until the
+            // writer thread manages to start the segment (reopenIfNeeded).
+            failure = e;
+            LOG.error("journal {}: cannot start a segment, refusing writes until the disk accepts them: {}", dir,
+                    e.toString());
+        }
         this.writer = Thread.ofPlatform().name("deja-journal-" + dir.getFileName()).daemon()
                 .unstarted(inline ? this::runBehindAppenders : this::run);
         writer.start();
@@ -269,6 +279,7 @@ final class Journal implements AutoCloseable {
                 continue; // nobody interrupts this thread; keep serving until CLOSE arrives
             }
             if (pending.isEmpty()) {
+                reopenIfNeeded();
                 continue;
             }
             if (!writePending()) {
@@ -302,6 +313,8 @@ final class Journal implements AutoCloseable {
                 writeQueued();
                 if (!pending.isEmpty()) {
                     writePending(); // a retry after a failure
+                } else {
+                    reopenIfNeeded();
                 }
             } finally {
                 writeLock.unlock();
@@ -360,7 +373,12 @@ final class Journal implements AutoCloseable {
      */
     private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
         if (pending.isEmpty()) {
-            pending.add(queue.take());
+            // while failing, wake every retry delay even with nothing to write, to start a segment (reopenIfNeeded)
+            Entry first = failure == null ? queue.take() : queue.poll(retryDelayNanos, TimeUnit.NANOSECONDS);
+            if (first == null) {
+                return false;
+            }
+            pending.add(first);
         }
         if (failure == null) {
             queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
@@ -372,6 +390,23 @@ final class Journal implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Starts the segment that could not be started (at open, on a full disk) when nothing is pending to do it, so
+     * that writes are taken again once the disk has room; the writing thread calls it while writes fail.
+     */
+    private void reopenIfNeeded() {
+        if (channel != null || failure == null) {
+            return;
+        }
+        try {
+            openSegment(writtenSeq);
+            LOG.info("journal {}: writing again after: {}", dir, failure.toString());
+            failure = null;
+        } catch (IOException e) {
+            failure = e;
+        }
     }
 
     /** Writes the pending records group by group; on failure the unwritten ones stay pending. */

@@ -149,6 +149,32 @@ class JournalFaultTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    void aStoreOpensOnAFullDiskServesReadsAndTakesWritesOnceThereIsRoom(FsyncPolicy policy) throws Exception {
+        Path dir = tmp.resolve("store");
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).open()) {
+            set.addAll(keys(0, 100));
+        }
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        disk.full = true; // the new segment's header cannot be written
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).channelOpener(disk)
+                .retryDelay(Duration.ofMillis(5)).open()) {
+            assertThat(set.checkAll(keys(0, 100))).as("recovered and readable").containsOnly(true);
+            assertThatThrownBy(() -> set.add(key(100))).isInstanceOf(JournalWriteException.class)
+                    .hasMessageContaining("No space left on device").hasMessageContaining("reads continue");
+            assertThat(set.check(key(100))).as("a refused write changes nothing").isFalse();
+
+            disk.full = false;
+            assertThat(retryUntilWritten(() -> set.checkThenAdd(key(100)))).isEqualTo(Verdict.NEW);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().clean()).isTrue();
+                assertThat(crashed.checkAll(keys(0, 101))).containsOnly(true);
+            }
+        }
+    }
+
     @Test
     void anAsyncBatchFailsOnlyAfterItsKeysAreTakenBack() throws Exception {
         Path dir = tmp.resolve("store");

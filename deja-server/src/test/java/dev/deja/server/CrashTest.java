@@ -203,6 +203,53 @@ class CrashTest {
         }
     }
 
+    /**
+     * A server restarted while the disk is full comes up: bloom and recent namespaces recover and answer reads, and
+     * refuse writes until a journal segment can be started; once the disk has room they take writes again.
+     */
+    @Test
+    void aServerRestartedOnAFullDiskServesReadsAndTakesWritesOnceThereIsRoom() throws Exception {
+        String[] args = {"--default-kind", "recent", "--default-params", "keys=100000"};
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            keys.add("before-" + i);
+        }
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertThat(put(server, "/namespaces/b", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"10000\"}}")
+                    .statusCode()).isEqualTo(201);
+            assertThat(post(server, "/batch?op=add", String.join("\n", keys)).statusCode()).isEqualTo(200);
+            assertThat(post(server, "/batch?op=add&ns=b", String.join("\n", keys)).statusCode()).isEqualTo(200);
+            assertThat(server.terminate()).as("SIGTERM exit status").isEqualTo(143);
+        }
+        try (ServerProcess server = ServerProcess.startOnAFullDisk(dataDir, args)) {
+            assertAllPresent(server, keys);
+            assertThat(post(server, "/batch?op=check&ns=b", String.join("\n", keys)).body().strip())
+                    .isEqualTo("P".repeat(keys.size()));
+            for (String ns : List.of("default", "b")) {
+                HttpResponse<String> refused = get(server, "/checkthenadd?e=after&ns=" + ns);
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+                assertThat(refused.body()).contains("File too large").contains("reads continue");
+            }
+
+            FileSizeLimit.set(server.pid(), "unlimited");
+            for (String ns : List.of("default", "b")) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                HttpResponse<String> added = get(server, "/checkthenadd?e=after&ns=" + ns);
+                while (added.statusCode() == 503 && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                    added = get(server, "/checkthenadd?e=after&ns=" + ns);
+                }
+                assertThat(added.body()).as(ns).isEqualTo("MISSING\n");
+            }
+            server.kill();
+        }
+        keys.add("after");
+        try (ServerProcess server = ServerProcess.start(dataDir, args)) {
+            assertAllPresent(server, keys);
+            assertThat(get(server, "/check?e=after&ns=b").body()).isEqualTo("PRESENT\n");
+        }
+    }
+
     private static List<Path> snapshots(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap")).toList();
@@ -278,6 +325,12 @@ class CrashTest {
 
     private static HttpResponse<String> get(ServerProcess server, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> put(ServerProcess server, String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                .timeout(Duration.ofSeconds(20)).PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

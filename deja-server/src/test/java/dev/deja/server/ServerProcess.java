@@ -33,14 +33,27 @@ final class ServerProcess implements AutoCloseable {
     /** As {@link #start(Path, String...)}, with extra environment variables. */
     static ServerProcess start(Path dataDir, Map<String, String> environment, String... extraArgs)
             throws IOException, InterruptedException {
+        return start(List.of(), dataDir, environment, extraArgs);
+    }
+
+    /**
+     * As {@link #start(Path, String...)} on a full disk: no file may grow ({@code prlimit --fsize=1}, raised again
+     * with {@link dev.deja.testing.FileSizeLimit}); the JVM keeps no performance-data file, which could not grow.
+     */
+    static ServerProcess startOnAFullDisk(Path dataDir, String... extraArgs) throws IOException, InterruptedException {
+        return start(List.of("prlimit", "--fsize=1:"), dataDir, Map.of(), extraArgs);
+    }
+
+    private static ServerProcess start(List<String> wrapper, Path dataDir, Map<String, String> environment,
+            String... extraArgs) throws IOException, InterruptedException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve",
-                "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main",
+                "serve", "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
         command.addAll(List.of(extraArgs));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
