@@ -130,8 +130,16 @@ public final class ExactStore implements SeenSet {
     private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
     private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
 
+    /**
+     * Why the store was opened read-only (the disk refused the writes of a writable open), or null: see
+     * {@link ExactStoreBuilder#open()}. A read-only store answers reads, refuses writes, never rolls generations over
+     * and writes nothing at close.
+     */
+    private final String readOnlyBecause;
+
     ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
-            ColumnFamilyHandle defaultFamily, List<Generation> existing) {
+            ColumnFamilyHandle defaultFamily, List<Generation> existing, String readOnlyBecause) {
+        this.readOnlyBecause = readOnlyBecause;
         this.timeUnitMillis = timeUnitMillis;
         this.valueFormat = valueFormat;
         this.clock = b.clock;
@@ -148,7 +156,7 @@ public final class ExactStore implements SeenSet {
         this.sealer = new Sealer(db);
         this.generations = new Generations(db, tuning.cfOptions, sealer, existing, windowMillis, b.generations,
                 b.maxBytes, b.minWindow == null ? 0 : b.minWindow.toMillis());
-        if (fsync == FsyncPolicy.EVERYSEC) {
+        if (fsync == FsyncPolicy.EVERYSEC && readOnlyBecause == null) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "deja-exact-wal-sync");
                 t.setDaemon(true);
@@ -162,6 +170,20 @@ public final class ExactStore implements SeenSet {
         this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
                 : new FilterLoader(db, existing);
+        if (readOnlyBecause != null) {
+            writeFailure = new WriteFailure(readOnlyBecause, clock.millis());
+            LOG.error("{}; opened read-only (store in {}): reads are answered, writes fail until it is opened again"
+                    + " once the disk takes writes", readOnlyBecause, directory);
+        }
+    }
+
+    /** Refuses a write to a store opened read-only; call after {@link #ensureOpen()}. */
+    private void ensureWritable() {
+        if (readOnlyBecause != null) {
+            throw new UncheckedIOException("exact store could not write: it is open read-only, since the disk refused"
+                    + " writes when it was opened (" + readOnlyBecause + "); writes fail until the disk takes them",
+                    new IOException(readOnlyBecause));
+        }
     }
 
     /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
@@ -228,6 +250,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
+            ensureWritable();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -306,6 +329,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
+            ensureWritable();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -572,6 +596,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
+            ensureWritable();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -692,6 +717,9 @@ public final class ExactStore implements SeenSet {
      * themselves when due; a server may also call it on a timer so that age-out happens while no one writes.
      */
     public void maintain() {
+        if (readOnlyBecause != null) {
+            return; // no rollover without writes; writes are refused anyway
+        }
         generationLock.writeLock().lock();
         try {
             ensureOpen();
@@ -832,6 +860,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
             ensureOpen();
+            ensureWritable();
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             for (Generation g : generations) {
                 handles.add(g.handle);
@@ -857,6 +886,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try (Checkpoint checkpoint = Checkpoint.create(db)) {
             ensureOpen();
+            ensureWritable();
             checkpoint.createCheckpoint(target.toString());
         } catch (RocksDBException e) {
             throw failure("checkpoint to " + target, e);
@@ -901,6 +931,7 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
+            ensureWritable();
             db.syncWal();
             wrote();
         } catch (RocksDBException e) {
@@ -937,10 +968,13 @@ public final class ExactStore implements SeenSet {
                 filterLoader.close();
             }
             sealer.close();
-            // After the last write: the files describe exactly what the next open finds.
-            keyFilterFiles.writeAll(generations);
+            // After the last write: the files describe exactly what the next open finds. (A read-only store
+            // left the files it was opened with in place, and they still describe the store.)
+            if (readOnlyBecause == null) {
+                keyFilterFiles.writeAll(generations);
+            }
             RocksDBException syncError = null;
-            if (fsync != FsyncPolicy.NO) {
+            if (fsync != FsyncPolicy.NO && readOnlyBecause == null) {
                 try {
                     db.syncWal();
                 } catch (RocksDBException e) {

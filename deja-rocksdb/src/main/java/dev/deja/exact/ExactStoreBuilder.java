@@ -20,6 +20,7 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 
 /**
  * Options of an {@link ExactStore}, validated as they are set; at least one of {@link #window} and
@@ -182,7 +183,12 @@ public final class ExactStoreBuilder {
         return this;
     }
 
-    /** Opens the store, creating its directory or reopening the generations it holds. */
+    /**
+     * Opens the store, creating its directory or reopening the generations it holds. An existing store whose open
+     * fails on an I/O error (RocksDB writes a new manifest and flushes its recovered log at every open, which a full
+     * disk refuses) is opened read-only instead: its reads are answered and its writes fail
+     * ({@link ExactStore#writesFailing()} is true) until it is closed and opened again once the disk has room.
+     */
     public ExactStore open() {
         if (window == null && maxBytes == 0) {
             throw new IllegalArgumentException("at least one of window and maxBytes must be set");
@@ -197,6 +203,36 @@ public final class ExactStoreBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException("could not create " + directory, e);
         }
+        boolean existed = Files.exists(directory.resolve("CURRENT"));
+        try {
+            return open(null);
+        } catch (ReadOnlyFallback e) {
+            if (!existed) {
+                throw e.failure; // nothing to read yet: a store cannot be created on a disk that refuses writes
+            }
+            try {
+                return open(e.failure.getMessage());
+            } catch (ReadOnlyFallback again) {
+                again.failure.addSuppressed(e.failure);
+                throw again.failure;
+            }
+        }
+    }
+
+    /** A writable open that failed on an I/O error, for {@link #open()} to try read-only. */
+    private static final class ReadOnlyFallback extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient UncheckedIOException failure;
+
+        ReadOnlyFallback(UncheckedIOException failure) {
+            super(failure.getMessage(), null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /** Opens writable, or read-only when {@code readOnlyBecause} says why the writable open failed. */
+    private ExactStore open(String readOnlyBecause) {
+        boolean readOnly = readOnlyBecause != null;
         Tuning tuning = new Tuning(blockCacheBytes, memtableBytes, fsync);
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         RocksDB db = null;
@@ -211,15 +247,18 @@ public final class ExactStoreBuilder {
                 }
                 descriptors.add(new ColumnFamilyDescriptor(name, tuning.cfOptions));
             }
-            db = RocksDB.open(tuning.dbOptions, directory.toString(), descriptors, handles);
+            db = readOnly ? RocksDB.openReadOnly(tuning.dbOptions, directory.toString(), descriptors, handles)
+                    : RocksDB.open(tuning.dbOptions, directory.toString(), descriptors, handles);
             int defaultIndex = 0;
             while (Generation.parse(names.get(defaultIndex)) != null) {
                 defaultIndex++;
             }
             ColumnFamilyHandle defaultFamily = handles.get(defaultIndex);
             Metadata meta = checkMetadata(db, defaultFamily);
-            // Taken (read and deleted) before the store can write, so no file outlives the state it describes.
-            Map<String, KeyFilter> kept = new KeyFilterFiles(directory).takeAll();
+            // Taken (read and deleted) before the store can write, so no file outlives the state it describes; a
+            // read-only store changes nothing, so it leaves them for the writable open that follows.
+            KeyFilterFiles filterFiles = new KeyFilterFiles(directory);
+            Map<String, KeyFilter> kept = readOnly ? filterFiles.readAll() : filterFiles.takeAll();
             List<Generation> existing = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 long[] parsed = Generation.parse(names.get(i));
@@ -235,7 +274,7 @@ public final class ExactStoreBuilder {
             }
             existing.sort(Comparator.comparingLong(g -> g.sequence));
             store = new ExactStore(this, meta.timeUnitMillis(), meta.valueFormat(), tuning, db, defaultFamily,
-                    existing);
+                    existing, readOnlyBecause);
             store.maintain();
             return store;
         } catch (RocksDBException | IOException | RuntimeException e) {
@@ -249,13 +288,30 @@ public final class ExactStoreBuilder {
                 tuning.close();
             }
             if (e instanceof RocksDBException re) {
-                throw ExactStore.failure("open " + directory, re);
+                UncheckedIOException failure = ExactStore.failure("open " + directory, re);
+                throw !readOnly && refusedWrite(re) ? new ReadOnlyFallback(failure) : failure;
             }
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("could not open " + directory + ": " + io.getMessage(), io);
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /**
+     * Whether an open failed because the disk refused a write: full (ENOSPC, or EFBIG past a file size limit), over
+     * quota, or mounted read-only. Not other I/O errors: a lock held by another process is one, and reading a store
+     * that another process writes would answer from a stale view.
+     */
+    private static boolean refusedWrite(RocksDBException e) {
+        Status status = e.getStatus();
+        if (status == null || status.getCode() != Status.Code.IOError) {
+            return false;
+        }
+        String message = String.valueOf(e.getMessage());
+        return status.getSubCode() == Status.SubCode.NoSpace || message.contains("No space left on device")
+                || message.contains("File too large") || message.contains("Disk quota exceeded")
+                || message.contains("Read-only file system");
     }
 
     /** The first round duration at least this long, so that first-seen times read as whole minutes etc. */

@@ -63,6 +63,15 @@ final class KeyFilterFiles {
      *                     read it back after a crash, when its generation holds keys the file lacks
      */
     Map<String, KeyFilter> takeAll() throws IOException {
+        return read(true);
+    }
+
+    /** The filters the files hold, leaving the files in place: for a store opened read-only, which changes nothing. */
+    Map<String, KeyFilter> readAll() throws IOException {
+        return read(false);
+    }
+
+    private Map<String, KeyFilter> read(boolean take) throws IOException {
         Map<String, KeyFilter> filters = new HashMap<>();
         if (!Files.isDirectory(dir)) {
             return filters;
@@ -79,10 +88,14 @@ final class KeyFilterFiles {
                                 file, e.getMessage());
                     }
                 }
-                Files.delete(file);
+                if (take) {
+                    Files.delete(file);
+                }
             }
         }
-        forceDirectory();
+        if (take) {
+            forceDirectory();
+        }
         return filters;
     }
 

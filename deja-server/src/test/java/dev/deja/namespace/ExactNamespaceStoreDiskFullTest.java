@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.testing.FileSizeLimit;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,22 +38,50 @@ class ExactNamespaceStoreDiskFullTest {
     /**
      * The child: opens an exact namespace in {@code args[0]} ("READY"), waits for a line on its input, writes
      * batches until one fails ("FAILED"), then tries again every 200 ms until one succeeds ("WRITING") or a minute
-     * passes, then closes it ("CLOSED").
+     * passes, then closes it ("CLOSED"). With {@code reopen} as {@code args[1]}: writes 1,000 keys and closes the
+     * namespace ("READY"), waits for a line, opens it again ("OPENED n", n of the keys found, or "NOT OPENED"),
+     * writes once ("REFUSED message" or "WRITTEN"), then goes on as above from the retries.
      */
     public static void main(String[] args) throws Exception {
         Map<String, String> parameters = new ExactKind().parameters(Map.of("memtable", "1m", "blockCache", "1m"));
-        ExactNamespaceStore store = ExactNamespaceStore.open("full", parameters, Path.of(args[0]),
-                new Durability(FsyncPolicy.EVERYSEC, Duration.ZERO));
-        System.out.println("READY");
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-        boolean failed = false;
-        long next = 0;
+        Durability durability = new Durability(FsyncPolicy.EVERYSEC, Duration.ZERO);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        boolean reopen = args.length > 1 && args[1].equals("reopen");
+        List<byte[]> first = batch(0, 1000);
+        ExactNamespaceStore store = ExactNamespaceStore.open("full", parameters, Path.of(args[0]), durability);
+        if (reopen) {
+            store.checkThenAdd(first, null).join();
+            store.close();
+            System.out.println("READY");
+            in.readLine();
+            try {
+                store = ExactNamespaceStore.open("full", parameters, Path.of(args[0]), durability);
+            } catch (IOException e) {
+                System.out.println("NOT OPENED " + e.getMessage());
+                return;
+            }
+            boolean[] held = store.reader().checkAll(first);
+            int found = 0;
+            for (boolean h : held) {
+                found += h ? 1 : 0;
+            }
+            System.out.println("OPENED " + found);
+            try {
+                store.checkThenAdd(batch(1000, 1001), null).join();
+                System.out.println("WRITTEN");
+            } catch (CompletionException e) {
+                System.out.println("REFUSED " + e.getCause().getMessage());
+            }
+        } else {
+            System.out.println("READY");
+            in.readLine();
+        }
+        boolean failed = reopen;
+        long next = 2000;
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (System.nanoTime() < deadline) {
-            List<byte[]> batch = new ArrayList<>();
-            for (int i = 0; i < 500; i++, next++) {
-                batch.add(ByteBuffer.allocate(16).putLong(next).putLong(next * 0x9E3779B97F4A7C15L).array());
-            }
+            List<byte[]> batch = batch(next, next + 500);
+            next += 500;
             try {
                 store.checkThenAdd(batch, null).join();
                 if (failed) {
@@ -67,8 +96,23 @@ class ExactNamespaceStoreDiskFullTest {
                 Thread.sleep(200);
             }
         }
+        if (reopen) {
+            int found = 0;
+            for (boolean h : store.reader().checkAll(first)) {
+                found += h ? 1 : 0;
+            }
+            System.out.println("KEPT " + found);
+        }
         store.close();
         System.out.println("CLOSED");
+    }
+
+    private static List<byte[]> batch(long from, long to) {
+        List<byte[]> keys = new ArrayList<>();
+        for (long k = from; k < to; k++) {
+            keys.add(ByteBuffer.allocate(16).putLong(k).putLong(k * 0x9E3779B97F4A7C15L).array());
+        }
+        return keys;
     }
 
     @Test
@@ -107,5 +151,47 @@ class ExactNamespaceStoreDiskFullTest {
         assertThat(stderr).doesNotContain("could not sync its write-ahead log").doesNotContain("Exception in thread");
         assertThat(stderr.lines().filter(l -> l.contains(" ERROR ") && l.contains("ExactStore")).count())
                 .as("ERROR lines of the store:%n%s", stderr).isEqualTo(1);
+    }
+
+    /**
+     * A server restarted while its disk is full: RocksDB writes a new manifest and flushes its recovered log at every
+     * open, so a writable open fails; the store is then opened read-only, answers reads, refuses writes with a clear
+     * error, and is opened writable again once the disk takes writes.
+     */
+    @Test
+    @Timeout(120)
+    void anExactNamespaceOpensReadOnlyOnAFullDiskAndWritesOnceThereIsRoom() throws Exception {
+        Path log = dir.resolve("child.log");
+        Path data = dir.resolve("ns");
+        Files.createDirectories(data);
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
+                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString(), "reopen")
+                .redirectError(log.toFile()).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                lines.add(line);
+                if (line.equals("READY")) {
+                    FileSizeLimit.set(child.pid(), "1"); // no file can grow: every write fails
+                    child.getOutputStream().write("GO\n".getBytes(StandardCharsets.US_ASCII));
+                    child.getOutputStream().flush();
+                } else if (line.startsWith("REFUSED") || line.startsWith("WRITTEN") || line.startsWith("NOT")) {
+                    Thread.sleep(1000);
+                    FileSizeLimit.set(child.pid(), "unlimited");
+                }
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+        String stderr = Files.readString(log);
+        assertThat(child.waitFor()).as("child exit code; its log:%n%s", stderr).isZero();
+        assertThat(lines).as("child output; its log:%n%s", stderr)
+                .contains("OPENED 1000", "WRITING", "KEPT 1000", "CLOSED")
+                .anyMatch(l -> l.startsWith("REFUSED") && l.contains("read-only") && l.contains("File too large"));
+        // (what it logged while no file could grow, this log included, is lost)
+        assertThat(stderr).contains("the disk takes writes again; reopening its store").doesNotContain("Exception in thread");
     }
 }
