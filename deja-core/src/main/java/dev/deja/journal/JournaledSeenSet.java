@@ -157,6 +157,14 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         return Optional.ofNullable(finalSnapshotFailure);
     }
 
+    /**
+     * Whether writes are refused now because the journal cannot write (a full disk), until a retry succeeds; reads
+     * are answered meanwhile.
+     */
+    public boolean writesFailing() {
+        return journal.failure() != null;
+    }
+
     /** The directory holding the journal and snapshots. */
     public Path directory() {
         return dir;

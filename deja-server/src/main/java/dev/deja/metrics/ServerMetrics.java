@@ -54,6 +54,9 @@ public final class ServerMetrics {
                 "Native memory the exact namespaces reserved: RocksDB block caches and memtables",
                 NamespaceRegistry::nativeMemoryReserved);
         gauge("deja.namespace.keys", "Keys recorded in the namespace", s -> s.info().stats().insertions());
+        gauge("deja.namespace.writes.failing", "1 while the namespace refuses writes because its disk does not take"
+                + " them (full, or opened read-only for that reason); reads are answered meanwhile",
+                s -> s.writesFailing() ? 1 : 0);
         gauge("deja.namespace.memory.bytes", "Memory the namespace's store occupies (exact: its files on disk)",
                 s -> s.info().stats().memoryBytes());
         gauge("deja.namespace.bloom.fill.ratio", "Fraction of the bloom filter's bits that are set",
@@ -108,10 +111,11 @@ public final class ServerMetrics {
     }
 
     /** One namespace's numbers at one scrape, read once for every gauge. */
-    private record Sample(NamespaceInfo info, ExactMetrics exact) {
+    private record Sample(NamespaceInfo info, ExactMetrics exact, boolean writesFailing) {
         static Sample of(Namespace namespace) {
             return new Sample(namespace.info(),
-                    namespace.kind().name().equals("exact") ? namespace.exactStore().metrics() : null);
+                    namespace.kind().name().equals("exact") ? namespace.exactStore().metrics() : null,
+                    namespace.durableStore().writesFailing());
         }
     }
 

@@ -242,6 +242,11 @@ final class ExactNamespaceStore implements NamespaceStore {
         return store.stats();
     }
 
+    @Override
+    public boolean writesFailing() {
+        return store.writesFailing();
+    }
+
     /** Writes a RocksDB checkpoint (hard links to the table files, so cheap) and keeps the newest two. */
     @Override
     public CompletableFuture<Path> snapshot() {

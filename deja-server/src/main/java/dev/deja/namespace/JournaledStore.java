@@ -104,6 +104,11 @@ final class JournaledStore implements NamespaceStore {
     }
 
     @Override
+    public boolean writesFailing() {
+        return store.writesFailing();
+    }
+
+    @Override
     public CompletableFuture<Path> snapshot() {
         return store.snapshotNow();
     }

@@ -29,6 +29,12 @@ public interface NamespaceStore {
     /** Live statistics. */
     SeenStats stats();
 
+    /**
+     * Whether writes fail now because the store cannot write to its disk (full, or the store was opened read-only
+     * for that reason); reads are answered meanwhile, and writes resume by themselves once the disk has room.
+     */
+    boolean writesFailing();
+
     /** Writes a point to recover from (a snapshot, a checkpoint) in the background; completes with its path. */
     CompletableFuture<Path> snapshot();
 

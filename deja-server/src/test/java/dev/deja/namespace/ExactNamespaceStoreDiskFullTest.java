@@ -65,7 +65,7 @@ class ExactNamespaceStoreDiskFullTest {
             for (boolean h : held) {
                 found += h ? 1 : 0;
             }
-            System.out.println("OPENED " + found);
+            System.out.println("OPENED " + found + (store.writesFailing() ? ", WRITES FAILING" : ""));
             try {
                 store.checkThenAdd(batch(1000, 1001), null).join();
                 System.out.println("WRITTEN");
@@ -85,7 +85,7 @@ class ExactNamespaceStoreDiskFullTest {
             try {
                 store.checkThenAdd(batch, null).join();
                 if (failed) {
-                    System.out.println("WRITING");
+                    System.out.println("WRITING" + (store.writesFailing() ? ", WRITES FAILING" : ""));
                     break;
                 }
             } catch (CompletionException e) {
@@ -189,7 +189,7 @@ class ExactNamespaceStoreDiskFullTest {
         String stderr = Files.readString(log);
         assertThat(child.waitFor()).as("child exit code; its log:%n%s", stderr).isZero();
         assertThat(lines).as("child output; its log:%n%s", stderr)
-                .contains("OPENED 1000", "WRITING", "KEPT 1000", "CLOSED")
+                .contains("OPENED 1000, WRITES FAILING", "WRITING", "KEPT 1000", "CLOSED")
                 .anyMatch(l -> l.startsWith("REFUSED") && l.contains("read-only") && l.contains("File too large"));
         // (what it logged while no file could grow, this log included, is lost)
         assertThat(stderr).contains("the disk takes writes again; reopening its store").doesNotContain("Exception in thread");

@@ -230,6 +230,9 @@ class CrashTest {
                 assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
                 assertThat(refused.body()).contains("File too large").contains("reads continue");
             }
+            assertThat(get(server, "/metrics").body()).as("an operator sees it")
+                    .contains("deja_namespace_writes_failing{kind=\"recent\",namespace=\"default\"} 1.0")
+                    .contains("deja_namespace_writes_failing{kind=\"bloom\",namespace=\"b\"} 1.0");
 
             FileSizeLimit.set(server.pid(), "unlimited");
             for (String ns : List.of("default", "b")) {
@@ -241,6 +244,8 @@ class CrashTest {
                 }
                 assertThat(added.body()).as(ns).isEqualTo("MISSING\n");
             }
+            assertThat(get(server, "/metrics").body())
+                    .contains("deja_namespace_writes_failing{kind=\"recent\",namespace=\"default\"} 0.0");
             server.kill();
         }
         keys.add("after");
