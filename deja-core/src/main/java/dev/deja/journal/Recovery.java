@@ -119,6 +119,7 @@ final class Recovery<S extends HashedSeenSet> {
             if (skipped > 0 && Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES >= bytes.limit()) {
                 continue; // ends before the position: nothing in it is needed, whatever its state
             }
+            int offset = Math.toIntExact(Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES);
             if (!Segment.validHeader(bytes, segment.firstSeq())) {
                 if (last && bytes.limit() < Segment.HEADER_BYTES) {
                     // A crash right after the file was created: it never held a record.
@@ -126,11 +127,17 @@ final class Recovery<S extends HashedSeenSet> {
                     cut(segment.path(), bytes.limit(), "incomplete segment header, file removed");
                     break;
                 }
-                problem(segment.path().getFileName() + " has a damaged header");
-                setAsideFrom(segments, i);
-                break;
+                if (!Segment.validRecord(bytes, offset, expected)) {
+                    problem(segment.path().getFileName() + " has a damaged header");
+                    setAsideFrom(segments, i);
+                    break;
+                }
+                // Each record carries its sequence number and a checksum, and the file's name gives the first
+                // sequence number, so the records check out without the header: replaying them keeps the
+                // acknowledged changes they hold, where setting the file aside would lose them.
+                problem(segment.path().getFileName() + " has a damaged header; its records pass their own checks"
+                        + " and are replayed");
             }
-            int offset = Math.toIntExact(Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES);
             long seq = expected;
             while (Segment.validRecord(bytes, offset, seq)) {
                 apply(store, bytes, offset);

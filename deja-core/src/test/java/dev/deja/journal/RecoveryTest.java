@@ -115,9 +115,31 @@ class RecoveryTest {
     }
 
     @Test
-    void aDamagedSegmentHeaderSetsTheWholeSegmentAside() throws IOException {
+    void aDamagedSegmentHeaderLosesNoRecordThatPassesItsOwnChecks() throws IOException {
+        byte[] full = Files.readAllBytes(pristine.resolve(segmentName));
+        for (int at = 0; at < Segment.HEADER_BYTES; at++) {
+            byte[] damaged = full.clone();
+            damaged[at] ^= 4;
+            Path dir = copyWith(damaged);
+            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+                assertThat(set.recovery().recordsReplayed()).as("flipped header byte %d", at).isEqualTo(RECORDS);
+                assertThat(set.checkAll(keys(0, RECORDS))).containsOnly(true);
+                assertThat(set.recovery().setAside()).isEmpty();
+                assertThat(set.recovery().problems()).singleElement().asString()
+                        .contains("damaged header").contains("replayed");
+                set.add(key(RECORDS));
+            }
+            try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
+                assertThat(again.checkAll(keys(0, RECORDS + 1))).as("after a second open").containsOnly(true);
+            }
+        }
+    }
+
+    @Test
+    void aDamagedHeaderOverDamagedRecordsSetsTheWholeSegmentAside() throws IOException {
         byte[] damaged = Files.readAllBytes(pristine.resolve(segmentName));
         damaged[9] ^= 4; // inside the first sequence number
+        damaged[offsetOf(0) + 12] ^= 4; // and the first record
         Path dir = copyWith(damaged);
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
             assertThat(set.recovery().recordsReplayed()).isZero();
@@ -130,6 +152,7 @@ class RecoveryTest {
     void damageSetAsideTwiceUnderTheSameNameKeepsBothFiles() throws IOException {
         byte[] headerDamaged = Files.readAllBytes(pristine.resolve(segmentName));
         headerDamaged[9] ^= 4;
+        headerDamaged[offsetOf(0) + 12] ^= 4; // and its first record, so that the whole file is set aside
         byte[] recordDamaged = Files.readAllBytes(pristine.resolve(segmentName));
         recordDamaged[offsetOf(5) + 20] ^= 1;
         Path dir = copyWith(headerDamaged);
