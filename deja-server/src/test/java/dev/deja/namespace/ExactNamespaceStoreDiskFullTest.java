@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,17 +37,17 @@ class ExactNamespaceStoreDiskFullTest {
     Path dir;
 
     /**
-     * The child: opens an exact namespace in {@code args[0]} ("READY"), waits for a line on its input, writes
-     * batches until one fails ("FAILED"), then tries again every 200 ms until one succeeds ("WRITING") or a minute
-     * passes, then closes it ("CLOSED"). With {@code reopen} as {@code args[1]}: writes 1,000 keys and closes the
-     * namespace ("READY"), waits for a line, opens it again ("OPENED n", n of the keys found, or "NOT OPENED"),
-     * writes once ("REFUSED message" or "WRITTEN"), then goes on as above from the retries.
+     * The child, on an exact namespace in {@code args[0]}. {@code write} ({@code args[1]}): opens it ("READY"), waits
+     * for a line on its input, writes batches until one fails ("FAILED"), then tries again every 200 ms until one
+     * succeeds ("WRITING") or a minute passes, then closes it ("CLOSED"). {@code reopen}: writes 1,000 keys and
+     * closes the namespace ("READY"), waits for a line, opens it again ("OPENED n", n of the keys found, or "NOT
+     * OPENED"), writes once ("REFUSED message" or "WRITTEN"), then goes on as {@code write} from the retries.
      */
     public static void main(String[] args) throws Exception {
         Map<String, String> parameters = new ExactKind().parameters(Map.of("memtable", "1m", "blockCache", "1m"));
         Durability durability = new Durability(FsyncPolicy.EVERYSEC, Duration.ZERO);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        boolean reopen = args.length > 1 && args[1].equals("reopen");
+        boolean reopen = args[1].equals("reopen");
         List<byte[]> first = batch(0, 1000);
         ExactNamespaceStore store = ExactNamespaceStore.open("full", parameters, Path.of(args[0]), durability);
         if (reopen) {
@@ -115,42 +116,60 @@ class ExactNamespaceStoreDiskFullTest {
         return keys;
     }
 
-    @Test
-    @Timeout(120)
-    void writesResumeOnceTheLogCanBeWrittenAgain() throws Exception {
+    /** What a child printed, logged and exited with. */
+    private record ChildRun(List<String> lines, String stderr, int exitCode) {
+    }
+
+    /**
+     * Runs the child ({@link #main}) in {@code mode} on a namespace directory of its own: when it says READY, lowers
+     * its file size limit to {@code limit} bytes and lets it go on; at the first line {@code lift} accepts, waits
+     * {@code waitMillis} and lifts the limit, as freeing the disk would.
+     */
+    private ChildRun runChild(String mode, String limit, Predicate<String> lift, long waitMillis) throws Exception {
         Path log = dir.resolve("child.log");
         Path data = dir.resolve("ns");
         Files.createDirectories(data);
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString())
+                "--enable-native-access=ALL-UNNAMED", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
+                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString(), mode)
                 .redirectError(log.toFile()).start();
         List<String> lines = new ArrayList<>();
+        boolean lifted = false;
         try (BufferedReader out = new BufferedReader(
                 new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 lines.add(line);
                 if (line.equals("READY")) {
-                    FileSizeLimit.set(child.pid(), "262144");
+                    FileSizeLimit.set(child.pid(), limit);
                     child.getOutputStream().write("GO\n".getBytes(StandardCharsets.US_ASCII));
                     child.getOutputStream().flush();
-                } else if (line.startsWith("FAILED")) {
-                    Thread.sleep(3000); // a few once-a-second syncs of the broken log
+                } else if (!lifted && lift.test(line)) {
+                    lifted = true;
+                    Thread.sleep(waitMillis);
                     FileSizeLimit.set(child.pid(), "unlimited");
                 }
             }
         } finally {
             child.destroyForcibly();
         }
-        String stderr = Files.readString(log);
-        assertThat(child.waitFor()).as("child exit code; its log:%n%s", stderr).isZero();
-        assertThat(lines).as("child output; its log:%n%s", stderr)
+        return new ChildRun(lines, Files.readString(log), child.waitFor());
+    }
+
+    @Test
+    @Timeout(120)
+    void writesResumeOnceTheLogCanBeWrittenAgain() throws Exception {
+        // 256 KiB: the first appends that take the log past it fail; a few once-a-second syncs of the broken log
+        // run before the limit is lifted
+        ChildRun run = runChild("write", "262144", line -> line.startsWith("FAILED"), 3000);
+        assertThat(run.exitCode()).as("child exit code; its log:%n%s", run.stderr()).isZero();
+        assertThat(run.lines()).as("child output; its log:%n%s", run.stderr())
                 .anyMatch(l -> l.startsWith("FAILED") && l.contains("File too large"))
                 .contains("WRITING", "CLOSED");
-        assertThat(stderr).doesNotContain("could not sync its write-ahead log").doesNotContain("Exception in thread");
-        assertThat(stderr.lines().filter(l -> l.contains(" ERROR ") && l.contains("ExactStore")).count())
-                .as("ERROR lines of the store:%n%s", stderr).isEqualTo(1);
+        assertThat(run.stderr()).doesNotContain("could not sync its write-ahead log")
+                .doesNotContain("Exception in thread");
+        assertThat(run.stderr().lines().filter(l -> l.contains(" ERROR ") && l.contains("ExactStore")).count())
+                .as("ERROR lines of the store:%n%s", run.stderr()).isEqualTo(1);
     }
 
     /**
@@ -161,37 +180,15 @@ class ExactNamespaceStoreDiskFullTest {
     @Test
     @Timeout(120)
     void anExactNamespaceOpensReadOnlyOnAFullDiskAndWritesOnceThereIsRoom() throws Exception {
-        Path log = dir.resolve("child.log");
-        Path data = dir.resolve("ns");
-        Files.createDirectories(data);
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
-                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString(), "reopen")
-                .redirectError(log.toFile()).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                lines.add(line);
-                if (line.equals("READY")) {
-                    FileSizeLimit.set(child.pid(), "1"); // no file can grow: every write fails
-                    child.getOutputStream().write("GO\n".getBytes(StandardCharsets.US_ASCII));
-                    child.getOutputStream().flush();
-                } else if (line.startsWith("REFUSED") || line.startsWith("WRITTEN") || line.startsWith("NOT")) {
-                    Thread.sleep(1000);
-                    FileSizeLimit.set(child.pid(), "unlimited");
-                }
-            }
-        } finally {
-            child.destroyForcibly();
-        }
-        String stderr = Files.readString(log);
-        assertThat(child.waitFor()).as("child exit code; its log:%n%s", stderr).isZero();
-        assertThat(lines).as("child output; its log:%n%s", stderr)
+        // 1 byte: no file can grow, so every write fails
+        ChildRun run = runChild("reopen", "1",
+                line -> line.startsWith("REFUSED") || line.startsWith("WRITTEN") || line.startsWith("NOT"), 1000);
+        assertThat(run.exitCode()).as("child exit code; its log:%n%s", run.stderr()).isZero();
+        assertThat(run.lines()).as("child output; its log:%n%s", run.stderr())
                 .contains("OPENED 1000, WRITES FAILING", "WRITING", "KEPT 1000", "CLOSED")
                 .anyMatch(l -> l.startsWith("REFUSED") && l.contains("read-only") && l.contains("File too large"));
         // (what it logged while no file could grow, this log included, is lost)
-        assertThat(stderr).contains("the disk takes writes again; reopening its store").doesNotContain("Exception in thread");
+        assertThat(run.stderr()).contains("the disk takes writes again; reopening its store")
+                .doesNotContain("Exception in thread");
     }
 }
