@@ -3,10 +3,16 @@ package dev.deja.resp;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -219,45 +225,88 @@ final class ConnectionCommands {
     }
 
     /**
-     * {@code CONFIG GET name}: the Redis persistence settings tools such as redis-benchmark read, answered with
-     * deja's equivalents ({@code appendonly yes}: every write is journaled; {@code appendfsync}: the fsync policy;
-     * {@code save ""}: snapshots follow deja's own interval); any other name gives an empty map. Other subcommands
+     * {@code CONFIG GET parameter [parameter ...]}, each a name or a glob pattern as Redis 7 takes them: the Redis
+     * persistence settings tools such as redis-benchmark read, answered with deja's equivalents ({@code appendonly
+     * yes}: every write is journaled; {@code appendfsync}: the fsync policy; {@code save ""}: snapshots follow
+     * deja's own interval), each matched name once; a name deja does not have matches nothing. Other subcommands
      * are refused: deja is configured by its command line, environment or config file.
      */
     private RedisMessage config(RespSession session, RespArgs args) {
-        if (!args.upper(1).equals("GET") || args.size() != 3) {
-            throw new RespError("ERR only CONFIG GET <name> is supported: deja is configured by its command line,"
+        if (!args.upper(1).equals("GET")) {
+            throw new RespError("ERR only CONFIG GET is supported: deja is configured by its command line,"
                     + " environment or config file");
         }
-        String name = args.string(2).toLowerCase(Locale.ROOT);
-        String value = switch (name) {
-            case "appendonly" -> "yes";
-            case "appendfsync" -> context.config().fsync().name().toLowerCase(Locale.ROOT);
-            case "save" -> "";
-            default -> null;
-        };
-        return Replies.map(session, value == null ? List.of() : List.of(Replies.bulk(name), Replies.bulk(value)));
+        if (args.size() < 3) {
+            throw RespError.arity("config|get");
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("appendonly", "yes");
+        settings.put("appendfsync", context.config().fsync().name().toLowerCase(Locale.ROOT));
+        settings.put("save", "");
+        Set<String> matched = new LinkedHashSet<>();
+        for (int i = 2; i < args.size(); i++) {
+            PathMatcher pattern = glob(args.string(i).toLowerCase(Locale.ROOT));
+            for (String name : settings.keySet()) {
+                if (pattern != null && pattern.matches(Path.of(name))) {
+                    matched.add(name);
+                }
+            }
+        }
+        List<RedisMessage> pairs = new ArrayList<>();
+        for (String name : matched) {
+            field(pairs, name, Replies.bulk(settings.get(name)));
+        }
+        return Replies.map(session, pairs);
     }
 
+    /** A glob pattern ({@code *}, {@code ?}, {@code [a-z]}) as a matcher of setting names; null if it is malformed. */
+    private static PathMatcher glob(String pattern) {
+        try {
+            return FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+        } catch (IllegalArgumentException malformed) {
+            return null; // Redis's matcher takes any pattern; a broken one matches no setting
+        }
+    }
+
+    /** {@code INFO [section ...]}: the sections named (all of them without a name, or with all/everything/default). */
     private RedisMessage info(RespSession session, RespArgs args) {
-        String text = "# Server\r\n"
+        Map<String, String> sections = new LinkedHashMap<>();
+        sections.put("server", "# Server\r\n"
                 + "deja_version:" + ServerContext.VERSION + "\r\n"
                 // clients that gate features on the Redis version read this field
                 + "redis_version:7.2.0\r\n"
                 + "redis_mode:standalone\r\n"
                 + "process_id:" + ProcessHandle.current().pid() + "\r\n"
-                + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n"
-                + "\r\n# Memory\r\n"
+                + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n");
+        sections.put("memory", "# Memory\r\n"
                 // the limit namespaces are created against (--memory-limit) and what they reserved of it
                 + "namespace_memory_limit:" + context.namespaces().memoryLimit() + "\r\n"
                 + "namespace_memory_reserved:" + context.namespaces().memoryReserved() + "\r\n"
                 + "namespace_native_memory_limit:" + context.namespaces().nativeMemoryLimit() + "\r\n"
-                + "namespace_native_memory_reserved:" + context.namespaces().nativeMemoryReserved() + "\r\n"
-                + "\r\n# Persistence\r\n"
-                + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n"
-                + "\r\n# Keyspace\r\n"
-                + "namespaces:" + context.namespaces().list().size() + "\r\n";
-        return Replies.bulk(text);
+                + "namespace_native_memory_reserved:" + context.namespaces().nativeMemoryReserved() + "\r\n");
+        sections.put("persistence", "# Persistence\r\n"
+                + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n");
+        sections.put("keyspace", "# Keyspace\r\n"
+                + "namespaces:" + context.namespaces().list().size() + "\r\n");
+        Set<String> wanted = new LinkedHashSet<>();
+        for (int i = 1; i < args.size(); i++) {
+            String name = args.string(i).toLowerCase(Locale.ROOT);
+            if (name.equals("all") || name.equals("everything") || name.equals("default")) {
+                wanted.addAll(sections.keySet());
+            } else if (sections.containsKey(name)) {
+                wanted.add(name); // an unknown section adds nothing, as in Redis
+            }
+        }
+        if (args.size() == 1) {
+            wanted.addAll(sections.keySet());
+        }
+        List<String> texts = new ArrayList<>();
+        for (String name : sections.keySet()) {
+            if (wanted.contains(name)) {
+                texts.add(sections.get(name));
+            }
+        }
+        return Replies.bulk(String.join("\r\n", texts));
     }
 
     private static void field(List<RedisMessage> fields, String name, RedisMessage value) {

@@ -134,6 +134,31 @@ class RespCompatibilityTest {
                         + "*6\r\n$4\r\nping\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
     }
 
+    @Test
+    void configGetTakesSeveralNamesAndGlobPatterns() throws Exception {
+        // what redis-server 7 (save "", appendonly no) sends, but for deja's own values
+        assertThat(exchange("CONFIG GET save appendonly\r\n", "\r\n$3\r\nyes\r\n"))
+                .isEqualTo("*4\r\n$4\r\nsave\r\n$0\r\n\r\n$10\r\nappendonly\r\n$3\r\nyes\r\n");
+        assertThat(exchange("CONFIG GET append* APPENDONLY nosuch\r\n", "always\r\n"))
+                .isEqualTo("*4\r\n$10\r\nappendonly\r\n$3\r\nyes\r\n$11\r\nappendfsync\r\n$6\r\nalways\r\n");
+        assertThat(exchange("CONFIG GET nosuch\r\n", "\r\n")).isEqualTo("*0\r\n");
+        assertThat(exchange("CONFIG GET\r\n", "\r\n"))
+                .isEqualTo("-ERR wrong number of arguments for 'config|get' command\r\n");
+    }
+
+    @Test
+    void infoGivesTheSectionsAskedFor() throws Exception {
+        String server = exchange("INFO server\r\n", "\r\n\r\n");
+        assertThat(server).startsWith("$").contains("# Server\r\n").contains("redis_version:")
+                .doesNotContain("# Memory").doesNotContain("# Keyspace");
+        String two = exchange("INFO keyspace SERVER\r\n", "\r\n\r\n");
+        assertThat(two.indexOf("# Server")).as(two).isPositive().isLessThan(two.indexOf("# Keyspace"));
+        assertThat(two).doesNotContain("# Memory");
+        assertThat(exchange("INFO nosuch\r\n", "\r\n")).as("an unknown section, as Redis").isEqualTo("$0\r\n\r\n");
+        assertThat(exchange("INFO\r\n", "\r\n\r\n")).contains("# Server", "# Memory", "# Persistence", "# Keyspace");
+        assertThat(exchange("INFO everything\r\n", "\r\n\r\n")).contains("# Server", "# Keyspace");
+    }
+
     /** Sends {@code raw} on a new connection and reads until the replies end with {@code end} (or 5 s pass). */
     private static String exchange(String raw, String end) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
