@@ -30,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
@@ -39,7 +38,6 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.Status;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.slf4j.Logger;
@@ -119,10 +117,8 @@ public final class ExactStore implements SeenSet {
     private final KeyFilterFiles keyFilterFiles;
     /** The store's directory, for messages. */
     private final Path directory;
-    private final Object writeHealth = new Object();
-    /** Set by the first failed write or sync, cleared by the next that succeeds ({@link #writesFailing}). */
-    private volatile WriteFailure writeFailure;
-    private final AtomicBoolean readFailureLogged = new AtomicBoolean();
+    /** Whether it can write and read, and the errors callers get when it cannot. */
+    private final StoreHealth health;
 
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
@@ -130,16 +126,11 @@ public final class ExactStore implements SeenSet {
     private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
     private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
 
-    /**
-     * Why the store was opened read-only (the disk refused the writes of a writable open), or null: see
-     * {@link ExactStoreBuilder#open()}. A read-only store answers reads, refuses writes, never rolls generations over
-     * and writes nothing at close.
-     */
-    private final String readOnlyBecause;
-
     ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
             ColumnFamilyHandle defaultFamily, List<Generation> existing, String readOnlyBecause) {
-        this.readOnlyBecause = readOnlyBecause;
+        // read-only when the disk refused the writes of a writable open (ExactStoreBuilder#open): it answers
+        // reads, refuses writes, never rolls generations over and writes nothing at close
+        this.health = new StoreHealth(b.directory, b.clock, readOnlyBecause);
         this.timeUnitMillis = timeUnitMillis;
         this.valueFormat = valueFormat;
         this.clock = b.clock;
@@ -156,7 +147,7 @@ public final class ExactStore implements SeenSet {
         this.sealer = new Sealer(db);
         this.generations = new Generations(db, tuning.cfOptions, sealer, existing, windowMillis, b.generations,
                 b.maxBytes, b.minWindow == null ? 0 : b.minWindow.toMillis());
-        if (fsync == FsyncPolicy.EVERYSEC && readOnlyBecause == null) {
+        if (fsync == FsyncPolicy.EVERYSEC && !health.readOnly()) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "deja-exact-wal-sync");
                 t.setDaemon(true);
@@ -170,20 +161,6 @@ public final class ExactStore implements SeenSet {
         this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
                 : new FilterLoader(db, existing);
-        if (readOnlyBecause != null) {
-            writeFailure = new WriteFailure(readOnlyBecause, clock.millis());
-            LOG.error("{}; opened read-only (store in {}): reads are answered, writes fail until it is opened again"
-                    + " once the disk takes writes", readOnlyBecause, directory);
-        }
-    }
-
-    /** Refuses a write to a store opened read-only; call after {@link #ensureOpen()}. */
-    private void ensureWritable() {
-        if (readOnlyBecause != null) {
-            throw new UncheckedIOException("exact store could not write: it is open read-only, since the disk refused"
-                    + " writes when it was opened (" + readOnlyBecause + "); writes fail until the disk takes them",
-                    new IOException(readOnlyBecause));
-        }
     }
 
     /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
@@ -250,7 +227,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -303,12 +280,12 @@ public final class ExactStore implements SeenSet {
                         batch.put(hit.generation.handle, kb.array(), encode(hit.value, hit.generation));
                     }
                     db.write(tuning.writeOptions, batch);
-                    wrote();
+                    health.wrote();
                 }
             }
             return out;
         } catch (RocksDBException e) {
-            throw writeFailed("write", e);
+            throw health.writeFailed("write", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -329,7 +306,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -379,12 +356,12 @@ public final class ExactStore implements SeenSet {
                 }
                 if (batch.count() > 0) {
                     db.write(tuning.writeOptions, batch);
-                    wrote();
+                    health.wrote();
                 }
             }
             return out;
         } catch (RocksDBException e) {
-            throw writeFailed("forget", e);
+            throw health.writeFailed("forget", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -596,7 +573,7 @@ public final class ExactStore implements SeenSet {
         KeyLocks.Lease held = null;
         try {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             long[] hashes = hashes(k);
             held = locks.lock(hashes);
             long now = clock.millis();
@@ -630,12 +607,12 @@ public final class ExactStore implements SeenSet {
                         batch.put(newest.handle, w.getKey().array(), w.getValue());
                     }
                     db.write(tuning.writeOptions, batch);
-                    wrote();
+                    health.wrote();
                 }
             }
             return written;
         } catch (RocksDBException e) {
-            throw writeFailed("write", e);
+            throw health.writeFailed("write", e);
         } finally {
             if (held != null) {
                 locks.unlock(held);
@@ -678,7 +655,7 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             keys = generations.keys();
         } catch (RocksDBException e) {
-            throw failure("count keys", e);
+            throw StoreHealth.failure("count keys", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -704,7 +681,7 @@ public final class ExactStore implements SeenSet {
                     db.getLongProperty("rocksdb.num-running-compactions"),
                     generations.filterBytes(), generations.filtersLoading());
         } catch (RocksDBException e) {
-            throw failure("read metrics", e);
+            throw StoreHealth.failure("read metrics", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -717,7 +694,7 @@ public final class ExactStore implements SeenSet {
      * themselves when due; a server may also call it on a timer so that age-out happens while no one writes.
      */
     public void maintain() {
-        if (readOnlyBecause != null) {
+        if (health.readOnly()) {
             return; // no rollover without writes; writes are refused anyway
         }
         generationLock.writeLock().lock();
@@ -726,7 +703,7 @@ public final class ExactStore implements SeenSet {
             nextMaintenanceMillis = generations.maintain(clock.millis());
             sizeCheckCountdown.set(SIZE_CHECK_EVERY);
         } catch (RocksDBException e) {
-            throw failure("maintain generations", e);
+            throw StoreHealth.failure("maintain generations", e);
         } finally {
             generationLock.writeLock().unlock();
         }
@@ -814,22 +791,8 @@ public final class ExactStore implements SeenSet {
             }
             return values;
         } catch (RocksDBException e) {
-            throw readFailure(e);
+            throw health.readFailed(e);
         }
-    }
-
-    /** A failed read: never an absent key. Logged once per store, with what to do about a damaged file. */
-    private UncheckedIOException readFailure(RocksDBException e) {
-        boolean corrupt = e.getStatus() != null && e.getStatus().getCode() == Status.Code.Corruption;
-        String what = corrupt ? "read (corruption: a table file in " + directory + " is damaged)"
-                : "read (in " + directory + ")";
-        if (readFailureLogged.compareAndSet(false, true)) {
-            LOG.error("exact store in {} could not read a key{}: {}; commands reaching the damaged data fail until"
-                    + " the store is restored from a copy made before the damage on another disk (its checkpoints"
-                    + " hard-link the same table files); further read errors are not logged", directory,
-                    corrupt ? " (corruption)" : "", e.getMessage());
-        }
-        return failure(what, e);
     }
 
     private static long[] hashes(byte[][] keys) {
@@ -860,14 +823,14 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             for (Generation g : generations) {
                 handles.add(g.handle);
             }
             db.flush(options, handles);
         } catch (RocksDBException e) {
-            throw failure("flush", e);
+            throw StoreHealth.failure("flush", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -886,10 +849,10 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try (Checkpoint checkpoint = Checkpoint.create(db)) {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             checkpoint.createCheckpoint(target.toString());
         } catch (RocksDBException e) {
-            throw failure("checkpoint to " + target, e);
+            throw StoreHealth.failure("checkpoint to " + target, e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -931,11 +894,11 @@ public final class ExactStore implements SeenSet {
         generationLock.readLock().lock();
         try {
             ensureOpen();
-            ensureWritable();
+            health.refuseIfReadOnly();
             db.syncWal();
-            wrote();
+            health.wrote();
         } catch (RocksDBException e) {
-            throw writeFailed("sync the write-ahead log", e);
+            throw health.writeFailed("sync the write-ahead log", e);
         } finally {
             generationLock.readLock().unlock();
         }
@@ -970,11 +933,11 @@ public final class ExactStore implements SeenSet {
             sealer.close();
             // After the last write: the files describe exactly what the next open finds. (A read-only store
             // left the files it was opened with in place, and they still describe the store.)
-            if (readOnlyBecause == null) {
+            if (!health.readOnly()) {
                 keyFilterFiles.writeAll(generations);
             }
             RocksDBException syncError = null;
-            if (fsync != FsyncPolicy.NO && readOnlyBecause == null) {
+            if (fsync != FsyncPolicy.NO && !health.readOnly()) {
                 try {
                     db.syncWal();
                 } catch (RocksDBException e) {
@@ -986,7 +949,7 @@ public final class ExactStore implements SeenSet {
             db.close();
             tuning.close();
             if (syncError != null) {
-                throw failure("sync the write-ahead log at close", syncError);
+                throw StoreHealth.failure("sync the write-ahead log at close", syncError);
             }
         } finally {
             generationLock.writeLock().unlock();
@@ -1001,39 +964,7 @@ public final class ExactStore implements SeenSet {
      * again. Stays true after {@link #close}.
      */
     public boolean writesFailing() {
-        return writeFailure != null;
-    }
-
-    /** A failed write or sync: logged when writes start failing, not for each failure after it. */
-    private UncheckedIOException writeFailed(String what, RocksDBException e) {
-        UncheckedIOException failure = failure(what, e);
-        if (writeFailure == null) {
-            synchronized (writeHealth) {
-                if (writeFailure == null) {
-                    writeFailure = new WriteFailure(failure.getMessage(), clock.millis());
-                    LOG.error("{} (store in {}); writes fail until it can write again (logged again then, not for"
-                            + " each failure)", failure.getMessage(), directory);
-                }
-            }
-        }
-        return failure;
-    }
-
-    /** A write or sync succeeded: if writes were failing, says since when and what the failure was. */
-    private void wrote() {
-        if (writeFailure != null) {
-            synchronized (writeHealth) {
-                WriteFailure f = writeFailure;
-                if (f != null) {
-                    writeFailure = null;
-                    LOG.info("exact store in {}: writing again after {} s of failures ({})", directory,
-                            Math.max(0, clock.millis() - f.sinceMillis()) / 1000, f.message());
-                }
-            }
-        }
-    }
-
-    private record WriteFailure(String message, long sinceMillis) {
+        return health.writesFailing();
     }
 
     private void ensureOpen() {
@@ -1042,7 +973,4 @@ public final class ExactStore implements SeenSet {
         }
     }
 
-    static UncheckedIOException failure(String what, RocksDBException e) {
-        return new UncheckedIOException("exact store could not " + what + ": " + e.getMessage(), new IOException(e));
-    }
 }

@@ -288,7 +288,7 @@ public final class ExactStoreBuilder {
                 tuning.close();
             }
             if (e instanceof RocksDBException re) {
-                UncheckedIOException failure = ExactStore.failure("open " + directory, re);
+                UncheckedIOException failure = StoreHealth.failure("open " + directory, re);
                 throw !readOnly && refusedWrite(re) ? new ReadOnlyFallback(failure) : failure;
             }
             if (e instanceof IOException io) {
