@@ -125,7 +125,8 @@ final class ServeCommand implements Callable<Integer> {
     int maxBodyBytes;
 
     @Option(names = "--max-batch", paramLabel = "KEYS", defaultValue = "100000",
-            description = "Most keys in one batch request or command. Default: ${DEFAULT-VALUE}.")
+            description = "Most keys in one HTTP batch or one RESP command (BF.MADD, DJ.MCHECKTHENADD, DEL...)."
+                    + " Default: ${DEFAULT-VALUE}.")
     int maxBatch;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "10000",

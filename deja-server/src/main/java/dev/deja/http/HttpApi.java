@@ -273,11 +273,13 @@ final class HttpApi {
 
     /** The store to check keys in, or null when the namespace does not exist yet and would be created empty. */
     private SeenSet storeForReading(String name) {
-        Namespace namespace = namespaces.find(Namespace.checkName(name)).orElse(null);
-        if (namespace == null && !config.autoCreate()) {
-            namespaces.get(name);
-        }
-        return namespace == null ? null : namespace.store();
+        return namespaces.findWithoutCreating(name).map(Namespace::store).orElse(null);
+    }
+
+    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
+    private CompletableFuture<boolean[]> forgetIn(String name, List<byte[]> keys, long[] owners) {
+        return namespaces.findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
+                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
     }
 
     // ---- batches ----
@@ -363,7 +365,7 @@ final class HttpApi {
                 }
                 return results;
             });
-            case FORGET -> namespaces.getOrCreate(name).forget(keys, owners).thenApply(forgotten -> {
+            case FORGET -> forgetIn(name, keys, owners).thenApply(forgotten -> {
                 String[] results = new String[forgotten.length];
                 for (int i = 0; i < forgotten.length; i++) {
                     results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";

@@ -199,6 +199,23 @@ public final class NamespaceRegistry implements AutoCloseable {
         return namespace;
     }
 
+    /**
+     * The namespace for a call that only reads or removes keys: empty when it does not exist and auto-create is on,
+     * since it would be created empty and so holds nothing (such a call does not create it: a check or forget with
+     * a mistyped name must not leave a new namespace behind); the unknown-namespace error when auto-create is off; a
+     * bad name is an error either way.
+     */
+    public Optional<Namespace> findWithoutCreating(String name) {
+        Namespace namespace = namespaces.get(name);
+        if (namespace == null && !autoCreate) {
+            get(name);
+        }
+        if (namespace == null) {
+            Namespace.checkName(name);
+        }
+        return Optional.ofNullable(namespace);
+    }
+
     /** The namespace if it exists; never creates one. */
     public Optional<Namespace> find(String name) {
         return Optional.ofNullable(namespaces.get(name));

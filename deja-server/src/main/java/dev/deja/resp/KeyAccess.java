@@ -5,16 +5,19 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerContext;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** How RESP commands reach namespaces and validate keys, with the server's auto-create rule and key limit. */
 final class KeyAccess {
 
     private final NamespaceRegistry namespaces;
     private final int maxKeyBytes;
+    private final int maxBatch;
 
     KeyAccess(ServerContext context) {
         this.namespaces = context.namespaces();
         this.maxKeyBytes = context.config().maxKeyBytes();
+        this.maxBatch = context.config().maxBatch();
     }
 
     NamespaceRegistry namespaces() {
@@ -26,14 +29,29 @@ final class KeyAccess {
         return namespaces.getOrCreate(name);
     }
 
-    /** The namespace's store, or null when it does not exist (it would be created empty). */
+    /**
+     * The namespace's store, or null when it does not exist (it would be created empty); a bad name is an error, not
+     * a namespace that does not exist yet. Does not apply the auto-create rule: {@code BF.EXISTS} answers 0 for a
+     * filter that does not exist, as RedisBloom does.
+     */
     SeenSet ifExists(String name) {
         Namespace namespace = namespaces.find(name).orElse(null);
         if (namespace == null) {
-            Namespace.checkName(name); // a bad name is an error, not a namespace that does not exist yet
+            Namespace.checkName(name);
             return null;
         }
         return namespace.store();
+    }
+
+    /** The namespace's store for a read, or null when it does not exist: refused as unknown if auto-create is off. */
+    SeenSet forReading(String name) {
+        return namespaces.findWithoutCreating(name).map(Namespace::store).orElse(null);
+    }
+
+    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
+    CompletableFuture<boolean[]> forget(String name, List<byte[]> keys, long[] owners) {
+        return namespaces.findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
+                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
     }
 
     /** The key, or an error naming the limit when it is empty or too large. */
@@ -47,9 +65,17 @@ final class KeyAccess {
         return key;
     }
 
-    /** Every key checked before any is used, so a bad one changes nothing. */
+    /** Every key checked before any is used, so a bad one changes nothing; at most {@code --max-batch} of them. */
     List<byte[]> keys(List<byte[]> keys) {
+        batchSize(keys.size());
         keys.forEach(this::key);
         return keys;
+    }
+
+    /** Refuses a command holding more keys than {@code --max-batch}, as an HTTP batch is refused. */
+    void batchSize(int keys) {
+        if (keys > maxBatch) {
+            throw new RespError("ERR a command may hold at most " + maxBatch + " keys (--max-batch; got " + keys + ")");
+        }
     }
 }

@@ -255,6 +255,27 @@ class RespProtocolTest {
     }
 
     @Test
+    void aCommandHoldingMoreThanMaxBatchKeysIsRefusedAndChangesNothing() {
+        List<String> args = new ArrayList<>(List.of("mb"));
+        List<String> pairs = new ArrayList<>(List.of("mb", "WITHOWNERS"));
+        for (int i = 0; i <= 1000; i++) { // --max-batch 1000 in this server: 1,001 keys
+            args.add("mb-" + i);
+            pairs.add("mb-" + i);
+            pairs.add(Integer.toString(i + 1));
+        }
+        String refusal = "ERR a command may hold at most 1000 keys (--max-batch; got 1001)";
+        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", args.toArray(String[]::new))).hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", pairs.toArray(String[]::new))).hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("BF.MADD", args.toArray(String[]::new))).hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("DJ.MCHECK", args.toArray(String[]::new))).hasMessage(refusal);
+        assertThatThrownBy(() -> rawInteger("DEL", args.subList(1, args.size()).toArray(String[]::new)))
+                .hasMessage(refusal);
+        assertThat(rawInteger("DJ.CHECK", "mb", "mb-0")).as("nothing was added").isZero();
+        args.removeLast();
+        assertThat(rawList("BF.MADD", args.toArray(String[]::new))).as("1000 keys are fine").hasSize(1000);
+    }
+
+    @Test
     void mergeUnitesTwoBloomNamespacesOfTheSameShape() {
         redis.bfReserve("merge-x", 0.01, 100);
         redis.bfReserve("merge-y", 0.01, 100);

@@ -61,6 +61,30 @@ class ServerBehaviourTest {
     }
 
     @Test
+    void readsAndForgetsNeverCreateANamespace() throws Exception {
+        // the default kind is bloom (1 GiB): a mistyped name in a forget used to create one, then fail
+        try (TestServer server = TestServer.start(dataDir, b -> b)) {
+            assertThat(get(server, "/forget?e=k&ns=ghost1", null).body()).isEqualTo("MISSING\n");
+            assertThat(get(server, "/check?e=k&ns=ghost2", null).body()).isEqualTo("MISSING\n");
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                RawCommands raw = new RawCommands(c.sync());
+                assertThat(raw.integer("DJ.FORGET", "ghost3", "k")).isZero();
+                assertThat(raw.list("DJ.MFORGET", "ghost4", "k", "l")).containsExactly(0L, 0L);
+                assertThat(raw.integer("DJ.CHECK", "ghost5", "k")).isZero();
+                assertThat(c.sync().bfExists("ghost6", "k")).isFalse();
+                assertThat(raw.list("DJ.LIST")).containsExactly("default");
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            assertThat(get(server, "/namespaces/ghost1", null).statusCode()).isEqualTo(404);
+        }
+        try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
+            assertThat(get(server, "/forget?e=k&ns=ghost1", null).statusCode()).as("auto-create off").isEqualTo(404);
+        }
+    }
+
+    @Test
     void theDefaultNamespaceCannotBeDeletedOnlyCleared() throws Exception {
         String refusal = "namespace 'default' cannot be deleted: it always exists (requests naming no namespace use"
                 + " it); clear it instead (POST /namespaces/default/clear, DJ.CLEAR default)";
