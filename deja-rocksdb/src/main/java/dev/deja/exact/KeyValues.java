@@ -148,9 +148,13 @@ final class KeyValues {
 
     private void checkExpiryInWindow(long expiresAtMillis, long nowMillis) {
         if (expiresAtMillis > maxExpiresAt(nowMillis)) {
-            throw new IllegalArgumentException("expiry is " + duration(expiresAtMillis - nowMillis)
-                    + " away but the store's window is " + duration(windowMillis)
-                    + "; create the namespace with a longer window");
+            long away = expiresAtMillis - nowMillis;
+            // Seconds when it is a second or more beyond the window, rounded: the expiry was computed from a clock
+            // read a moment before this store's, so EX 172800 is 172,799,999 ms away here, and reads as the client
+            // wrote it; milliseconds when it is closer, where rounding would hide the difference.
+            String awayText = away - windowMillis >= 1000 ? Math.round(away / 1000.0) + " s" : away + " ms";
+            throw new IllegalArgumentException("expiry is " + awayText + " away but the store's window is "
+                    + duration(windowMillis) + "; create the namespace with a longer window");
         }
     }
 

@@ -62,8 +62,8 @@ final class ExactKind implements StoreKind {
         canonical.put("refresh", Boolean.toString(KindParameters.bool(raw, "refresh", false)));
         canonical.put("countDuplicates", Boolean.toString(KindParameters.bool(raw, "countDuplicates", false)));
         canonical.put("values", Boolean.toString(KindParameters.bool(raw, "values", false)));
-        canonical.put("maxValueBytes", Long.toString(KindParameters.longValue(raw, "maxValueBytes", 0,
-                ExactStoreBuilder.MAX_VALUE_BYTES, 512)));
+        canonical.put("maxValueBytes", Long.toString(sizeIn(raw, "maxValueBytes", 512, 0,
+                ExactStoreBuilder.MAX_VALUE_BYTES)));
         canonical.put("blockCache", Long.toString(sizeIn(raw, "blockCache", 64L << 20,
                 ExactStoreBuilder.MIN_BLOCK_CACHE_BYTES, Long.MAX_VALUE)));
         canonical.put("memtable", Long.toString(sizeIn(raw, "memtable", 16L << 20,

@@ -205,6 +205,10 @@ final class ConnectionCommands {
     private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS");
     /** Redis commands of deja's whose first argument is their only key. */
     private static final Set<String> ONE_KEY = Set.of("GET", "SET", "SETNX", "SETEX", "PSETEX", "TTL", "PTTL");
+    /** deja's commands that name no namespace, or may name none (a snapshot of every namespace). */
+    private static final Set<String> NO_KEY = Set.of("DJ.LIST", "DJ.SNAPSHOT");
+    /** deja's command whose first two arguments are namespaces: the target and the source of a merge. */
+    private static final String TWO_KEYS = "DJ.MERGE";
 
     /**
      * A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step; proxies and
@@ -212,9 +216,10 @@ final class ConnectionCommands {
      */
     private static RedisMessage describe(RespCommand command) {
         String name = command.name();
-        boolean oneKey = ONE_KEY.contains(name) || name.startsWith("BF.") || name.startsWith("DJ.");
+        boolean oneKey = ONE_KEY.contains(name) || name.startsWith("BF.")
+                || name.startsWith("DJ.") && !NO_KEY.contains(name);
         int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
-        int last = ALL_KEYS.contains(name) ? -1 : first;
+        int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
         return Replies.array(List.of(
                 Replies.bulk(name.toLowerCase(Locale.ROOT)),
                 Replies.integer(command.arity()),

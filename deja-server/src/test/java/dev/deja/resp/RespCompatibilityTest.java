@@ -132,6 +132,11 @@ class RespCompatibilityTest {
                         + "*6\r\n$3\r\ndel\r\n:-2\r\n*1\r\n+write\r\n:1\r\n:-1\r\n:1\r\n"
                         + "*6\r\n$6\r\nbf.add\r\n:3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r\n"
                         + "*6\r\n$4\r\nping\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
+        assertThat(exchange("COMMAND INFO dj.list dj.merge dj.snapshot\r\n", "*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"))
+                .isEqualTo("*3\r\n"
+                        + "*6\r\n$7\r\ndj.list\r\n:1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"
+                        + "*6\r\n$8\r\ndj.merge\r\n:3\r\n*1\r\n+write\r\n:1\r\n:2\r\n:1\r\n"
+                        + "*6\r\n$11\r\ndj.snapshot\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
     }
 
     @Test

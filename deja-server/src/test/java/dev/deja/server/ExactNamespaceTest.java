@@ -112,6 +112,7 @@ class ExactNamespaceTest {
             {"window", "100ms", "window must be at least 1s, or none with a maxBytes (got 100ms)"},
             {"window", "P99999999999D", "window must be at most 26687997791d (got P99999999999D)"},
             {"minWindow", "0.5ms", "minWindow must be at least 1ms, or none (got 0.5ms)"},
+            {"maxValueBytes", "1025k", "maxValueBytes must be in [0, 1m] (got 1025k)"},
             {"maxBytes", "1", "maxBytes must be at least generations x memtable = 8 x 16m = 128m, or none with a"
                     + " window (got 1): each generation's share must hold one memtable; for a smaller bound, lower"
                     + " memtable (to 64k at least) or generations (to 2 at least)"},
@@ -139,6 +140,10 @@ class ExactNamespaceTest {
             // the smallest of each is fine
             assertThat(c.raw.status("DJ.CREATE", "e13", "exact", "window", "1s", "minWindow", "1ms", "memtable", "64k",
                     "blockCache", "1m", "generations", "2", "maxBytes", "128k")).isEqualTo("OK");
+            // sizes take the same units everywhere
+            assertThat(c.raw.status("DJ.CREATE", "e14", "exact", "values", "true", "maxValueBytes", "1m"))
+                    .isEqualTo("OK");
+            assertThat(http(server, "/namespaces/e14").body()).contains("\"maxValueBytes\":\"1048576\"");
         }
         try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
             assertThat(c.raw.list("DJ.LIST")).contains("e13").doesNotContain("e12");

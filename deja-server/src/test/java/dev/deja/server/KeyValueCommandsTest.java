@@ -200,8 +200,11 @@ class KeyValueCommandsTest {
     void badArgumentsAreRedisStyleErrorsThatChangeNothing() {
         assertThatThrownBy(() -> redis.set("k", "v", SetArgs.Builder.nx().ex(0)))
                 .hasMessageContaining("invalid expire time in 'set' command");
-        assertThatThrownBy(() -> redis.set("k", "v", SetArgs.Builder.nx().ex(2 * 86_400)))
-                .hasMessageContaining("window");
+        for (int i = 0; i < 20; i++) { // the same words every time, whatever the clock's millisecond
+            assertThatThrownBy(() -> redis.set("k", "v", SetArgs.Builder.nx().ex(2 * 86_400)))
+                    .hasMessage("ERR expiry is 172800 s away but the store's window is 86400 s; create the namespace"
+                            + " with a longer window");
+        }
         assertThatThrownBy(() -> new RawCommands(redis).status("SET", "k", "v", "NX", "XX"))
                 .hasMessageContaining("syntax error");
         assertThatThrownBy(() -> new RawCommands(redis).status("SET", "k", "v", "EX", "ten"))
