@@ -80,6 +80,8 @@ final class Journal implements AutoCloseable {
     private final long retryDelayNanos;
     private final ChannelOpener opener;
     private final BlockingQueue<Entry> queue;
+    /** Called (on the writing thread) when the segment being written was deleted by someone else. */
+    private final Runnable onSegmentLost;
     private final ByteBuffer groupBuffer;
     private final Thread writer;
     /** Whether appenders write their own records ({@link #writeNow}); else only the writer thread writes. */
@@ -100,6 +102,8 @@ final class Journal implements AutoCloseable {
     // Writing state: records taken from the queue but not yet written (kept in order while writes fail).
     private final ArrayDeque<Entry> pending = new ArrayDeque<>();
     private FileChannel channel;
+    /** The file {@link #channel} writes, to notice when it is deleted under the journal. */
+    private Path segmentPath;
     private long segmentSize;
     private boolean dirty;
     /** Whether a failed write may have left bytes beyond {@link #segmentSize} (asking the file costs an fstat). */
@@ -107,8 +111,9 @@ final class Journal implements AutoCloseable {
     private long lastForceNanos = System.nanoTime();
 
     Journal(Path dir, long nextSeq, FsyncPolicy policy, long segmentBytes, int bufferRecords, int groupRecords,
-            Duration retryDelay, ChannelOpener opener) throws IOException {
+            Duration retryDelay, ChannelOpener opener, Runnable onSegmentLost) throws IOException {
         this.dir = dir;
+        this.onSegmentLost = onSegmentLost;
         this.nextSeq = nextSeq;
         this.writtenSeq = nextSeq;
         this.policy = policy;
@@ -282,6 +287,7 @@ final class Journal implements AutoCloseable {
                 reopenIfNeeded();
                 continue;
             }
+            startAgainIfSegmentDeleted();
             if (!writePending()) {
                 if (closing) {
                     LOG.error("journal {}: closed with {} records not written", dir, pending.size());
@@ -310,6 +316,7 @@ final class Journal implements AutoCloseable {
             }
             writeLock.lock();
             try {
+                startAgainIfSegmentDeleted();
                 writeQueued();
                 if (!pending.isEmpty()) {
                     writePending(); // a retry after a failure
@@ -390,6 +397,30 @@ final class Journal implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Notices a segment file deleted while it is written (a clean-up of {@code *.log} files, say): writes would go on
+     * into the unlinked file and be lost at the next restart. Drops it, so that the next write starts a new segment
+     * at its own sequence number, and tells the owner, which writes a snapshot: it holds every change before its
+     * position, the deleted file's included, and replay goes on from the new segment. A crash before that snapshot
+     * is written loses what only the deleted file held. Called by the writing thread (under {@link #writeLock} when
+     * appenders write): once a second, or before each group under {@link FsyncPolicy#ALWAYS}.
+     */
+    private void startAgainIfSegmentDeleted() {
+        if (channel == null || Files.exists(segmentPath)) {
+            return;
+        }
+        LOG.error("journal {}: {} was deleted while in use; the next write starts a new segment, and a snapshot is"
+                + " written now to keep the changes it held", dir, segmentPath.getFileName());
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.warn("journal {}: closing the deleted segment: {}", dir, e.toString());
+        }
+        channel = null;
+        dirty = false; // nothing left to fsync: the file is gone
+        onSegmentLost.run();
     }
 
     /**
@@ -506,6 +537,7 @@ final class Journal implements AutoCloseable {
             throw e;
         }
         channel = ch;
+        segmentPath = file;
         segmentSize = Segment.HEADER_BYTES;
         dirty = false;
         mayBeTorn = false;

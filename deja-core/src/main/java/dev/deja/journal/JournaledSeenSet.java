@@ -122,7 +122,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.lockFile = lockFile;
         this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
         this.journal = new Journal(dir, recovered.nextSeq(), b.fsync, b.segmentBytes, b.bufferRecords,
-                b.groupRecords, b.retryDelay, b.opener);
+                b.groupRecords, b.retryDelay, b.opener, this::snapshotAfterLostSegment);
         this.snapshotter = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("deja-snapshot-" + dir.getFileName()).daemon().factory());
         this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
@@ -508,6 +508,23 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } catch (RuntimeException e) {
             LOG.error("{}: periodic snapshot failed; the journal still holds every change", dir, e);
         }
+    }
+
+    /**
+     * The journal found its segment deleted under it (see {@code Journal}): a snapshot now keeps the changes that
+     * only the deleted file held. Runs on the journal's writing thread, so the snapshot is only queued.
+     */
+    private void snapshotAfterLostSegment() {
+        ScheduledExecutorService executor = snapshotter;
+        if (executor == null) {
+            return; // still opening: nothing was written to the segment yet
+        }
+        snapshotNow().whenComplete((file, failure) -> {
+            if (failure != null) {
+                LOG.error("{}: the snapshot after a deleted journal segment failed; the changes that segment held"
+                        + " are only in memory until a snapshot succeeds", dir, failure);
+            }
+        });
     }
 
     /** Runs on the snapshot thread only. */

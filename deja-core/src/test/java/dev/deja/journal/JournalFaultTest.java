@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -172,6 +173,38 @@ class JournalFaultTest {
                 assertThat(crashed.recovery().clean()).isTrue();
                 assertThat(crashed.checkAll(keys(0, 101))).containsOnly(true);
             }
+        }
+    }
+
+    @ParameterizedTest // found by the writer thread once a second (everysec), before a group's write (always)
+    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    void aSegmentDeletedWhileInUseIsReplacedAndItsChangesSnapshotted(FsyncPolicy policy) throws Exception {
+        Path dir = tmp.resolve("store");
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).open()) {
+            set.addAll(keys(0, 100));
+            Path segment = dir.resolve(Segment.fileName(0));
+            Files.delete(segment); // a clean-up of *.log files, say
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int next = 100;
+            while (!Files.exists(segment) && snapshots(dir).isEmpty()) { // (never recreated under its own name)
+                assertThat(System.nanoTime()).as("a snapshot follows the deletion").isLessThan(deadline);
+                set.add(key(next++)); // under always the check runs before a write
+                Thread.sleep(50);
+            }
+            int written = next;
+            set.addAll(keys(written, written + 100));
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().problems()).as("nothing missing").isEmpty();
+                assertThat(crashed.checkAll(keys(0, written + 100))).as("every change, the deleted file's included")
+                        .containsOnly(true);
+            }
+        }
+    }
+
+    private static List<Path> snapshots(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap")).toList();
         }
     }
 
