@@ -408,8 +408,8 @@ final class Journal implements AutoCloseable {
      * appenders write): once a second, or before each group under {@link FsyncPolicy#ALWAYS}.
      */
     private void startAgainIfSegmentDeleted() {
-        if (channel == null || Files.exists(segmentPath)) {
-            return;
+        if (channel == null || !Files.notExists(segmentPath)) {
+            return; // still there, or its state cannot be told (an unreadable directory is not a deleted file)
         }
         LOG.error("journal {}: {} was deleted while in use; the next write starts a new segment, and a snapshot is"
                 + " written now to keep the changes it held", dir, segmentPath.getFileName());

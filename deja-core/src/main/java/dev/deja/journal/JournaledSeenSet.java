@@ -227,7 +227,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         journal.writeNow();
-        await(settled(done, new long[] {high, low}, new long[] {owner}, new boolean[] {verdict == Verdict.NEW}));
+        await(verdict == Verdict.NEW && takesBackFailedAdds
+                ? settled(done, new long[] {high, low}, new long[] {owner}, new boolean[] {true}) : done);
         return verdict;
     }
 
@@ -515,8 +516,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * only the deleted file held. Runs on the journal's writing thread, so the snapshot is only queued.
      */
     private void snapshotAfterLostSegment() {
-        ScheduledExecutorService executor = snapshotter;
-        if (executor == null) {
+        if (snapshotter == null) {
             return; // still opening: nothing was written to the segment yet
         }
         snapshotNow().whenComplete((file, failure) -> {
