@@ -1,0 +1,139 @@
+package dev.deja.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.testing.TestServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.bloom.BFInsertParams;
+import redis.clients.jedis.bloom.BFReserveParams;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.SafeEncoder;
+
+/**
+ * Jedis, the other Java client RedisBloom users have, against the RESP front end: its bloom commands, the dedup
+ * idiom, pipelining and deja's own commands, with a password as its users configure one. (The RESP tests mostly use
+ * Lettuce; this one shows that what Jedis sends and expects, from its connection handshake on, works unchanged.)
+ */
+class JedisCompatibilityTest {
+
+    @TempDir
+    static Path dataDir;
+    private static TestServer server;
+    private static RedisClient jedis;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServer.start(dataDir, b -> b.password("s3cret"));
+        jedis = RedisClient.create("127.0.0.1", server.respPort(), "default", "s3cret");
+    }
+
+    @AfterAll
+    static void stop() {
+        jedis.close();
+        server.close();
+    }
+
+    /** A deja command Jedis does not know, sent by name as its users send module commands. */
+    private enum Dj implements ProtocolCommand {
+        CHECKTHENADD, MCHECKTHENADD, FORGET, CREATE;
+
+        @Override
+        public byte[] getRaw() {
+            return SafeEncoder.encode("DJ." + name());
+        }
+    }
+
+    @Test
+    void bloomCommandsAsJedisCallsThem() {
+        assertThat(jedis.bfReserve("j-a", 0.01, 1000, BFReserveParams.reserveParams().nonScaling())).isEqualTo("OK");
+        assertThat(jedis.bfAdd("j-a", "one")).isTrue();
+        assertThat(jedis.bfAdd("j-a", "one")).isFalse();
+        assertThat(jedis.bfMAdd("j-a", "two", "three", "two")).containsExactly(true, true, false);
+        assertThat(jedis.bfExists("j-a", "two")).isTrue();
+        assertThat(jedis.bfExists("j-a", "nine")).isFalse();
+        assertThat(jedis.bfMExists("j-a", "one", "nine", "three")).containsExactly(true, false, true);
+        assertThat(jedis.bfCard("j-a")).isEqualTo(3);
+        assertThat(jedis.bfExists("j-missing", "x")).isFalse();
+
+        Map<String, Object> info = jedis.bfInfo("j-a");
+        assertThat(info).containsEntry("Capacity", 1000L).containsEntry("Number of filters", 1L)
+                .containsEntry("Number of items inserted", 3L);
+
+        assertThat(jedis.bfInsert("j-b", new BFInsertParams().capacity(500).error(0.001), "x", "y", "x"))
+                .containsExactly(true, true, false);
+        assertThat(jedis.bfInfo("j-b")).containsEntry("Capacity", 500L);
+        assertThatThrownBy(() -> jedis.bfInsert("j-c", new BFInsertParams().noCreate(), "x"))
+                .isInstanceOf(JedisDataException.class).hasMessage("ERR not found");
+        assertThatThrownBy(() -> jedis.bfReserve("j-a", 0.01, 1000)).hasMessage("ERR item exists");
+        assertThatThrownBy(() -> jedis.bfReserve("j-d", 1.5, 100)).hasMessage("ERR (0 < error rate range < 1)");
+    }
+
+    @Test
+    void scanDumpAndLoadChunkCopyAFilter() {
+        jedis.bfReserve("j-src", 0.01, 1000);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            keys.add("key-" + i);
+        }
+        jedis.bfMAdd("j-src", keys.toArray(String[]::new));
+        long cursor = 0;
+        while (true) {
+            Map.Entry<Long, byte[]> chunk = jedis.bfScanDump("j-src", cursor);
+            cursor = chunk.getKey();
+            if (cursor == 0) {
+                break;
+            }
+            assertThat(jedis.bfLoadChunk("j-copy", cursor, chunk.getValue())).isEqualTo("OK");
+        }
+        assertThat(jedis.bfMExists("j-copy", keys.toArray(String[]::new))).containsOnly(true);
+        assertThat(jedis.bfCard("j-copy")).isEqualTo(300);
+    }
+
+    @Test
+    void theDedupIdiomAndDejaCommands() {
+        assertThat(jedis.set("j-msg-1", "worker-3", SetParams.setParams().nx().ex(3600))).isEqualTo("OK");
+        assertThat(jedis.set("j-msg-1", "worker-5", SetParams.setParams().nx().ex(3600))).isNull();
+        assertThat(jedis.get("j-msg-1")).isEqualTo("worker-3");
+        assertThat(jedis.ttl("j-msg-1")).isBetween(3590L, 3600L);
+
+        assertThat(jedis.sendCommand(Dj.CREATE, "j-orders", "recent", "keys", "10000")).isEqualTo(bytes("OK"));
+        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("NEW"));
+        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("RETRY"));
+        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17")).isEqualTo(bytes("DUPLICATE"));
+        assertThat(jedis.sendCommand(Dj.FORGET, "j-orders", "order-17", "4711")).isEqualTo(1L);
+        assertThat(jedis.sendCommand(Dj.MCHECKTHENADD, "j-orders", "order-17", "order-18"))
+                .asList().containsExactly(bytes("NEW"), bytes("NEW"));
+    }
+
+    @Test
+    void pipelinedCommandsAreAnsweredInOrder() {
+        List<Response<Boolean>> added = new ArrayList<>();
+        try (Pipeline pipeline = jedis.pipelined()) {
+            for (int i = 0; i < 500; i++) {
+                added.add(pipeline.bfAdd("j-pipe", "k-" + (i % 250)));
+            }
+            pipeline.sync();
+        }
+        for (int i = 0; i < 500; i++) {
+            assertThat(added.get(i).get()).as("reply %d", i).isEqualTo(i < 250);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
