@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * RedisBloom's {@code BF.*} commands over deja namespaces, with RedisBloom's argument rules, replies and error
@@ -24,6 +25,9 @@ final class BloomCommands {
     /** RedisBloom's defaults for a filter created by {@code BF.INSERT} with only one of CAPACITY and ERROR. */
     private static final long DEFAULT_CAPACITY = 100;
     private static final double DEFAULT_ERROR = 0.01;
+    // the reply of a BF.ADD by the protocol when it ran; constants, so that the hot path allocates no lambda
+    private static final Function<Boolean, RedisMessage> ADDED_RESP2 = added -> Replies.bool(false, added);
+    private static final Function<Boolean, RedisMessage> ADDED_RESP3 = added -> Replies.bool(true, added);
 
     private final ServerContext context;
     private final KeyAccess access;
@@ -81,18 +85,19 @@ final class BloomCommands {
         byte[] key = access.key(args.bytes(2));
         // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
         return Gathering.current().checkThenAdd(writable(args.string(1)), key)
-                .thenApply(added -> Replies.integer(added ? 1 : 0));
+                .thenApply(session.resp3() ? ADDED_RESP3 : ADDED_RESP2);
     }
 
     private Object madd(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        return writable(args.string(1)).checkThenAdd(keys, null).thenApply(BloomCommands::added);
+        boolean resp3 = session.resp3();
+        return writable(args.string(1)).checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, verdicts));
     }
 
     private RedisMessage exists(RespSession session, RespArgs args) {
         SeenSet store = access.ifExists(args.string(1));
         byte[] key = access.key(args.bytes(2));
-        return Replies.integer(store != null && store.check(key) ? 1 : 0);
+        return Replies.bool(session.resp3(), store != null && store.check(key));
     }
 
     private RedisMessage mexists(RespSession session, RespArgs args) {
@@ -101,7 +106,7 @@ final class BloomCommands {
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         List<RedisMessage> replies = new ArrayList<>(held.length);
         for (boolean h : held) {
-            replies.add(Replies.integer(h ? 1 : 0));
+            replies.add(Replies.bool(session.resp3(), h));
         }
         return Replies.array(replies);
     }
@@ -142,7 +147,8 @@ final class BloomCommands {
                 create(name, capacity == null ? DEFAULT_CAPACITY : capacity, error == null ? DEFAULT_ERROR : error);
             }
         }
-        return writable(name).checkThenAdd(keys, null).thenApply(BloomCommands::added);
+        boolean resp3 = session.resp3();
+        return writable(name).checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, verdicts));
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {
@@ -202,10 +208,10 @@ final class BloomCommands {
         return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
     }
 
-    private static RedisMessage added(Verdict[] verdicts) {
+    private static RedisMessage added(boolean resp3, Verdict[] verdicts) {
         List<RedisMessage> replies = new ArrayList<>(verdicts.length);
         for (Verdict verdict : verdicts) {
-            replies.add(Replies.integer(verdict == Verdict.NEW ? 1 : 0));
+            replies.add(Replies.bool(resp3, verdict == Verdict.NEW));
         }
         return Replies.array(replies);
     }

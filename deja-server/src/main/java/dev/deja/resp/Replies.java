@@ -53,6 +53,17 @@ final class Replies {
         return new ArrayRedisMessage(items);
     }
 
+    /**
+     * A yes/no answer as RedisBloom gives it: a boolean under RESP3, 1 or 0 under RESP2. {@code resp3} is the
+     * protocol when the command ran, not when its reply is written (a HELLO may be pipelined after it).
+     */
+    static RedisMessage bool(boolean resp3, boolean value) {
+        if (resp3) {
+            return value ? Resp3Boolean.TRUE : Resp3Boolean.FALSE;
+        }
+        return integer(value ? 1 : 0);
+    }
+
     /** Null: {@code _} under RESP3, the null bulk string under RESP2. */
     static RedisMessage nil(RespSession session) {
         return session.resp3() ? Resp3Null.INSTANCE : FullBulkStringRedisMessage.NULL_INSTANCE;

@@ -10,13 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Encodes the RESP3 types Netty's RESP2 encoder lacks ({@link Resp3Map}, {@link Resp3Null}), at the top of a reply
+ * Encodes the RESP3 types Netty's RESP2 encoder lacks ({@link Resp3Map}, {@link Resp3Null}, {@link Resp3Boolean}),
+ * at the top of a reply
  * or anywhere inside an array: it writes their framing bytes, and the headers of the arrays that hold them, itself
  * and hands every other message on to Netty's {@code RedisEncoder}, which sits after it.
  */
 final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
 
     private static final byte[] NULL = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRUE = "#t\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "#f\r\n".getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public boolean acceptOutboundMessage(Object message) {
@@ -24,7 +27,7 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
     }
 
     private static boolean holdsResp3(RedisMessage message) {
-        if (message instanceof Resp3Map || message instanceof Resp3Null) {
+        if (message instanceof Resp3Map || message instanceof Resp3Null || message instanceof Resp3Boolean) {
             return true;
         }
         if (message instanceof ArrayRedisMessage array && !array.isNull()) {
@@ -50,6 +53,9 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
     private static void flatten(ChannelHandlerContext ctx, RedisMessage message, List<Object> out, boolean owned) {
         if (message instanceof Resp3Null) {
             out.add(ctx.alloc().buffer(NULL.length).writeBytes(NULL));
+        } else if (message instanceof Resp3Boolean bool) {
+            byte[] bytes = bool == Resp3Boolean.TRUE ? TRUE : FALSE;
+            out.add(ctx.alloc().buffer(bytes.length).writeBytes(bytes));
         } else if (message instanceof Resp3Map map) {
             out.add(header(ctx, '%', map.entries().size() / 2));
             for (RedisMessage entry : map.entries()) {

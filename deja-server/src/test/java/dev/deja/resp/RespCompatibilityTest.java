@@ -140,6 +140,19 @@ class RespCompatibilityTest {
     }
 
     @Test
+    void bloomAnswersAreBooleansUnderResp3AsRedisBloomGivesThem() throws Exception {
+        // node-redis reads BF.ADD's RESP3 reply as a boolean; an integer there broke every call
+        String reply = exchange("HELLO 3\r\nBF.ADD rb a\r\nBF.ADD rb a\r\nBF.EXISTS rb b\r\nBF.MADD rb a c\r\n"
+                + "BF.MEXISTS rb a b\r\nBF.INSERT rb ITEMS d\r\nBF.CARD rb\r\n", ":3\r\n");
+        assertThat(reply.substring(reply.indexOf("#"))).isEqualTo("#t\r\n#f\r\n#f\r\n*2\r\n#f\r\n#t\r\n"
+                + "*2\r\n#t\r\n#f\r\n*1\r\n#t\r\n:3\r\n");
+        assertThat(exchange("BF.ADD rb e\r\nBF.MEXISTS rb e z\r\n", "\r\n:0\r\n")).as("RESP2: integers")
+                .isEqualTo(":1\r\n*2\r\n:1\r\n:0\r\n");
+        assertThat(exchange("BF.ADD rb f\r\nHELLO 3\r\n", "modules\r\n*0\r\n"))
+                .as("the protocol of the command's own time").startsWith(":1\r\n%");
+    }
+
+    @Test
     void configGetTakesSeveralNamesAndGlobPatterns() throws Exception {
         // what redis-server 7 (save "", appendonly no) sends, but for deja's own values
         assertThat(exchange("CONFIG GET save appendonly\r\n", "\r\n$3\r\nyes\r\n"))
