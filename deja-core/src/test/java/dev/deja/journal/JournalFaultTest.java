@@ -115,8 +115,7 @@ class JournalFaultTest {
     void aFailedAddIsTakenBackSoThatItsRetryIsNewInMemoryAndAfterACrash(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).channelOpener(disk)
-                .retryDelay(Duration.ofMillis(5)).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = onDisk(dir, disk, policy)) {
             set.addAll(keys(0, 100));
             disk.full = true;
 
@@ -159,8 +158,7 @@ class JournalFaultTest {
         }
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
         disk.full = true; // the new segment's header cannot be written
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).channelOpener(disk)
-                .retryDelay(Duration.ofMillis(5)).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = onDisk(dir, disk, policy)) {
             assertThat(set.checkAll(keys(0, 100))).as("recovered and readable").containsOnly(true);
             assertThatThrownBy(() -> set.add(key(100))).isInstanceOf(JournalWriteException.class)
                     .hasMessageContaining("No space left on device").hasMessageContaining("reads continue");
@@ -212,8 +210,7 @@ class JournalFaultTest {
     void anAsyncBatchFailsOnlyAfterItsKeysAreTakenBack() throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
-                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = onDisk(dir, disk, FsyncPolicy.ALWAYS)) {
             disk.stall();
             CompletableFuture<Verdict[]> added;
             try {
@@ -249,8 +246,7 @@ class JournalFaultTest {
     void asyncBatchesAnswerAtOnceAndCompleteWhenDurable() throws Exception {
         Path dir = tmp.resolve("store");
         FaultyChannel.Disk disk = new FaultyChannel.Disk();
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(FsyncPolicy.ALWAYS)
-                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = onDisk(dir, disk, FsyncPolicy.ALWAYS)) {
             disk.stall();
             CompletableFuture<Verdict[]> added;
             CompletableFuture<Verdict[]> duplicate;
@@ -322,6 +318,13 @@ class JournalFaultTest {
                 assertThat(crashed.checkAll(keys(0, 10))).containsOnly(true);
             }
         }
+    }
+
+    /** A store on the faulty disk, retrying failed writes every 5 ms. */
+    private static JournaledSeenSet<MapSeenSet> onDisk(Path dir, FaultyChannel.Disk disk, FsyncPolicy policy)
+            throws IOException {
+        return JournaledSeenSetTest.builder(dir).fsync(policy).channelOpener(disk).retryDelay(Duration.ofMillis(5))
+                .open();
     }
 
     private static JournaledSeenSet<MapSeenSet> everysec(Path dir, FaultyChannel.Disk disk) throws IOException {
