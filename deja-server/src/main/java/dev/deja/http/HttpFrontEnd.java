@@ -17,6 +17,9 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
     /** What a connection beyond the limit receives before it is closed. */
     public static final byte[] REFUSAL = refusal("{\"error\":\"too many connections to this server\",\"status\":503}");
 
+    /** Requests one connection may have awaiting responses in Netty's codec; see {@link #initChannel}. */
+    static final int MAX_PIPELINE_DEPTH = 1 << 16;
+
     private final ServerContext context;
     private final HttpApi api;
     private final ChannelHandler connectionLimit;
@@ -42,9 +45,12 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
             pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
         }
         // a key travels percent-encoded in the request line, so the line may be three times the key limit
+        // Netty closes a connection with more than 128 requests awaiting their responses (its default pipeline
+        // depth), unanswered, after running them. One read can hold a thousand small requests, decoded before the
+        // request handler stops reading (at 16 waiting replies), so the depth is set far above what a read holds.
         pipeline.addLast(new HttpServerCodec(new HttpDecoderConfig()
                 .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
-                .setMaxHeaderSize(16 * 1024)));
+                .setMaxHeaderSize(16 * 1024), MAX_PIPELINE_DEPTH));
         pipeline.addLast(new HttpServerKeepAliveHandler());
         pipeline.addLast(new BodyLimit(context.config().maxBodyBytes()));
         pipeline.addLast(new HttpRequestHandler(api));

@@ -273,6 +273,19 @@ class HttpApiTest {
     }
 
     @Test
+    void aDeepPipelineInOneWriteIsAnsweredInFull() throws Exception {
+        // more than Netty's default depth of 128: it used to close the connection unanswered after running them
+        StringBuilder requests = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            requests.append("GET /checkthenadd?e=deep-").append(i).append("&ns=deep HTTP/1.1\r\nHost: x\r\n")
+                    .append(i == 999 ? "Connection: close\r\n" : "").append("\r\n");
+        }
+        String replies = exchange(requests.toString());
+        assertThat(replies.split("HTTP/1.1 200 OK", -1)).hasSize(1001);
+        assertThat(replies.split("MISSING\n", -1)).as("each key new, each answered").hasSize(1001);
+    }
+
+    @Test
     void aRequestTargetInAbsoluteFormIsServed() throws Exception {
         // as a proxy sends it (RFC 9112, section 3.2.2)
         assertThat(exchange("GET http://127.0.0.1/check?e=absolute HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
