@@ -111,6 +111,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
     private long snapshotPosition;
 
+    /**
+     * Whether the store changed without a journal record ({@link #markChanged}, a merge) since the last snapshot
+     * began: the next snapshot is then written even at an unchanged journal position.
+     */
+    private volatile boolean changedOutsideJournal;
+
     /** Why {@link #close()} could not write the final snapshot; null when it did or had nothing to write. */
     private volatile Throwable finalSnapshotFailure;
 
@@ -527,6 +533,14 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         });
     }
 
+    /**
+     * Records that the store was changed directly, not through this journal (a bulk merge into it): the next
+     * snapshot, which makes that change durable, is written even if no journaled write came since the last one.
+     */
+    public void markChanged() {
+        changedOutsideJournal = true;
+    }
+
     /** Runs on the snapshot thread only. */
     private Path snapshot() {
         long position;
@@ -537,9 +551,11 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         Path file = dir.resolve(Snapshots.fileName(position));
-        if (position == snapshotPosition) {
+        if (position == snapshotPosition && !changedOutsideJournal) {
             return file;
         }
+        boolean direct = changedOutsideJournal;
+        changedOutsideJournal = false; // a change from here on is seen by the next snapshot
         try {
             long start = System.nanoTime();
             Snapshots.write(dir, position, codec, store);
@@ -552,6 +568,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             return file;
         } catch (IOException e) {
+            changedOutsideJournal |= direct;
             throw new UncheckedIOException("snapshot of " + dir + " failed: " + e.getMessage(), e);
         }
     }

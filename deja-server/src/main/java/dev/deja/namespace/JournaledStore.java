@@ -121,6 +121,7 @@ final class JournaledStore implements NamespaceStore {
     @Override
     public CompletableFuture<Path> mergeFrom(NamespaceStore source) {
         kind.merge(inner, ((JournaledStore) source).inner);
+        store.markChanged(); // no journal record says so: without this the snapshot would find nothing new
         return store.snapshotNow();
     }
 

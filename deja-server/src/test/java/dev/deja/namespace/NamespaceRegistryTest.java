@@ -351,6 +351,24 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void aMergeSurvivesARestartEvenWithNoWriteSinceTheLastSnapshot() throws Exception {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            registry.create("ma", "bloom", Map.of("capacity", "1000"));
+            registry.create("mb", "bloom", Map.of("capacity", "1000"));
+            registry.get("ma").checkThenAdd(List.of("x".getBytes()), null).join();
+            registry.get("mb").checkThenAdd(List.of("y".getBytes()), null).join();
+            registry.get("ma").durableStore().snapshot().join(); // no journaled write after this one
+            registry.get("ma").mergeFrom(registry.get("mb")).join();
+            assertThat(registry.get("ma").store().check("y".getBytes())).isTrue();
+        }
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+            // the merge's snapshot used to be skipped (same journal position), and the merged key lost
+            assertThat(reopened.get("ma").store().check("x".getBytes())).isTrue();
+            assertThat(reopened.get("ma").store().check("y".getBytes())).as("merged in").isTrue();
+        }
+    }
+
+    @Test
     void aBloomNamespaceWrittenInFormatOneRecoversWithItsLayoutAndKeepsIt() throws IOException {
         copyResourceDir("format1-data/orders", dataDir.resolve("orders"), List.of("namespace.properties",
                 "snapshot-00000000000000000500.snap", "journal-00000000000000000000.log",
