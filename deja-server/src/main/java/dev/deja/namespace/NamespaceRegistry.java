@@ -305,8 +305,12 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
     }
 
-    /** Forgets every key of the namespace: its journal and snapshots are deleted. */
-    public void clear(String name) {
+    /**
+     * Forgets every key of the namespace: its journal and snapshots are deleted. Under the registry's lock, as
+     * delete is: a clear racing a delete of the same namespace used to reopen a store in the directory being
+     * deleted, leaving its files, its threads and a held lock that refused the name until a restart.
+     */
+    public synchronized void clear(String name) {
         Namespace namespace = get(name);
         checkRemovable(name, "clear", false);
         try {

@@ -351,6 +351,42 @@ class NamespaceRegistryTest {
     }
 
     @Test
+    void aClearRacingADeleteLeavesTheNameFreeOrTheNamespaceWhole() throws Exception {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            for (int round = 0; round < 20; round++) {
+                registry.create("raced", "bloom", Map.of("capacity", "100000"));
+                registry.get("raced").checkThenAdd(List.of("k".getBytes()), null).join();
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                Thread deleter = Thread.ofPlatform().start(() -> {
+                    awaitQuietly(start);
+                    registry.delete("raced");
+                });
+                Thread clearer = Thread.ofPlatform().start(() -> {
+                    awaitQuietly(start);
+                    try {
+                        registry.clear("raced");
+                    } catch (NamespaceException deletedFirst) {
+                        // unknown: the delete ran first, which is one of the two right outcomes
+                    }
+                });
+                start.countDown();
+                deleter.join();
+                clearer.join();
+                assertThat(registry.find("raced")).as("round %d", round).isEmpty();
+                assertThat(dataDir.resolve("raced")).as("round %d: nothing left behind", round).doesNotExist();
+            }
+        }
+    }
+
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void aMergeSurvivesARestartEvenWithNoWriteSinceTheLastSnapshot() throws Exception {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("ma", "bloom", Map.of("capacity", "1000"));
