@@ -22,6 +22,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -108,6 +109,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Whether a failed add's keys are taken back ({@link #takeBack}); false for stores that cannot forget. */
     private final boolean takesBackFailedAdds;
 
+    /**
+     * Where take-backs run: the snapshot thread, or the caller once it is shut down (the journal is closed by then,
+     * so a take-back only touches memory).
+     */
+    private final Executor takeBacks;
+
     /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
     private long snapshotPosition;
 
@@ -132,6 +139,13 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.snapshotter = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("deja-snapshot-" + dir.getFileName()).daemon().factory());
         this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
+        this.takeBacks = task -> {
+            try {
+                snapshotter.execute(task);
+            } catch (RejectedExecutionException closedAlready) {
+                task.run();
+            }
+        };
         long every = b.snapshotInterval.toMillis();
         this.periodic = every == 0 ? null
                 : snapshotter.scheduleWithFixedDelay(this::periodicSnapshot, every, every, TimeUnit.MILLISECONDS);
@@ -323,13 +337,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         if (!takesBackFailedAdds || !anyTrue(changed)) {
             return done;
         }
-        return done.exceptionallyComposeAsync(failure -> takeBack(hashes, owners, changed, failure), task -> {
-            try {
-                snapshotter.execute(task);
-            } catch (RejectedExecutionException closedAlready) {
-                task.run(); // the journal is closed by then: the take-back only touches memory
-            }
-        });
+        return done.exceptionallyComposeAsync(failure -> takeBack(hashes, owners, changed, failure), takeBacks);
     }
 
     /**

@@ -264,23 +264,13 @@ final class HttpApi {
         long owner = owner(call.parameter("owner"));
         context.metrics().operations(FRONT_END, op.label(), 1);
         if (op == KeyOp.CHECK) {
-            SeenSet store = storeForReading(name);
+            SeenSet store = namespaces.storeWithoutCreating(name);
             return HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n");
         }
         long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
         return execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.text(results[0] + "\n"));
     }
 
-    /** The store to check keys in, or null when the namespace does not exist yet and would be created empty. */
-    private SeenSet storeForReading(String name) {
-        return namespaces.findWithoutCreating(name).map(Namespace::store).orElse(null);
-    }
-
-    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
-    private CompletableFuture<boolean[]> forgetIn(String name, List<byte[]> keys, long[] owners) {
-        return namespaces.findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
-                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
-    }
 
     // ---- batches ----
 
@@ -341,7 +331,7 @@ final class HttpApi {
     private CompletableFuture<String[]> execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
         return switch (op) {
             case CHECK -> {
-                SeenSet store = storeForReading(name);
+                SeenSet store = namespaces.storeWithoutCreating(name);
                 boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
                 String[] results = new String[held.length];
                 for (int i = 0; i < held.length; i++) {
@@ -365,7 +355,7 @@ final class HttpApi {
                 }
                 return results;
             });
-            case FORGET -> forgetIn(name, keys, owners).thenApply(forgotten -> {
+            case FORGET -> namespaces.forgetWithoutCreating(name, keys, owners).thenApply(forgotten -> {
                 String[] results = new String[forgotten.length];
                 for (int i = 0; i < forgotten.length; i++) {
                     results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";

@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import dev.deja.seen.SeenSet;
 import dev.deja.seen.HashedSeenSet;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -207,13 +208,24 @@ public final class NamespaceRegistry implements AutoCloseable {
      */
     public Optional<Namespace> findWithoutCreating(String name) {
         Namespace namespace = namespaces.get(name);
-        if (namespace == null && !autoCreate) {
-            get(name);
-        }
         if (namespace == null) {
             Namespace.checkName(name);
+            if (!autoCreate) {
+                throw NamespaceException.unknown(name, autoCreate);
+            }
         }
         return Optional.ofNullable(namespace);
+    }
+
+    /** The store to check keys in, or null when the namespace does not exist and would be created empty. */
+    public SeenSet storeWithoutCreating(String name) {
+        return findWithoutCreating(name).map(Namespace::store).orElse(null);
+    }
+
+    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
+    public CompletableFuture<boolean[]> forgetWithoutCreating(String name, List<byte[]> keys, long[] owners) {
+        return findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
+                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
     }
 
     /** The namespace if it exists; never creates one. */

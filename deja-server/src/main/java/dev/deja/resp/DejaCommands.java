@@ -49,7 +49,7 @@ final class DejaCommands {
         commands.add(new RespCommand("DJ.MERGE", 3, false, true, this::merge));
         commands.add(new RespCommand("DJ.CHECK", 3, false, false, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
-            SeenSet store = access.forReading(a.string(1));
+            SeenSet store = namespaces.storeWithoutCreating(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
         commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> single(a).thenApply(v -> Replies.OK)));
@@ -57,7 +57,7 @@ final class DejaCommands {
                 (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
         commands.add(new RespCommand("DJ.FORGET", -3, false, true, (s, a) -> {
             long[] owners = owners(a);
-            return access.forget(a.string(1), List.of(access.key(a.bytes(2))), owners)
+            return namespaces.forgetWithoutCreating(a.string(1), List.of(access.key(a.bytes(2))), owners)
                     .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
         }));
         commands.add(new RespCommand("DJ.KEYINFO", 3, false, false, this::keyInfo));
@@ -107,7 +107,7 @@ final class DejaCommands {
 
     private RedisMessage mcheck(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        SeenSet store = access.forReading(args.string(1));
+        SeenSet store = namespaces.storeWithoutCreating(args.string(1));
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         return integers(held);
     }
@@ -131,7 +131,7 @@ final class DejaCommands {
 
     private Object mforget(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return access.forget(args.string(1), batch.keys(), batch.owners()).thenApply(DejaCommands::integers);
+        return namespaces.forgetWithoutCreating(args.string(1), batch.keys(), batch.owners()).thenApply(DejaCommands::integers);
     }
 
     /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */

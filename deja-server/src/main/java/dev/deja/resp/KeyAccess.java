@@ -5,7 +5,6 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerContext;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /** How RESP commands reach namespaces and validate keys, with the server's auto-create rule and key limit. */
 final class KeyAccess {
@@ -43,16 +42,6 @@ final class KeyAccess {
         return namespace.store();
     }
 
-    /** The namespace's store for a read, or null when it does not exist: refused as unknown if auto-create is off. */
-    SeenSet forReading(String name) {
-        return namespaces.findWithoutCreating(name).map(Namespace::store).orElse(null);
-    }
-
-    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
-    CompletableFuture<boolean[]> forget(String name, List<byte[]> keys, long[] owners) {
-        return namespaces.findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
-                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
-    }
 
     /** The key, or an error naming the limit when it is empty or too large. */
     byte[] key(byte[] key) {
