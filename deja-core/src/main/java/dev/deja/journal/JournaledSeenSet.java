@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -447,8 +448,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         journal.close();
+        Future<Path> finalSnapshot = snapshotter.submit(this::snapshot);
+        // shutdown, not shutdownNow: a snapshot asked for meanwhile is already queued with a caller waiting on its
+        // future, which shutdownNow would drop unanswered; it runs after the final one and finds nothing new
+        snapshotter.shutdown();
         try {
-            snapshotter.submit(this::snapshot).get();
+            finalSnapshot.get();
         } catch (ExecutionException e) {
             finalSnapshotFailure = e.getCause();
             LOG.error("{}: final snapshot failed; the journal holds every change", dir, e.getCause());
@@ -456,13 +461,31 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             finalSnapshotFailure = e;
             Thread.currentThread().interrupt();
         } finally {
-            snapshotter.shutdownNow();
+            awaitSnapshotter();
             store.close();
             try {
                 lockFile.close();
             } catch (IOException e) {
                 LOG.warn("{}: releasing the directory lock failed", dir, e);
             }
+        }
+    }
+
+    /** Waits until the tasks queued on the snapshot thread have run: the store they read is closed next. */
+    private void awaitSnapshotter() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (snapshotter.awaitTermination(1, TimeUnit.MINUTES)) {
+                    break;
+                }
+                LOG.warn("{}: still waiting for a snapshot to finish before closing", dir);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

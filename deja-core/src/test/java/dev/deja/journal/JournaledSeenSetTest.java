@@ -278,6 +278,40 @@ class JournaledSeenSetTest {
         }
     }
 
+    /**
+     * A snapshot asked for while the store closes completes, one way or the other. One queued between the final
+     * snapshot and the snapshot thread's shutdown used to be dropped with its future, so a caller waiting for it
+     * (DJ.SNAPSHOT, the last BF.LOADCHUNK, racing a clear or a shutdown) waited forever.
+     */
+    @Test
+    void aSnapshotAskedForWhileTheStoreClosesIsNeverLeftUnanswered() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            Path dir = tmp.resolve("store-" + round);
+            JournaledSeenSet<MapSeenSet> set = builder(dir).open();
+            set.add(key(round));
+            List<java.util.concurrent.CompletableFuture<Path>> asked = new ArrayList<>();
+            AtomicBoolean closing = new AtomicBoolean();
+            Thread asker = Thread.ofPlatform().start(() -> {
+                while (!closing.get()) {
+                    Thread.onSpinWait();
+                }
+                for (int i = 0; i < 200; i++) {
+                    asked.add(set.snapshotNow());
+                }
+            });
+            closing.set(true);
+            set.close();
+            asker.join();
+            for (java.util.concurrent.CompletableFuture<Path> snapshot : asked) {
+                try {
+                    snapshot.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException refusedAsClosed) {
+                    assertThat(refusedAsClosed.getCause()).hasMessageContaining("closed");
+                }
+            }
+        }
+    }
+
     @Test
     void badSettingsAreRejectedWithTheirRange() {
         Path dir = tmp.resolve("store");
