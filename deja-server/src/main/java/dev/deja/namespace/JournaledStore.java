@@ -159,7 +159,7 @@ final class JournaledStore implements NamespaceStore {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> !f.getFileName().toString().equals(Namespace.METADATA)
                     && !f.getFileName().toString().endsWith(JournaledSeenSet.SET_ASIDE_SUFFIX)).toList()) {
-                Files.delete(file);
+                Files.deleteIfExists(file); // gone meanwhile is as good as deleted
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();

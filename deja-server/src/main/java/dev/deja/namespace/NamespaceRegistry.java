@@ -10,9 +10,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -300,12 +304,11 @@ public final class NamespaceRegistry implements AutoCloseable {
      */
     private void checkRemovable(String name, String action, boolean directoryToo) {
         List<Path> directories;
-        try (Stream<Path> tree = Files.walk(dataDir.resolve(name))) {
-            directories = tree.filter(Files::isDirectory).toList();
-        } catch (IOException | UncheckedIOException e) {
-            IOException cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+        try {
+            directories = directoriesOf(dataDir.resolve(name));
+        } catch (IOException e) {
             throw new UncheckedIOException("cannot " + action + " namespace '" + name + "': its files cannot be"
-                    + " listed: " + e.getMessage(), cause);
+                    + " listed: " + e, e);
         }
         for (Path directory : directoryToo ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
                 : directories) {
@@ -315,6 +318,31 @@ public final class NamespaceRegistry implements AutoCloseable {
                 throw new UncheckedIOException(refusal, new IOException(refusal));
             }
         }
+    }
+
+    /**
+     * The directory and every directory below it. A file that goes away while the tree is walked is passed over:
+     * the namespace's snapshot thread renames and prunes files at any time, and a walk that failed on one of them
+     * refused a clear or a loaded dump for nothing.
+     */
+    private static List<Path> directoriesOf(Path root) throws IOException {
+        List<Path> directories = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                directories.add(dir);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException && !file.equals(root)) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+        return directories;
     }
 
     /**

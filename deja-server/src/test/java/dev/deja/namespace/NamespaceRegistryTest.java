@@ -378,6 +378,44 @@ class NamespaceRegistryTest {
         }
     }
 
+    @Test
+    void aClearIsNotRefusedForAFileThatVanishesWhileItsFilesAreChecked() throws Exception {
+        // A snapshot writes a temporary file, renames it into place and prunes older ones. The check before a clear
+        // walks the namespace's files and used to fail with NoSuchFileException when one went away between being
+        // listed and being looked at (seen as "received bad data ... .snap.tmp" on the last BF.LOADCHUNK). The
+        // thread below does what the snapshot thread does to the directory, as fast as it can.
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            registry.create("busy", "recent", Map.of("buckets", "4096"));
+            Path dir = dataDir.resolve("busy");
+            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread churn = Thread.ofPlatform().start(() -> {
+                for (int i = 0; running.get(); i++) {
+                    try {
+                        Path written = Files.createFile(dir.resolve("churn-" + i + ".snap.tmp"));
+                        Path renamed = Files.move(written, dir.resolve("churn-" + i + ".snap"));
+                        Files.delete(renamed);
+                    } catch (IOException clearedMeanwhile) {
+                        // the clear deletes what it finds in the directory; the churn goes on
+                    }
+                }
+            });
+            List<String> refusals = new java.util.ArrayList<>();
+            try {
+                for (int round = 0; round < 300; round++) {
+                    try {
+                        registry.clear("busy");
+                    } catch (UncheckedIOException e) {
+                        refusals.add(e.getMessage());
+                    }
+                }
+            } finally {
+                running.set(false);
+                churn.join();
+            }
+            assertThat(refusals).as("clears refused while files came and went").isEmpty();
+        }
+    }
+
     private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
         try {
             latch.await();
