@@ -178,6 +178,14 @@ final class ServeCommand implements Callable<Integer> {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
         ServerConfig serverConfig = serverConfig();
+        PrintWriter out = spec.commandLine().getOut();
+        // SIGUSR1's default action ends the process: the handler goes in before the namespaces load, which can take
+        // a while, and a snapshot asked for meanwhile is taken once they have
+        SnapshotSignal usr1 = new SnapshotSignal();
+        Signals.onUsr1(usr1::received);
+        out.println("deja " + ServerContext.VERSION + " starting: loading the namespaces in "
+                + dataDir.toAbsolutePath().normalize());
+        out.flush();
         DejaServer server;
         try {
             server = DejaServer.start(serverConfig);
@@ -189,7 +197,6 @@ final class ServeCommand implements Callable<Integer> {
                     + (e instanceof NamespaceException ? e.getMessage() : e));
             return 1;
         }
-        PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("deja stopping: no new connections, finishing requests, writing every namespace out");
@@ -199,7 +206,7 @@ final class ServeCommand implements Callable<Integer> {
             out.flush();
             stopped.countDown();
         }, "deja-shutdown"));
-        Signals.onUsr1(() -> server.context().snapshotInBackground(null));
+        usr1.started(server);
         out.println("deja " + ServerContext.VERSION + " serving data in "
                 + dataDir.toAbsolutePath().normalize());
         if (server.httpPort() > 0) {

@@ -163,6 +163,38 @@ class CrashTest {
     }
 
     /**
+     * SIGUSR1 while the namespaces load neither ends the process (the signal's default action: the handler used to be
+     * installed only once the server had started) nor is lost: the snapshot is taken once the server serves. The
+     * default namespace here is a 256 MiB filter, whose snapshot takes about a second to load: the window the signal
+     * is sent in. A write journaled after the last snapshot gives the signal's snapshot something to write.
+     */
+    @Test
+    void sigusr1WhileTheNamespacesLoadIsTakenOnceTheServerServes() throws Exception {
+        String[] args = {"--snapshot-interval", "0", "--default-params", "bits=2147483648,k=10"};
+        try (ServerProcess first = ServerProcess.start(dataDir, args)) {
+            assertThat(get(first, "/add?e=snapshotted").body()).isEqualTo("ADDED\n");
+            assertThat(first.terminate()).isEqualTo(143);
+        }
+        try (ServerProcess second = ServerProcess.start(dataDir, args)) {
+            assertThat(get(second, "/add?e=journaled").body()).isEqualTo("ADDED\n");
+            second.kill();
+        }
+        Path namespace = dataDir.resolve("default");
+        assertThat(snapshots(namespace)).hasSize(1);
+        try (ServerProcess server = ServerProcess.launch(dataDir, args)) {
+            server.awaitOutput("starting: loading the namespaces");
+            server.signal("USR1");
+            server.awaitOutput("HTTP on http://");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (snapshots(namespace).size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(snapshots(namespace)).as("the snapshot the signal asked for").hasSize(2);
+            assertThat(get(server, "/check?e=journaled").body()).isEqualTo("PRESENT\n");
+        }
+    }
+
+    /**
      * A recent namespace never drops a message because of a full disk: the keys of a write answered 503 are not kept,
      * in memory or in the journal, so the client's retry is answered "new" (before, the keys stayed in memory and
      * reached the journal once the disk recovered, so the retry was answered PRESENT and the message was lost).

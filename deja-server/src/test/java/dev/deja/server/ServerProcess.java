@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** {@code deja serve} run as a separate JVM on the test class path, for tests that kill or signal it. */
@@ -18,7 +17,10 @@ final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final int httpPort;
     private Thread reader;
-    private final StringBuffer output = new StringBuffer();
+    /** Everything the server printed; also the monitor that {@link #awaitOutput} waits on. */
+    private final StringBuilder output = new StringBuilder();
+    /** Whether the server's output has ended; guarded by {@link #output}. */
+    private boolean ended;
 
     private ServerProcess(Process process, int httpPort) {
         this.process = process;
@@ -46,6 +48,18 @@ final class ServerProcess implements AutoCloseable {
 
     private static ServerProcess start(List<String> wrapper, Path dataDir, Map<String, String> environment,
             String... extraArgs) throws IOException, InterruptedException {
+        ServerProcess server = launch(wrapper, dataDir, environment, extraArgs);
+        server.awaitOutput("HTTP on http://");
+        return server;
+    }
+
+    /** Starts the server as {@link #start(Path, String...)} does, without waiting for it to listen. */
+    static ServerProcess launch(Path dataDir, String... extraArgs) throws IOException {
+        return launch(List.of(), dataDir, Map.of(), extraArgs);
+    }
+
+    private static ServerProcess launch(List<String> wrapper, Path dataDir, Map<String, String> environment,
+            String... extraArgs) throws IOException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
@@ -59,32 +73,51 @@ final class ServerProcess implements AutoCloseable {
         builder.environment().putAll(environment);
         Process process = builder.start();
         ServerProcess server = new ServerProcess(process, port);
-        CompletableFuture<Void> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
-                    server.output.append(line).append('\n');
-                    if (line.contains("HTTP on http://")) {
-                        ready.complete(null);
+                    synchronized (server.output) {
+                        server.output.append(line).append('\n');
+                        server.output.notifyAll();
                     }
                 }
             } catch (IOException e) {
                 // the process was killed
             }
-            ready.completeExceptionally(new IllegalStateException("server exited before listening:\n" + server.output));
+            synchronized (server.output) {
+                server.ended = true;
+                server.output.notifyAll();
+            }
         });
         reader.setDaemon(true);
         reader.start();
         server.reader = reader;
-        try {
-            ready.get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            process.destroyForcibly();
-            throw new IllegalStateException("server did not start:\n" + server.output, e);
-        }
         return server;
+    }
+
+    /**
+     * Waits up to a minute for the server to print {@code text}; kills it and fails with what it printed when it
+     * exits first or takes longer.
+     */
+    void awaitOutput(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        synchronized (output) {
+            while (output.indexOf(text) < 0) {
+                long left = deadline - System.nanoTime();
+                if (ended || left <= 0) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException("server " + (ended ? "exited (" + exitStatus() + ")" : "is slow")
+                            + " before printing '" + text + "':\n" + output);
+                }
+                TimeUnit.NANOSECONDS.timedWait(output, left);
+            }
+        }
+    }
+
+    private String exitStatus() throws InterruptedException {
+        return process.waitFor(10, TimeUnit.SECONDS) ? "status " + process.exitValue() : "still running";
     }
 
     /** Sends the server a signal by name, as {@code kill -USR1 <pid>} does. */
@@ -105,7 +138,9 @@ final class ServerProcess implements AutoCloseable {
 
     /** Everything the server printed so far. */
     String output() {
-        return output.toString();
+        synchronized (output) {
+            return output.toString();
+        }
     }
 
     /** {@code kill -9}: no shutdown hook runs. */
@@ -124,7 +159,7 @@ final class ServerProcess implements AutoCloseable {
         process.toHandle().destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException("server did not stop on SIGTERM:\n" + output);
+            throw new IllegalStateException("server did not stop on SIGTERM:\n" + output());
         }
         reader.join(10_000); // everything it printed while stopping
         return process.exitValue();
