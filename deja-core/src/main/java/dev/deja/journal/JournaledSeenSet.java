@@ -5,6 +5,7 @@ import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -199,7 +200,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         try {
             return CompletableFuture.supplyAsync(this::snapshot, snapshotter);
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(new IllegalStateException("store " + dir + " is closed"));
+            return CompletableFuture.failedFuture(new StoreClosedException("store " + dir + " is closed"));
         }
     }
 
@@ -520,7 +521,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         lock.lock();
         if (closed) {
             lock.unlock();
-            return new IllegalStateException("store " + dir + " is closed");
+            return new StoreClosedException("store " + dir + " is closed");
         }
         return null;
     }

@@ -7,6 +7,7 @@ import dev.deja.seen.Guarantee;
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -969,7 +970,7 @@ public final class ExactStore implements SeenSet {
 
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("exact store is closed");
+            throw new StoreClosedException("exact store is closed");
         }
     }
 

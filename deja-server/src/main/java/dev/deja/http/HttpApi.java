@@ -9,7 +9,7 @@ import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
-import dev.deja.seen.SeenSet;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
@@ -101,12 +101,15 @@ final class HttpApi {
                 case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
                 case EXISTS -> HttpResponseStatus.CONFLICT;
                 case NO_MEMORY, TOO_MANY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
+                case CLOSED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
             }, e.getMessage(), e.problem().name());
             case IllegalArgumentException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
                     "Bad Request");
             case JournalWriteException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
             case UncheckedIOException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "storage");
+            case StoreClosedException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    Namespace.closedMeanwhile(e), "closed");
             default -> {
                 log.error("{} {} failed", call.method(), call.path(), error);
                 yield failure(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,

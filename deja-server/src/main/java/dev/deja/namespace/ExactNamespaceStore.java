@@ -276,6 +276,11 @@ final class ExactNamespaceStore implements NamespaceStore {
         }
     }
 
+    /** Synchronized with {@link #clear} and the reopen after a full disk, which swap the store: it only waits. */
+    @Override
+    public synchronized void awaitSwap() {
+    }
+
     @Override
     public synchronized void clear() throws IOException {
         closeQuietly(store);

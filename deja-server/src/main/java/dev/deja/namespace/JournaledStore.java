@@ -136,6 +136,11 @@ final class JournaledStore implements NamespaceStore {
         store.snapshotNow();
     }
 
+    /** Synchronized with {@link #clear} and {@link #replace}, which swap the store: waiting is all it does. */
+    @Override
+    public synchronized void awaitSwap() {
+    }
+
     private void replaceWith(Supplier<HashedSeenSet> content) throws IOException {
         // a request that fetched the old store just before the swap fails with "closed" rather than writing
         // into a journal that is about to be deleted

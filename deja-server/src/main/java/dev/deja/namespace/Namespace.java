@@ -3,6 +3,7 @@ package dev.deja.namespace;
 import dev.deja.exact.ExactStore;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.SeenSet;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -34,6 +36,8 @@ public final class Namespace {
     private final Map<String, String> parameters;
     private final Path dir;
     private final NamespaceStore store;
+    /** Set, before its store closes for good, by {@link #delete()} (true) or {@link #close()} (false). */
+    private volatile Boolean closedForGood;
 
     private Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, NamespaceStore store) {
         this.name = name;
@@ -107,7 +111,7 @@ public final class Namespace {
      */
     public <T> CompletableFuture<T> writeExact(Function<ExactStore, T> write) {
         if (store instanceof ExactNamespaceStore exact) {
-            return exact.write(() -> write.apply(exact.exact()));
+            return onTheCurrentStore(() -> exact.write(() -> write.apply(exact.exact())));
         }
         throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
                 + "; this needs an exact namespace");
@@ -119,12 +123,60 @@ public final class Namespace {
      * take them (a full disk).
      */
     public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
-        return store.checkThenAdd(keys, owners);
+        return onTheCurrentStore(() -> store.checkThenAdd(keys, owners));
     }
 
     /** Erases each key held under the owner at the same index; completes once the erasures are durable. */
     public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
-        return store.forget(keys, owners);
+        return onTheCurrentStore(() -> store.forget(keys, owners));
+    }
+
+    /**
+     * Makes a write; when the store it reached had just been closed by a swap (a clear, a loaded dump, a reopen after
+     * a full disk), makes it again on the store that replaced it, once the swap is done: a write racing a clear then
+     * lands before or after it, as it would have a moment earlier or later, instead of failing. A write that meets
+     * the store closed for good fails with what happened to the namespace.
+     */
+    private <T> CompletableFuture<T> onTheCurrentStore(Supplier<CompletableFuture<T>> write) {
+        CompletableFuture<T> done = attempt(write);
+        if (!refusedAsClosed(done)) {
+            return done;
+        }
+        if (closedForGood == null) {
+            store.awaitSwap();
+            done = attempt(write);
+            if (!refusedAsClosed(done)) {
+                return done;
+            }
+        }
+        Boolean deleted = closedForGood;
+        return CompletableFuture.failedFuture(deleted == null
+                ? NamespaceException.closed(name, "is not open: its store was closed and could not be opened again"
+                        + " (the server's log says why)")
+                : deleted ? NamespaceException.deletedMeanwhile(name)
+                : NamespaceException.closed(name, "is closing: the server is stopping"));
+    }
+
+    /**
+     * What a front end answers for a call that met a closed store outside the writes made again above: a read of an
+     * exact namespace racing its clear, say.
+     */
+    public static String closedMeanwhile(StoreClosedException e) {
+        return "the namespace's store was closed while this command ran (a clear, a delete or the server stopping);"
+                + " nothing was changed, retry (" + e.getMessage() + ")";
+    }
+
+    private static <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> write) {
+        try {
+            return write.get();
+        } catch (StoreClosedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Whether the write was refused, before changing anything, because its store was closed. */
+    private static boolean refusedAsClosed(CompletableFuture<?> done) {
+        return done.isCompletedExceptionally() && done.exceptionNow() instanceof StoreClosedException;
     }
 
     /**
@@ -181,11 +233,13 @@ public final class Namespace {
 
     /** Makes everything durable (a final snapshot, a flush); the namespace must not be used afterwards. */
     void close() {
+        closedForGood = false;
         store.close();
     }
 
     /** Closes the store and deletes the namespace's directory. */
     void delete() throws IOException {
+        closedForGood = true;
         store.close();
         deleteTree(dir);
     }

@@ -12,7 +12,9 @@ public final class NamespaceException extends RuntimeException {
         /** The namespace would take more heap or native memory than the server's limits leave free. */
         NO_MEMORY,
         /** The server holds as many namespaces as it may. */
-        TOO_MANY
+        TOO_MANY,
+        /** The namespace's store is closed: the server is stopping, or the store could not be opened again. */
+        CLOSED
     }
 
     private final Problem problem;
@@ -40,6 +42,17 @@ public final class NamespaceException extends RuntimeException {
     static NamespaceException tooMany(String name, int limit) {
         return new NamespaceException(Problem.TOO_MANY, "cannot create namespace '" + name + "': the server holds"
                 + " at most " + limit + " namespaces (--max-namespaces); delete one first");
+    }
+
+    /** A write that met the namespace's store closed by a delete; a request a moment later finds no namespace. */
+    static NamespaceException deletedMeanwhile(String name) {
+        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name + "' was deleted while this command ran;"
+                + " nothing was changed");
+    }
+
+    static NamespaceException closed(String name, String why) {
+        return new NamespaceException(Problem.CLOSED, "namespace '" + name + "' " + why + "; nothing was changed,"
+                + " retry");
     }
 
     static NamespaceException exists(String name) {

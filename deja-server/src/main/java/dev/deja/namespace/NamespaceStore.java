@@ -44,6 +44,14 @@ public interface NamespaceStore {
     /** Makes everything durable and releases the store; it must not be used afterwards. */
     void close();
 
+    /**
+     * Returns once a swap of the underlying store that is in progress (a clear, a loaded dump, a reopen) has
+     * finished, so that a call refused by the store it closed can be made again on its successor. Stores that swap
+     * synchronize this with their swaps; the others never close a store they go on with.
+     */
+    default void awaitSwap() {
+    }
+
     /** Writes the content as a dump payload, or fails when the kind cannot be dumped. */
     default void writeContent(OutputStream out) throws IOException {
         throw new UnsupportedOperationException("this namespace's kind cannot be dumped");

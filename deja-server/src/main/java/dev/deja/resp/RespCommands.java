@@ -1,7 +1,9 @@
 package dev.deja.resp;
 
 import dev.deja.journal.JournalWriteException;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.io.UncheckedIOException;
@@ -102,6 +104,7 @@ final class RespCommands {
             case JournalWriteException e -> failure("MISCONF " + e.getMessage(), "journal");
             // the exact store could not write (a full disk): refused the same way
             case UncheckedIOException e -> failure("MISCONF " + e.getMessage(), "storage");
+            case StoreClosedException e -> failure("ERR " + Namespace.closedMeanwhile(e), "closed");
             default -> {
                 log.error("RESP command {} failed", name, error);
                 yield failure("ERR cannot serve this command now: " + error, "unavailable");
