@@ -59,6 +59,11 @@ final class ExactNamespaceStore implements NamespaceStore {
     private final GroupSync syncs;
     private final ScheduledExecutorService maintenance;
     private volatile ExactStore store;
+    /**
+     * Whether {@link #store} is closed with no successor: a clear deleted the old store's files but could not create
+     * the new store (a full disk). The maintenance timer creates it once the disk takes writes; guarded by this.
+     */
+    private boolean mustOpen;
 
     private ExactNamespaceStore(String namespace, Map<String, String> parameters, Path dir, Durability durability) {
         this.namespace = namespace;
@@ -117,7 +122,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     private void maintain() {
-        if (store.writesFailing()) {
+        if (store.writesFailing() || mustOpen()) {
             reopenIfWritable();
             return;
         }
@@ -141,14 +146,15 @@ final class ExactNamespaceStore implements NamespaceStore {
      */
     private synchronized void reopenIfWritable() {
         ExactStore failing = store;
-        if (!failing.writesFailing() || !diskTakes(probeBytes())) {
+        if (!(failing.writesFailing() || mustOpen) || !diskTakes(probeBytes())) {
             return;
         }
-        log.warn("exact namespace '{}': the disk takes writes again; reopening its store, whose writes failed",
-                namespace);
+        log.warn("exact namespace '{}': the disk takes writes again; {}", namespace, mustOpen
+                ? "creating the store a clear could not" : "reopening its store, whose writes failed");
         closeQuietly(failing);
         try {
             store = openStore();
+            mustOpen = false;
             log.info("exact namespace '{}': store reopened, writing again", namespace);
         } catch (RuntimeException e) {
             log.error("exact namespace '{}': could not reopen its store (tried again in {} s): {}", namespace,
@@ -281,11 +287,28 @@ final class ExactNamespaceStore implements NamespaceStore {
     public synchronized void awaitSwap() {
     }
 
+    private synchronized boolean mustOpen() {
+        return mustOpen;
+    }
+
+    /**
+     * Deletes the store's files and starts an empty one. When the empty one cannot be created (RocksDB writes files
+     * to create a store, which a full disk refuses) the clear is done all the same, the keys being gone: the store is
+     * created by the maintenance timer once the disk takes writes, and writes are refused until then.
+     */
     @Override
     public synchronized void clear() throws IOException {
         closeQuietly(store);
         deleteTree(dir.resolve("db"));
-        store = openStore();
+        try {
+            store = openStore();
+            mustOpen = false;
+        } catch (RuntimeException e) {
+            mustOpen = true;
+            log.error("exact namespace '{}': cleared, but its new store could not be created; tried again every"
+                    + " {} s, writes are refused until then: {}", namespace, MAINTENANCE_INTERVAL.toSeconds(),
+                    e.getMessage());
+        }
     }
 
     @Override
