@@ -91,7 +91,7 @@ final class StoreHealth {
     }
 
     /** A failed read: never an absent key. Logged once per store, with what to do about a damaged file. */
-    UncheckedIOException readFailed(RocksDBException e) {
+    StoreReadException readFailed(RocksDBException e) {
         boolean corrupt = e.getStatus() != null && e.getStatus().getCode() == Status.Code.Corruption;
         String what = corrupt ? "read (corruption: a table file in " + directory + " is damaged)"
                 : "read (in " + directory + ")";
@@ -101,7 +101,7 @@ final class StoreHealth {
                     + " hard-link the same table files); further read errors are not logged", directory,
                     corrupt ? " (corruption)" : "", e.getMessage());
         }
-        return failure(what, e);
+        return new StoreReadException("exact store could not " + what + ": " + e.getMessage(), new IOException(e));
     }
 
     /** The error a caller gets for a RocksDB call that failed. */

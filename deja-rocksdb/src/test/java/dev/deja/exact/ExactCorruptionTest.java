@@ -77,6 +77,7 @@ class ExactCorruptionTest {
                 try {
                     assertThat(store.check(k)).as("key %d", i).isTrue();
                 } catch (UncheckedIOException e) {
+                    assertThat(e).isInstanceOf(StoreReadException.class);
                     assertThat(e.getMessage()).containsIgnoringCase("corrupt");
                     failed++;
                     assertThatThrownBy(() -> store.checkThenAdd(k, dev.deja.seen.SeenSet.NO_OWNER))
@@ -97,7 +98,7 @@ class ExactCorruptionTest {
             for (int i = 0; i < KEYS; i++) {
                 all.add(key(i));
             }
-            assertThatThrownBy(() -> store.checkAll(all)).isInstanceOf(UncheckedIOException.class)
+            assertThatThrownBy(() -> store.checkAll(all)).isInstanceOf(StoreReadException.class)
                     .hasMessageContaining("orrupt");
             assertThatThrownBy(() -> store.checkThenAddAll(all, null)).isInstanceOf(UncheckedIOException.class);
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.exact.StoreReadException;
 import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
@@ -107,6 +108,8 @@ final class HttpApi {
             case UnsupportedOperationException e -> failure(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
                     "Bad Request");
             case JournalWriteException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
+            // a damaged table file: waiting does not help, the store must be restored from a copy
+            case StoreReadException e -> failure(HttpResponseStatus.INTERNAL_SERVER_ERROR, e.getMessage(), "read");
             case UncheckedIOException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "storage");
             case StoreClosedException e -> failure(HttpResponseStatus.SERVICE_UNAVAILABLE,
                     Namespace.closedMeanwhile(e), "closed");

@@ -1,5 +1,6 @@
 package dev.deja.resp;
 
+import dev.deja.exact.StoreReadException;
 import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
@@ -102,6 +103,8 @@ final class RespCommands {
             case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
             // Redis's own prefix for a write refused because it cannot persist
             case JournalWriteException e -> failure("MISCONF " + e.getMessage(), "journal");
+            // a lookup the exact store could not complete (a damaged table file): not about persisting
+            case StoreReadException e -> failure("ERR " + e.getMessage(), "read");
             // the exact store could not write (a full disk): refused the same way
             case UncheckedIOException e -> failure("MISCONF " + e.getMessage(), "storage");
             case StoreClosedException e -> failure("ERR " + Namespace.closedMeanwhile(e), "closed");

@@ -186,6 +186,62 @@ class ExactNamespaceTest {
         }
     }
 
+    /**
+     * A lookup that meets a damaged table file is an error, never "new", and not a persistence error: it used to get
+     * Redis's MISCONF prefix (and HTTP 503, "try later"), as a write refused by a full disk does.
+     */
+    @Test
+    void aDamagedTableFileIsAReadErrorNeverANewKey() throws Exception {
+        int keys = 60_000;
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            c.raw.status("DJ.CREATE", "dmg", "exact", "memtable", "1m", "blockCache", "1m");
+            for (int from = 0; from < keys; from += 1000) {
+                List<String> batch = new ArrayList<>(List.of("dmg"));
+                for (int i = from; i < from + 1000; i++) {
+                    batch.add(damageKey(i));
+                }
+                assertThat(c.raw.list("DJ.MCHECKTHENADD", batch.toArray(String[]::new))).containsOnly("NEW");
+            }
+        }
+        List<Path> tables;
+        try (Stream<Path> files = Files.list(dataDir.resolve("dmg").resolve("db"))) {
+            tables = files.filter(f -> f.toString().endsWith(".sst") && f.toFile().length() > 100_000).toList();
+        }
+        assertThat(tables).isNotEmpty();
+        for (Path table : tables) { // 16 bytes of a data block a third of the way in
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(table,
+                    java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+                java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+                ch.read(bytes, ch.size() / 3);
+                for (int i = 0; i < 16; i++) {
+                    bytes.put(i, (byte) (bytes.get(i) ^ 0x5A));
+                }
+                ch.write(bytes.rewind(), ch.size() / 3);
+            }
+        }
+        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+            String damaged = null;
+            String error = null;
+            for (int i = 0; i < keys && damaged == null; i++) {
+                try {
+                    assertThat(c.raw.integer("DJ.CHECK", "dmg", damageKey(i))).as("key %d", i).isOne();
+                } catch (io.lettuce.core.RedisCommandExecutionException e) {
+                    damaged = damageKey(i);
+                    error = e.getMessage();
+                }
+            }
+            assertThat(error).as("a key in a damaged block").isNotNull()
+                    .startsWith("ERR exact store could not read (corruption");
+            HttpResponse<String> check = http(server, "/check?ns=dmg&e=" + damaged);
+            assertThat(check.statusCode()).as(check.body()).isEqualTo(500);
+            assertThat(check.body()).contains("corruption");
+        }
+    }
+
+    private static String damageKey(int i) {
+        return Long.toHexString(i * 0x9E3779B97F4A7C15L);
+    }
+
     private static Path awaitCheckpoint(Path checkpoints) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
