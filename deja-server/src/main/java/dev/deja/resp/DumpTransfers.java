@@ -16,9 +16,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * <p>As in RedisBloom, {@code SCANDUMP key 0} starts a dump and each reply carries the iterator of the next call;
  * a reply with iterator 0 ends it. {@code LOADCHUNK} takes the chunks with the iterators they came with, in order.
  * The staged dump begins with its own length (8 bytes) so the loader knows when the last chunk has arrived.
+ *
+ * <p>Each dump has its own staged file, named by the iterators it hands out: an iterator is the dump's number times
+ * 2^24 plus the number of chunks sent so far, below 2^53 so that clients holding numbers as doubles keep it exact. Two clients
+ * dumping the same key at once each read their own dump. A namespace keeps at most {@link #DUMPS_PER_NAMESPACE}
+ * dumps in progress (a new one ends the oldest), and a dump nobody has continued for {@link #IDLE} is deleted, so
+ * abandoned dumps, each as large as its filter, do not fill the disk.
  */
 final class DumpTransfers {
 
@@ -38,14 +49,31 @@ final class DumpTransfers {
     private final ServerContext context;
     private final Path dir;
     private final int chunkBytes;
-    private final Map<String, Path> dumps = new ConcurrentHashMap<>();
+    /** Chunks per dump that its iterators can number; a dump of 4 MiB chunks thus holds up to 64 TiB. */
+    static final long CHUNKS_PER_DUMP = 1L << 24;
+    static final int DUMPS_PER_NAMESPACE = 4;
+    static final Duration IDLE = Duration.ofMinutes(10);
+
+    private final Map<Long, Dump> dumps = new ConcurrentHashMap<>();
+    private final AtomicLong dumpNumbers = new AtomicLong();
+    private final Clock clock;
     private final Map<String, Load> loads = new ConcurrentHashMap<>();
 
-    private record Load(Path file, long nextIterator) {
+    /** A staged dump: its namespace, its file, when a client last read a chunk of it. */
+    private record Dump(String namespace, Path file, long number, Instant lastUsed) {
+    }
+
+    /** A dump being loaded: its staged file, the iterator of the chunk it takes next, when it last took one. */
+    private record Load(Path file, long nextIterator, Instant lastUsed) {
     }
 
     DumpTransfers(ServerContext context) {
+        this(context, Clock.systemUTC());
+    }
+
+    DumpTransfers(ServerContext context, Clock clock) {
         this.context = context;
+        this.clock = clock;
         this.dir = context.config().dataDir().resolve(".transfers");
         // a chunk must fit in one bulk string the server accepts back
         this.chunkBytes = Math.max(1, Math.min(4 << 20, context.config().maxBodyBytes() / 2));
@@ -75,37 +103,96 @@ final class DumpTransfers {
 
     /** The chunk at {@code iterator} of the namespace's dump, and the iterator of the next call. */
     RedisMessage scanDump(Namespace namespace, long iterator) {
+        removeIdle();
         try {
-            Path file;
+            Dump dump;
+            long chunk;
             if (iterator == 0) {
-                file = stage(namespace.name());
-                Path previous = dumps.put(namespace.name(), file);
-                if (previous != null) {
-                    Files.deleteIfExists(previous);
-                }
+                dump = start(namespace.name());
+                chunk = 0;
             } else {
-                file = dumps.get(namespace.name());
-                if (file == null || iterator < 0) {
+                dump = iterator < 0 ? null : dumps.get(iterator / CHUNKS_PER_DUMP);
+                chunk = iterator % CHUNKS_PER_DUMP; // the reply carrying chunk c - 1 handed out c
+                if (dump == null || !dump.namespace().equals(namespace.name()) || chunk < 1) {
                     throw new RespError("ERR no dump in progress for this key at iterator " + iterator
-                            + " (start with iterator 0)");
+                            + " (start with iterator 0; a dump not continued for " + IDLE.toMinutes()
+                            + " minutes, or the oldest of more than " + DUMPS_PER_NAMESPACE
+                            + " at once, is dropped)");
                 }
+                dumps.replace(dump.number(), dump, new Dump(dump.namespace(), dump.file(), dump.number(),
+                        clock.instant()));
             }
-            long offset = iterator * (long) chunkBytes;
-            try (FileChannel channel = FileChannel.open(file)) {
+            long offset = chunk * chunkBytes;
+            try (FileChannel channel = FileChannel.open(dump.file())) {
                 long size = channel.size();
                 if (offset >= size) {
-                    dumps.remove(namespace.name(), file);
-                    Files.deleteIfExists(file);
+                    end(dump);
                     return Replies.array(List.of(Replies.integer(0), Replies.bulk(new byte[0])));
                 }
-                ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(chunkBytes, size - offset));
-                while (chunk.hasRemaining()) {
-                    channel.read(chunk, offset + chunk.position());
+                ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(chunkBytes, size - offset));
+                while (bytes.hasRemaining()) {
+                    channel.read(bytes, offset + bytes.position());
                 }
-                return Replies.array(List.of(Replies.integer(iterator + 1), Replies.bulk(chunk.array())));
+                if (chunk + 1 >= CHUNKS_PER_DUMP) {
+                    end(dump);
+                    throw new RespError("ERR the dump needs more than " + CHUNKS_PER_DUMP + " chunks of "
+                            + chunkBytes + " bytes; raise --max-body-bytes, which sets the chunk size");
+                }
+                long next = dump.number() * CHUNKS_PER_DUMP + chunk + 1;
+                return Replies.array(List.of(Replies.integer(next), Replies.bulk(bytes.array())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot stage the dump of namespace '" + namespace.name() + "'", e);
+        }
+    }
+
+    /** Stages a new dump of the namespace, ending its oldest when it has as many in progress as it may. */
+    private Dump start(String name) throws IOException {
+        // numbers from 1, wrapping below 2^29 so that every iterator stays below 2^53
+        long number = dumpNumbers.getAndUpdate(n -> n + 1 < 1L << 29 ? n + 1 : 1) % (1L << 29) + 1;
+        Dump dump = new Dump(name, stage(name), number, clock.instant());
+        dumps.put(number, dump);
+        List<Dump> mine = dumps.values().stream().filter(d -> d.namespace().equals(name))
+                .sorted(Comparator.comparing(Dump::lastUsed).thenComparing(Dump::number)).toList();
+        for (Dump old : mine.subList(0, Math.max(0, mine.size() - DUMPS_PER_NAMESPACE))) {
+            end(old);
+        }
+        return dump;
+    }
+
+    private void end(Dump dump) throws IOException {
+        if (dumps.remove(dump.number()) != null) {
+            Files.deleteIfExists(dump.file());
+        }
+    }
+
+    /**
+     * Deletes the dumps and loads nobody has continued for {@link #IDLE}; run at each call rather than on a timer,
+     * so one abandoned stays until the next transfer of any namespace (or a restart).
+     */
+    private void removeIdle() {
+        Instant cutoff = clock.instant().minus(IDLE);
+        for (Map.Entry<String, Load> load : loads.entrySet()) {
+            if (load.getValue().lastUsed().isBefore(cutoff) && loads.remove(load.getKey(), load.getValue())) {
+                try {
+                    Files.deleteIfExists(load.getValue().file());
+                    log.info("removed the load into namespace '{}' nobody continued for {} minutes", load.getKey(),
+                            IDLE.toMinutes());
+                } catch (IOException e) {
+                    log.warn("cannot remove the staged load {}: {}", load.getValue().file(), e.toString());
+                }
+            }
+        }
+        for (Dump dump : dumps.values()) {
+            if (dump.lastUsed().isBefore(cutoff)) {
+                try {
+                    end(dump);
+                    log.info("removed the dump of namespace '{}' nobody continued for {} minutes", dump.namespace(),
+                            IDLE.toMinutes());
+                } catch (IOException e) {
+                    log.warn("cannot remove the staged dump {}: {}", dump.file(), e.toString());
+                }
+            }
         }
     }
 
@@ -114,17 +201,18 @@ final class DumpTransfers {
      * once that content is in a snapshot on disk, so an OK survives a crash like an acknowledged write.
      */
     Object loadChunk(String name, long iterator, byte[] data) {
+        removeIdle();
         try {
             Load load = loads.get(name);
-            if (iterator == 1) {
+            if (iterator > 0 && iterator % CHUNKS_PER_DUMP == 1) { // a dump's first chunk
                 if (load != null) {
                     Files.deleteIfExists(load.file());
                 }
                 Files.createDirectories(dir);
-                load = new Load(Files.createTempFile(dir, "load-", ".dump"), 1);
+                load = new Load(Files.createTempFile(dir, "load-", ".dump"), iterator, clock.instant());
             } else if (load == null || load.nextIterator() != iterator) {
                 throw new RespError("ERR invalid iterator " + iterator + " (expected "
-                        + (load == null ? 1 : load.nextIterator()) + ")");
+                        + (load == null ? "the iterator of the dump's first chunk" : load.nextIterator()) + ")");
             }
             Files.write(load.file(), data, StandardOpenOption.APPEND);
             long size = Files.size(load.file());
@@ -160,7 +248,7 @@ final class DumpTransfers {
                 // the replaced namespace's snapshot is already queued; this one completes after it, at once
                 return context.namespaces().snapshot(name).thenApply(written -> Replies.OK);
             } else {
-                loads.put(name, new Load(load.file(), iterator + 1));
+                loads.put(name, new Load(load.file(), iterator + 1, clock.instant()));
             }
             return Replies.OK;
         } catch (IOException e) {

@@ -180,6 +180,91 @@ class RespProtocolTest {
         assertThatThrownBy(() -> redis.bfLoadChunk("dump-dst", 7, new byte[] {1})).hasMessageContaining("iterator");
     }
 
+    /**
+     * Two clients dumping the same key at once each read their own dump: the dumps shared one staged file per key,
+     * so the second start replaced the first's file, the first read the second's chunks, and whoever finished first
+     * deleted the file the other was reading ("no dump in progress").
+     */
+    @Test
+    void twoDumpsOfOneKeyAtOnceEachReadTheirOwn() {
+        redis.bfReserve("twin-src", 0.01, 1000);
+        redis.bfMAdd("twin-src", "before-0", "before-1");
+        List<ScanDumpValue> first = new ArrayList<>(List.of(redis.bfScanDump("twin-src", 0)));
+        String[] between = new String[20];
+        for (int i = 0; i < between.length; i++) {
+            between[i] = "between-" + i;
+        }
+        redis.bfMAdd("twin-src", between);
+        List<ScanDumpValue> second = new ArrayList<>(List.of(redis.bfScanDump("twin-src", 0)));
+        assertThat(first.getFirst().getIterator()).isNotEqualTo(second.getFirst().getIterator());
+        for (List<ScanDumpValue> dump : List.of(first, second)) {
+            while (dump.getLast().getIterator() != 0) {
+                dump.add(redis.bfScanDump("twin-src", dump.getLast().getIterator()));
+            }
+        }
+        for (ScanDumpValue chunk : first.subList(0, first.size() - 1)) {
+            assertThat(redis.bfLoadChunk("twin-first", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+        }
+        for (ScanDumpValue chunk : second.subList(0, second.size() - 1)) {
+            assertThat(redis.bfLoadChunk("twin-second", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+        }
+        assertThat(redis.bfMExists("twin-first", "before-0", "before-1")).containsOnly(true);
+        assertThat(redis.bfMExists("twin-first", between)).as("added after the first dump began").contains(false);
+        assertThat(redis.bfMExists("twin-second", between)).containsOnly(true);
+    }
+
+    @Test
+    void aKeyKeepsAtMostFourDumpsInProgressAndEndsTheOldest() {
+        redis.bfReserve("many-dumps", 0.01, 1000);
+        List<Long> next = new ArrayList<>();
+        for (int i = 0; i < DumpTransfers.DUMPS_PER_NAMESPACE + 1; i++) {
+            next.add(redis.bfScanDump("many-dumps", 0).getIterator());
+        }
+        assertThatThrownBy(() -> redis.bfScanDump("many-dumps", next.getFirst()))
+                .hasMessageContaining("ERR no dump in progress for this key at iterator " + next.getFirst());
+        for (long iterator : next.subList(1, next.size())) {
+            assertThat(redis.bfScanDump("many-dumps", iterator).getIterator()).isZero(); // one chunk: ended
+        }
+        assertThatThrownBy(() -> redis.bfScanDump("many-dumps", next.get(1))).as("ended, so gone")
+                .hasMessageContaining("no dump in progress");
+    }
+
+    @Test
+    void transfersNobodyContinuedForTenMinutesAreRemoved(@TempDir Path other) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+                new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return now.get();
+            }
+        };
+        try (TestServer own = TestServer.start(other, b -> b)) {
+            own.server().context().namespaces().create("idle", "bloom", java.util.Map.of("capacity", "1000"));
+            DumpTransfers transfers = new DumpTransfers(own.server().context(), clock);
+            transfers.scanDump(own.server().context().namespaces().get("idle"), 0);
+            byte[] length = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(100).array();
+            assertThat(transfers.loadChunk("idle-load", 1, length)).isEqualTo(Replies.OK);
+            Path staging = other.resolve(".transfers");
+            assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)).sorted())
+                    .containsExactly("dump-", "load-");
+            now.set(now.get().plus(DumpTransfers.IDLE).plusSeconds(1));
+            transfers.scanDump(own.server().context().namespaces().get("idle"), 0); // any later transfer sweeps
+            assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)))
+                    .as("only the dump just started").containsExactly("dump-");
+        }
+    }
+
     @Test
     void theLastLoadChunkIsAnsweredOnceTheFilterIsOnDisk() throws Exception {
         redis.bfReserve("durable-src", 0.01, 20_000_000); // 24 MiB: its snapshot takes a while to write
