@@ -105,6 +105,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     /** Guarded by {@link #lock}. */
     private boolean closed;
 
+    /** Set by {@link #closeDiscarding()}: snapshots are refused from then on. */
+    private volatile boolean discarding;
+
     /** Whether records may still be appended (false once {@link #close()} closes the journal); guarded by the lock. */
     private boolean journalOpen = true;
 
@@ -429,12 +432,26 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * Closes as {@link #close()} does but writes no final snapshot, and refuses the snapshots asked for meanwhile:
+     * for a store whose files are deleted next (a clear, content replaced by a dump), where a snapshot of what is
+     * thrown away would cost as much as writing the whole filter, while writers wait for the new store.
+     */
+    public void closeDiscarding() {
+        close(false);
+    }
+
+    private void close(boolean finalSnapshot) {
         lock.lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
+            discarding = !finalSnapshot;
         } finally {
             lock.unlock();
         }
@@ -449,12 +466,14 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         journal.close();
-        Future<Path> finalSnapshot = snapshotter.submit(this::snapshot);
+        Future<Path> written = finalSnapshot ? snapshotter.submit(this::snapshot) : null;
         // shutdown, not shutdownNow: a snapshot asked for meanwhile is already queued with a caller waiting on its
         // future, which shutdownNow would drop unanswered; it runs after the final one and finds nothing new
         snapshotter.shutdown();
         try {
-            finalSnapshot.get();
+            if (written != null) {
+                written.get();
+            }
         } catch (ExecutionException e) {
             finalSnapshotFailure = e.getCause();
             LOG.error("{}: final snapshot failed; the journal holds every change", dir, e.getCause());
@@ -575,6 +594,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
 
     /** Runs on the snapshot thread only. */
     private Path snapshot() {
+        if (discarding) {
+            throw new StoreClosedException("store " + dir + " is closed and its content discarded (cleared or"
+                    + " replaced)");
+        }
         long position;
         lock.lock();
         try {

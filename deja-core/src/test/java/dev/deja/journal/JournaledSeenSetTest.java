@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -309,6 +310,28 @@ class JournaledSeenSetTest {
                     assertThat(refusedAsClosed.getCause()).hasMessageContaining("closed");
                 }
             }
+        }
+    }
+
+    @Test
+    void closingDiscardingWritesNoFinalSnapshotAndRefusesSnapshotsAskedFor() throws Exception {
+        Path dir = tmp.resolve("store");
+        JournaledSeenSet<MapSeenSet> set = builder(dir).open();
+        set.add(key(1));
+        set.snapshotNow().join();
+        set.add(key(2));
+        set.closeDiscarding();
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-"))).hasSize(1);
+        }
+        assertThat(set.snapshotNow()).isCompletedExceptionally();
+        Path kept = tmp.resolve("kept");
+        JournaledSeenSet<MapSeenSet> closed = builder(kept).open();
+        closed.add(key(1));
+        closed.close();
+        try (Stream<Path> files = Files.list(kept)) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-"))).as("close() does")
+                    .hasSize(1);
         }
     }
 

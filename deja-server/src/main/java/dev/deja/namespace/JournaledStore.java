@@ -142,9 +142,10 @@ final class JournaledStore implements NamespaceStore {
     }
 
     private void replaceWith(Supplier<HashedSeenSet> content) throws IOException {
-        // a request that fetched the old store just before the swap fails with "closed" rather than writing
-        // into a journal that is about to be deleted
-        store.close();
+        // a request that fetched the old store just before the swap is refused as closed rather than writing into a
+        // journal that is about to be deleted (Namespace makes it again on the new store); no final snapshot of
+        // content that is thrown away
+        store.closeDiscarding();
         deleteJournalFiles();
         store = openJournal(content);
     }

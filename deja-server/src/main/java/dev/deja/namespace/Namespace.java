@@ -30,14 +30,18 @@ public final class Namespace {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}");
     /** The file that holds a namespace's kind and parameters; everything else in its directory is the store's. */
     static final String METADATA = "namespace.properties";
+    /** Swaps a write refused by a closed store waits out before it fails. */
+    private static final int SWAPS_WAITED = 8;
 
     private final String name;
     private final StoreKind kind;
     private final Map<String, String> parameters;
     private final Path dir;
     private final NamespaceStore store;
-    /** Set, before its store closes for good, by {@link #delete()} (true) or {@link #close()} (false). */
-    private volatile Boolean closedForGood;
+    /** How the namespace ended, set before its store closes for good; null while it serves. */
+    private volatile End end;
+
+    private enum End { DELETED, SERVER_STOPPING }
 
     private Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, NamespaceStore store) {
         this.name = name;
@@ -142,19 +146,21 @@ public final class Namespace {
         if (!refusedAsClosed(done)) {
             return done;
         }
-        if (closedForGood == null) {
+        // a few times: the store that replaced it may itself be swapped out by the next clear before the write
+        // reaches it; a store that stays closed (one that could not be opened again) ends the loop at once
+        for (int swaps = 0; swaps < SWAPS_WAITED && end == null; swaps++) {
             store.awaitSwap();
             done = attempt(write);
             if (!refusedAsClosed(done)) {
                 return done;
             }
         }
-        Boolean deleted = closedForGood;
-        return CompletableFuture.failedFuture(deleted == null
-                ? NamespaceException.closed(name, "is not open: its store was closed and could not be opened again"
-                        + " (the server's log says why)")
-                : deleted ? NamespaceException.deletedMeanwhile(name)
-                : NamespaceException.closed(name, "is closing: the server is stopping"));
+        return CompletableFuture.failedFuture(switch (end) {
+            case null -> NamespaceException.closed(name, "is not open: its store was closed and could not be opened"
+                    + " again (the server's log says why)");
+            case DELETED -> NamespaceException.deletedMeanwhile(name);
+            case SERVER_STOPPING -> NamespaceException.closed(name, "is closing: the server is stopping");
+        });
     }
 
     /**
@@ -233,13 +239,13 @@ public final class Namespace {
 
     /** Makes everything durable (a final snapshot, a flush); the namespace must not be used afterwards. */
     void close() {
-        closedForGood = false;
+        end = End.SERVER_STOPPING;
         store.close();
     }
 
     /** Closes the store and deletes the namespace's directory. */
     void delete() throws IOException {
-        closedForGood = true;
+        end = End.DELETED;
         store.close();
         deleteTree(dir);
     }
