@@ -13,6 +13,7 @@ import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
@@ -73,6 +74,12 @@ public final class BloomFilter implements HashedSeenSet {
     /** Number of lock stripes for {@code checkThenAdd}; a power of two. */
     static final int STRIPES = 1024;
     private static final int HEADER_BYTES = 32;
+    /**
+     * Bytes of bit array that {@link #readFrom} tests for zero at a time: eight blocks, so that a filter holding
+     * keys here and there stores little more than their blocks, at one comparison call per 512 bytes.
+     */
+    static final int ZERO_PIECE_BYTES = 512;
+    private static final byte[] ZERO_PIECE = new byte[ZERO_PIECE_BYTES];
     /** Why no Bloom filter supports {@code forget}. */
     static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
             + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget";
@@ -544,12 +551,36 @@ public final class BloomFilter implements HashedSeenSet {
             int n = (int) Math.min(buffer.length, filter.sizeInBytes() - offset);
             BloomFormat.readFully(in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
             crc.update(buffer, 0, n);
-            filter.loadBits(offset, buffer, 0, n);
+            filter.loadNonZero(offset, buffer, n);
         }
         if (BloomFormat.readCrc(in, "bit array checksum") != (int) crc.getValue()) {
             throw new IOException("corrupt bloom filter: bit array checksum mismatch");
         }
         return filter;
+    }
+
+    /**
+     * {@link #loadBits} for the pieces of {@code buffer} that hold a set bit, the rest being zero already in a filter
+     * that was just built and that nobody else holds yet. A mostly empty filter's bit array is mostly zero (its
+     * snapshot is a sparse file that reads back as zeros): storing those zeros word by word took 0.6 s of the load of
+     * a 1 GiB filter holding one key, where finding them zero costs one vectorised comparison per piece. Runs of
+     * non-zero pieces are stored with one call.
+     */
+    private void loadNonZero(long offset, byte[] buffer, int length) {
+        int run = -1; // start of the current run of non-zero pieces, or -1
+        for (int from = 0; from < length; from += ZERO_PIECE_BYTES) {
+            int to = Math.min(from + ZERO_PIECE_BYTES, length);
+            boolean zero = Arrays.mismatch(buffer, from, to, ZERO_PIECE, 0, to - from) < 0;
+            if (zero && run >= 0) {
+                setBits.add(words.storeBytes(offset + run, buffer, run, from - run));
+                run = -1;
+            } else if (!zero && run < 0) {
+                run = from;
+            }
+        }
+        if (run >= 0) {
+            setBits.add(words.storeBytes(offset + run, buffer, run, length - run));
+        }
     }
 
     @Override

@@ -1,12 +1,10 @@
 package dev.deja.journal;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +27,10 @@ import java.util.zip.CheckedOutputStream;
  * <p>The payload is streamed through a CRC32C as the codec writes it, so a store of any size is never copied;
  * the header, which needs the length and checksum, is written last at offset 0. Only the rename publishes the
  * file, so a crash while writing leaves the previous snapshots untouched and at most a stale temporary file.
+ *
+ * <p>Payloads are written as sparse files ({@link SparseFileOutput}) and read back with {@link SparseFileInput},
+ * which reads their holes around the page cache: a snapshot of a nearly empty 1 GiB filter then costs little to
+ * write, to keep and to load.
  */
 final class Snapshots {
 
@@ -101,6 +103,7 @@ final class Snapshots {
      * @return null when the snapshot is valid, otherwise why it is not
      */
     static String verify(Snapshot snapshot) throws IOException {
+        int expectedCrc;
         try (FileChannel ch = FileChannel.open(snapshot.file(), StandardOpenOption.READ)) {
             ByteBuffer header = Segment.buffer(HEADER_BYTES);
             while (header.hasRemaining() && ch.read(header) >= 0) {
@@ -120,24 +123,21 @@ final class Snapshots {
             if (length != ch.size() - HEADER_BYTES) {
                 return "header says " + length + " payload bytes, file holds " + (ch.size() - HEADER_BYTES);
             }
-            CRC32C crc = new CRC32C();
-            ByteBuffer chunk = ByteBuffer.allocateDirect(IO_BUFFER);
-            while (ch.read(chunk) >= 0) {
-                crc.update(chunk.flip());
-                chunk.clear();
-            }
-            if ((int) crc.getValue() != header.getInt(24)) {
-                return "payload CRC32C mismatch";
-            }
-            return null;
+            expectedCrc = header.getInt(24);
         }
+        CRC32C crc = new CRC32C();
+        try (SparseFileInput in = new SparseFileInput(snapshot.file(), HEADER_BYTES)) {
+            in.checksumRest(crc);
+        }
+        if ((int) crc.getValue() != expectedCrc) {
+            return "payload CRC32C mismatch";
+        }
+        return null;
     }
 
     /** Decodes a verified snapshot's payload. */
     static <S> S read(Snapshot snapshot, SnapshotCodec<S> codec) throws IOException {
-        try (FileChannel ch = FileChannel.open(snapshot.file(), StandardOpenOption.READ)) {
-            ch.position(HEADER_BYTES);
-            InputStream in = new BufferedInputStream(Channels.newInputStream(ch), IO_BUFFER);
+        try (InputStream in = new SparseFileInput(snapshot.file(), HEADER_BYTES)) {
             return codec.read(in);
         }
     }

@@ -218,6 +218,42 @@ class BloomFilterTest {
         assertThat(copy.allocatedBytes()).isEqualTo(filter.allocatedBytes()).isLessThan(2L * ChunkedBits.CHUNK_BYTES);
     }
 
+    /**
+     * Reading skips the pieces of the bit array that are zero; every other byte must land where it was, wherever it
+     * falls against the pieces, the read buffer, the chunks and their last slots, and no chunk may be allocated for
+     * zeros.
+     */
+    @Test
+    void readingKeepsEveryByteWhereverItFallsAndAllocatesNoChunkForZeros() throws IOException {
+        BloomFilter filter = BloomFilter.builder().bits(1L << 27).hashes(7).build(); // 16 MiB
+        long size = filter.sizeInBytes();
+        long chunk = 64L << ChunkedBits.SLOT_SHIFT; // logical bytes of a chunk, its last slot included
+        long piece = BloomFilter.ZERO_PIECE_BYTES;
+        long buffer = BloomFormat.BUFFER_BYTES;
+        long[] offsets = {0, piece - 1, piece, 2 * piece + 7, buffer - 1, buffer, chunk - 64, chunk - 1, chunk,
+            3 * chunk - 33, 5 * chunk + buffer - 1, 5 * chunk + buffer, size - piece, size - 1};
+        byte[] one = {(byte) 0x81};
+        for (long offset : offsets) {
+            if (offset < size) {
+                filter.loadBits(offset, one, 0, 1);
+            }
+        }
+        byte[] run = new byte[3 * (int) piece];
+        Arrays.fill(run, (byte) 0xFF);
+        filter.loadBits(Math.min(7 * chunk, size / 2) + buffer - piece - 3, run, 0, run.length);
+        filter.add("a key");
+
+        BloomFilter copy = read(serialise(filter));
+        byte[] expected = new byte[(int) size];
+        byte[] actual = new byte[(int) size];
+        filter.readBits(0, expected, 0, expected.length);
+        copy.readBits(0, actual, 0, actual.length);
+        assertThat(actual).isEqualTo(expected);
+        assertThat(copy.allocatedBytes()).isEqualTo(filter.allocatedBytes());
+        assertThat(copy.fillRatio()).isEqualTo(filter.fillRatio());
+        assertThat(copy.check("a key")).isTrue();
+    }
+
     @Test
     void rejectsCorruptOrTruncatedStreamsClearly() throws IOException {
         BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();

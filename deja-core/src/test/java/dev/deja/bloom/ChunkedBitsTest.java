@@ -99,6 +99,70 @@ class ChunkedBitsTest {
         }
     }
 
+    /**
+     * Stores of any offset and length, mostly zeros, some data, over chunks, their last slots and a short last chunk,
+     * against a plain byte array: the bytes, the change in set bits each store reports, and which chunks exist (those
+     * that were ever given a non-zero byte, and no other: one chunk is only ever given zeros).
+     */
+    @Test
+    void storedBytesMatchAPlainArrayAndOnlyNonZeroBytesAllocate() {
+        long words = 8L * (3L * SLOTS + 5);
+        int length = (int) (8 * words);
+        ChunkedBits bits = new ChunkedBits(words);
+        byte[] model = new byte[length];
+        boolean[] given = new boolean[4];
+        SplittableRandom random = new SplittableRandom(11);
+        long ones = 0;
+        for (int round = 0; round < 3000; round++) {
+            // the first store fills the end of the short last chunk, unaligned
+            int size = round == 0 ? 97 : random.nextInt(4) == 0 ? random.nextInt(5000) : random.nextInt(130);
+            int offset = round == 0 ? length - 101 : random.nextInt(length - size + 1);
+            byte[] src = new byte[size + 3];
+            int kind = round == 0 ? 2 : random.nextInt(3); // all zero, a few bytes, or random
+            for (int i = 0; kind > 0 && i < size; i++) {
+                if (kind == 2 || random.nextInt(64) == 0) {
+                    src[3 + i] = (byte) random.nextInt();
+                }
+            }
+            // chunk 1 is only ever given zeros (its last slot aside): it must never be allocated
+            for (int i = 0; i < size; i++) {
+                if (offset + i >= 64 * SLOTS && offset + i < 64 * (2 * SLOTS - 1)) {
+                    src[3 + i] = 0;
+                }
+            }
+            long before = bitCount(model, offset, size);
+            System.arraycopy(src, 3, model, offset, size);
+            for (int i = 0; i < size; i++) {
+                int block = (offset + i) / 64;
+                if (src[3 + i] != 0 && (block & ChunkedBits.SLOT_MASK) != ChunkedBits.SLOT_MASK) {
+                    given[block >>> ChunkedBits.SLOT_SHIFT] = true;
+                }
+            }
+            long delta = bits.storeBytes(offset, src, 3, size);
+            assertThat(delta).as("round %d: change in set bits", round).isEqualTo(bitCount(model, offset, size) - before);
+            ones += delta;
+        }
+        byte[] back = new byte[length];
+        bits.loadBytes(0, back, 0, length);
+        assertThat(back).isEqualTo(model);
+        assertThat(bits.bitCount()).isEqualTo(ones);
+        int expectedChunks = 0;
+        for (int c = 0; c < given.length; c++) {
+            expectedChunks += given[c] ? 1 : 0;
+            assertThat(bits.chunkOrNull(c) != null).as("chunk %d allocated", c).isEqualTo(given[c]);
+        }
+        assertThat(bits.allocatedChunks()).isEqualTo(expectedChunks);
+        assertThat(given).containsExactly(true, false, true, true);
+    }
+
+    private static long bitCount(byte[] b, int from, int length) {
+        long n = 0;
+        for (int i = from; i < from + length; i++) {
+            n += Integer.bitCount(b[i] & 0xFF);
+        }
+        return n;
+    }
+
     @Test
     void anArrayThatG1WouldGiveRegionsOfItsOwnIsChargedTheWholeRegions() {
         long region = ChunkedBits.REGION_BYTES;
