@@ -7,8 +7,11 @@ import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -95,6 +98,11 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private final Path dir;
     private final S store;
     private final SnapshotCodec<S> codec;
+    /**
+     * {@link #codec}, writing through a stream that gives up once {@link #closeDiscarding()} has begun: a clear
+     * would otherwise wait for a snapshot in progress (seconds for a large filter) of content it throws away.
+     */
+    private final SnapshotCodec<S> abandonedOnDiscard;
     private final Journal journal;
     private final RecoveryReport recovery;
     private final FileChannel lockFile;
@@ -136,6 +144,29 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.dir = b.dir;
         this.store = recovered.store();
         this.codec = b.codec;
+        this.abandonedOnDiscard = new SnapshotCodec<>() {
+            @Override
+            public void write(S content, OutputStream out) throws IOException {
+                codec.write(content, new FilterOutputStream(out) {
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) throws IOException {
+                        abandonIfDiscarding();
+                        out.write(bytes, offset, length);
+                    }
+
+                    @Override
+                    public void write(int b) throws IOException {
+                        abandonIfDiscarding();
+                        out.write(b);
+                    }
+                });
+            }
+
+            @Override
+            public S read(InputStream in) throws IOException {
+                return codec.read(in);
+            }
+        };
         this.recovery = recovered.report();
         this.lockFile = lockFile;
         this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
@@ -592,12 +623,16 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         changedOutsideJournal = true;
     }
 
-    /** Runs on the snapshot thread only. */
-    private Path snapshot() {
+    private void abandonIfDiscarding() {
         if (discarding) {
             throw new StoreClosedException("store " + dir + " is closed and its content discarded (cleared or"
                     + " replaced)");
         }
+    }
+
+    /** Runs on the snapshot thread only. */
+    private Path snapshot() {
+        abandonIfDiscarding();
         long position;
         lock.lock();
         try {
@@ -613,7 +648,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         changedOutsideJournal = false; // a change from here on is seen by the next snapshot
         try {
             long start = System.nanoTime();
-            Snapshots.write(dir, position, codec, store);
+            Snapshots.write(dir, position, abandonedOnDiscard, store);
             snapshotPosition = position;
             OptionalLong keepFrom = Snapshots.prune(dir);
             if (keepFrom.isPresent()) {

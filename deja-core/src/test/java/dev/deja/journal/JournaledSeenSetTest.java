@@ -335,6 +335,51 @@ class JournaledSeenSetTest {
         }
     }
 
+    /**
+     * A clear does not wait for a snapshot in progress of the content it throws away (seconds for a large filter):
+     * the snapshot gives up at its next write, leaves no file, and its caller is told the store was closed.
+     */
+    @Test
+    void closingDiscardingAbandonsASnapshotInProgress() throws Exception {
+        java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
+        SnapshotCodec<MapSeenSet> slow = new SnapshotCodec<>() {
+            @Override
+            public void write(MapSeenSet store, java.io.OutputStream out) throws IOException {
+                out.write(new byte[64]);
+                writing.countDown();
+                try {
+                    closing.await();
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException();
+                }
+                MapSeenSet.CODEC.write(store, out);
+            }
+
+            @Override
+            public MapSeenSet read(java.io.InputStream in) throws IOException {
+                return MapSeenSet.CODEC.read(in);
+            }
+        };
+        Path dir = tmp.resolve("store");
+        JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, slow, MapSeenSet::new)
+                .snapshotInterval(Duration.ZERO).open();
+        set.add(key(1));
+        java.util.concurrent.CompletableFuture<Path> snapshot = set.snapshotNow();
+        writing.await();
+        Thread closer = Thread.ofPlatform().start(set::closeDiscarding);
+        while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
+            Thread.onSpinWait(); // until the close waits for the snapshot thread
+        }
+        closing.countDown();
+        closer.join();
+        assertThat(snapshot).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+                .withMessageContaining("discarded");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("snapshot-"));
+        }
+    }
+
     @Test
     void badSettingsAreRejectedWithTheirRange() {
         Path dir = tmp.resolve("store");
