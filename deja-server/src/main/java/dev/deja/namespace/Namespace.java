@@ -115,7 +115,8 @@ public final class Namespace {
      */
     public <T> CompletableFuture<T> writeExact(Function<ExactStore, T> write) {
         if (store instanceof ExactNamespaceStore exact) {
-            return onTheCurrentStore(() -> exact.write(() -> write.apply(exact.exact())));
+            CompletableFuture<T> done = exact.write(() -> write.apply(exact.exact()));
+            return refusedAsClosed(done) ? afterTheSwap(() -> exact.write(() -> write.apply(exact.exact()))) : done;
         }
         throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
                 + "; this needs an exact namespace");
@@ -127,30 +128,30 @@ public final class Namespace {
      * take them (a full disk).
      */
     public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
-        return onTheCurrentStore(() -> store.checkThenAdd(keys, owners));
+        CompletableFuture<Verdict[]> done = store.checkThenAdd(keys, owners);
+        return refusedAsClosed(done) ? afterTheSwap(() -> store.checkThenAdd(keys, owners)) : done;
     }
 
     /** Erases each key held under the owner at the same index; completes once the erasures are durable. */
     public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
-        return onTheCurrentStore(() -> store.forget(keys, owners));
+        CompletableFuture<boolean[]> done = store.forget(keys, owners);
+        return refusedAsClosed(done) ? afterTheSwap(() -> store.forget(keys, owners)) : done;
     }
 
     /**
-     * Makes a write; when the store it reached had just been closed by a swap (a clear, a loaded dump, a reopen after
-     * a full disk), makes it again on the store that replaced it, once the swap is done: a write racing a clear then
-     * lands before or after it, as it would have a moment earlier or later, instead of failing. A write that meets
-     * the store closed for good fails with what happened to the namespace.
+     * Makes again a write that reached a store just closed by a swap (a clear, a loaded dump, a reopen after a full
+     * disk), on the store that replaced it, once the swap is done: a write racing a clear then lands before or after
+     * it, as it would have a moment earlier or later, instead of failing. A write that meets the store closed for
+     * good fails with what happened to the namespace. (Stores refuse a write on a closed store with a failed future
+     * before changing anything; the write methods above make the first attempt themselves, so the usual path
+     * creates no lambda.)
      */
-    private <T> CompletableFuture<T> onTheCurrentStore(Supplier<CompletableFuture<T>> write) {
-        CompletableFuture<T> done = attempt(write);
-        if (!refusedAsClosed(done)) {
-            return done;
-        }
+    private <T> CompletableFuture<T> afterTheSwap(Supplier<CompletableFuture<T>> write) {
         // a few times: the store that replaced it may itself be swapped out by the next clear before the write
         // reaches it; a store that stays closed (one that could not be opened again) ends the loop at once
         for (int swaps = 0; swaps < SWAPS_WAITED && end == null; swaps++) {
             store.awaitSwap();
-            done = attempt(write);
+            CompletableFuture<T> done = attempt(write);
             if (!refusedAsClosed(done)) {
                 return done;
             }
