@@ -124,6 +124,8 @@ public final class ExactStore implements SeenSet {
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
     private volatile boolean closed;
+    /** Set once {@link #close} has finished with its log synced; see {@link #closedDurably()}. */
+    private volatile boolean closedDurably;
     private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
     private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
 
@@ -848,10 +850,13 @@ public final class ExactStore implements SeenSet {
             throw new IllegalArgumentException("checkpoint target must not exist yet (got " + target + ")");
         }
         generationLock.readLock().lock();
-        try (Checkpoint checkpoint = Checkpoint.create(db)) {
+        try {
+            // before the handle is touched: RocksDB's own error for a closed one says nothing of what happened
             ensureOpen();
             health.refuseIfReadOnly();
-            checkpoint.createCheckpoint(target.toString());
+            try (Checkpoint checkpoint = Checkpoint.create(db)) {
+                checkpoint.createCheckpoint(target.toString());
+            }
         } catch (RocksDBException e) {
             throw StoreHealth.failure("checkpoint to " + target, e);
         } finally {
@@ -952,6 +957,7 @@ public final class ExactStore implements SeenSet {
             if (syncError != null) {
                 throw StoreHealth.failure("sync the write-ahead log at close", syncError);
             }
+            closedDurably = true;
         } finally {
             generationLock.writeLock().unlock();
         }
@@ -966,6 +972,15 @@ public final class ExactStore implements SeenSet {
      */
     public boolean writesFailing() {
         return health.writesFailing();
+    }
+
+    /**
+     * Whether {@link #close} completed with every write made before it as durable as the store's fsync policy makes
+     * them (its log synced at close): a caller whose sync found the store closed under it can then count its writes
+     * as synced.
+     */
+    public boolean closedDurably() {
+        return closedDurably;
     }
 
     private void ensureOpen() {

@@ -6,6 +6,7 @@ import dev.deja.exact.IdFormat;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
+import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -70,7 +71,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         this.parameters = parameters;
         this.dir = dir;
         this.durability = durability;
-        syncs = new GroupSync("deja-exact-" + namespace + "-sync", () -> store.sync());
+        syncs = new GroupSync("deja-exact-" + namespace + "-sync", this::syncWrites);
         maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "deja-exact-" + namespace + "-maintenance");
             t.setDaemon(true);
@@ -279,6 +280,25 @@ final class ExactNamespaceStore implements NamespaceStore {
         }
         for (Path old : all.subList(Math.min(CHECKPOINTS_KEPT, all.size()), all.size())) {
             deleteTree(old);
+        }
+    }
+
+    /**
+     * The group sync under {@code --fsync always}: makes the writes applied so far durable. Those writes went into the
+     * store serving when they were made; a swap (a clear, a reopen) or a shutdown may have closed it since, and its
+     * close synced its log, so they count as synced unless that sync failed. (Failing them instead answered a write
+     * racing a clear with an error, though it had landed before the clear.)
+     */
+    private void syncWrites() {
+        ExactStore syncing = store;
+        try {
+            syncing.sync();
+        } catch (StoreClosedException closed) {
+            if (!syncing.closedDurably()) {
+                throw new java.io.UncheckedIOException("exact namespace '" + namespace + "': its store was closed"
+                        + " before this write was synced, and its close could not sync the write-ahead log",
+                        new java.io.IOException(closed));
+            }
         }
     }
 

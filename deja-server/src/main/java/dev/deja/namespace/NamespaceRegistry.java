@@ -312,7 +312,8 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         for (Path directory : directoryToo ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
                 : directories) {
-            if (!Files.isWritable(directory)) {
+            // one gone since the walk (a checkpoint pruned or renamed into place) needs no removing
+            if (!Files.isWritable(directory) && Files.exists(directory)) {
                 String refusal = "cannot " + action + " namespace '" + name + "': " + directory
                         + " is not writable, so its files cannot be removed; nothing was changed";
                 throw new UncheckedIOException(refusal, new IOException(refusal));
