@@ -52,6 +52,8 @@ final class DumpTransfers {
     /** Chunks per dump that its iterators can number; a dump of 4 MiB chunks thus holds up to 64 TiB. */
     static final long CHUNKS_PER_DUMP = 1L << 24;
     static final int DUMPS_PER_NAMESPACE = 4;
+    /** The highest dump number: its iterators, up to (2^29 - 1) x 2^24 + 2^24 - 1, stay below 2^53. */
+    static final long MAX_DUMP_NUMBER = (1L << 29) - 1;
     static final Duration IDLE = Duration.ofMinutes(10);
 
     private final Map<Long, Dump> dumps = new ConcurrentHashMap<>();
@@ -148,8 +150,11 @@ final class DumpTransfers {
 
     /** Stages a new dump of the namespace, ending its oldest when it has as many in progress as it may. */
     private Dump start(String name) throws IOException {
-        // numbers from 1, wrapping below 2^29 so that every iterator stays below 2^53
-        long number = dumpNumbers.getAndUpdate(n -> n + 1 < 1L << 29 ? n + 1 : 1) % (1L << 29) + 1;
+        // numbers 1 to 2^29 - 1, so that every iterator stays below 2^53; after a wrap, one still in use is skipped
+        long number;
+        do {
+            number = dumpNumbers.getAndUpdate(n -> n % (MAX_DUMP_NUMBER) + 1) % MAX_DUMP_NUMBER + 1;
+        } while (dumps.containsKey(number));
         Dump dump = new Dump(name, stage(name), number, clock.instant());
         dumps.put(number, dump);
         List<Dump> mine = dumps.values().stream().filter(d -> d.namespace().equals(name))
@@ -223,6 +228,12 @@ final class DumpTransfers {
                 }
             }
             long limit = context.namespaces().memoryLimit() + (1 << 20); // a filter's bits plus its header
+            if (size >= Long.BYTES && expected < Long.BYTES) {
+                loads.remove(name);
+                Files.deleteIfExists(load.file());
+                throw new RespError("ERR received bad data: the dump announces a negative length ("
+                        + (expected - Long.BYTES) + " bytes)");
+            }
             if (expected - Long.BYTES > limit) {
                 loads.remove(name);
                 Files.deleteIfExists(load.file());

@@ -304,6 +304,19 @@ class RespProtocolTest {
     }
 
     @Test
+    void aLoadAnnouncingANegativeLengthIsRefusedAndStagesNothing() throws Exception {
+        byte[] first = java.nio.ByteBuffer.allocate(Long.BYTES + 10).putLong(-100).array();
+        // it was taken, and every later chunk appended without end: neither limit saw a negative length
+        assertThatThrownBy(() -> redis.bfLoadChunk("negative-load", 1, first))
+                .hasMessageContaining("ERR received bad data: the dump announces a negative length (-100 bytes)");
+        try (java.util.stream.Stream<Path> staged = Files.list(dataDir.resolve(".transfers"))) {
+            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-"))).isEmpty();
+        }
+        assertThatThrownBy(() -> redis.bfLoadChunk("negative-load", 2, new byte[100]))
+                .hasMessageContaining("ERR invalid iterator 2");
+    }
+
+    @Test
     void transfersAPreviousRunLeftStagedAreRemovedAtStart(@TempDir Path other) throws Exception {
         Path staged = Files.createDirectories(other.resolve(".transfers")).resolve("load-123.dump");
         Files.write(staged, new byte[4096]);
