@@ -373,13 +373,12 @@ public final class BloomFilter implements HashedSeenSet {
     /**
      * Number of distinct keys estimated from the fill: the load at which the layout's expected fill
      * ({@link BloomLayout#expectedFill}) equals the measured one. Close to the true count up to capacity, whatever
-     * mix of adds, merges and loads produced the bits.
+     * mix of adds, merges and loads produced the bits; a lower bound for a filter with every bit set.
      */
     public long approximateCount() {
-        double fill = fillRatio();
-        if (fill >= 1.0) {
-            return Long.MAX_VALUE;
-        }
+        // With every bit set the estimate is unbounded; a filter that full holds at least the keys it takes to set
+        // all but one bit, which is what it reports (BF.CARD answered 2^63 - 1 for an overfilled filter).
+        double fill = Math.min(fillRatio(), 1.0 - 1.0 / bits);
         return Math.round(layout.keysPerBlockAtFill(fill, hashes) * blocks);
     }
 

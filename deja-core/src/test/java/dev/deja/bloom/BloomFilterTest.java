@@ -76,6 +76,17 @@ class BloomFilterTest {
     }
 
     @Test
+    void aFilterWithEveryBitSetReportsAFiniteCountOfAtLeastItsCapacity() {
+        BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
+        for (int i = 0; filter.fillRatio() < 1.0; i++) {
+            filter.add("key-" + i);
+        }
+        // the count is estimated from the fill, unbounded when every bit is set: it used to be 2^63 - 1
+        assertThat(filter.approximateCount()).isBetween(1000L, 1_000_000L);
+        assertThat(filter.stats().insertions()).isEqualTo(filter.approximateCount());
+    }
+
+    @Test
     void forgetIsRefusedWithAReason() {
         BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
         filter.add("k");
