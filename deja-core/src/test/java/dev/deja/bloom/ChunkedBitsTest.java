@@ -155,6 +155,54 @@ class ChunkedBitsTest {
         assertThat(given).containsExactly(true, false, true, true);
     }
 
+    /**
+     * Loads of any offset and length against a plain byte array, into a destination full of garbage: a chunk never
+     * written to (whose last slot holds data) reads as zeros, and runs of words crossing chunks, last slots and the
+     * short last chunk come back in order. Each load is also checked against the word-by-word reading of
+     * {@link ChunkedBits#word}.
+     */
+    @Test
+    void loadedBytesMatchAPlainArrayWhateverTheRangeAndAbsentChunksReadAsZeros() {
+        long words = 8L * (3L * SLOTS + 5);
+        int length = (int) (8 * words);
+        ChunkedBits bits = new ChunkedBits(words);
+        byte[] model = new byte[length];
+        SplittableRandom random = new SplittableRandom(17);
+        // chunk 0 full of data, chunk 1 absent but for its last slot, chunk 2 sparse, the short last chunk full
+        for (int i = 0; i < length; i++) {
+            int block = i / 64;
+            int chunk = block >>> ChunkedBits.SLOT_SHIFT;
+            boolean last = (block & ChunkedBits.SLOT_MASK) == ChunkedBits.SLOT_MASK;
+            if (chunk == 0 || chunk == 3 || (chunk == 1 && last) || (chunk == 2 && random.nextInt(1000) == 0)) {
+                model[i] = (byte) random.nextInt();
+            }
+        }
+        bits.storeBytes(0, model, 0, length);
+        assertThat(bits.chunkOrNull(1)).isNull();
+        byte[] whole = new byte[length];
+        Arrays.fill(whole, (byte) 0x5A);
+        bits.loadBytes(0, whole, 0, length);
+        assertThat(whole).isEqualTo(model);
+        for (int round = 0; round < 2000; round++) {
+            int size = random.nextInt(4) == 0 ? random.nextInt(3 * 64 * SLOTS) : random.nextInt(200);
+            int offset = random.nextInt(length - size + 1);
+            byte[] dst = new byte[size + 5];
+            Arrays.fill(dst, (byte) 0x5A);
+            bits.loadBytes(offset, dst, 3, size);
+            assertThat(Arrays.equals(dst, 3, 3 + size, model, offset, offset + size))
+                    .as("round %d: %d bytes at %d", round, size, offset).isTrue();
+            assertThat(new byte[] {dst[0], dst[1], dst[2], dst[size + 3], dst[size + 4]})
+                    .as("round %d: bytes around the range untouched", round).containsOnly((byte) 0x5A);
+        }
+        for (long w = 0; w < words; w += 1 + random.nextInt(64)) {
+            long expected = 0;
+            for (int i = 7; i >= 0; i--) {
+                expected = (expected << 8) | (model[(int) (8 * w) + i] & 0xFF);
+            }
+            assertThat(bits.word(w)).isEqualTo(expected);
+        }
+    }
+
     private static long bitCount(byte[] b, int from, int length) {
         long n = 0;
         for (int i = from; i < from + length; i++) {
