@@ -974,6 +974,11 @@ public final class ExactStore implements SeenSet {
         return health.writesFailing();
     }
 
+    /** Whether {@link #close} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Whether {@link #close} completed with every write made before it as durable as the store's fsync policy makes
      * them (its log synced at close): a caller whose sync found the store closed under it can then count its writes

@@ -11,6 +11,7 @@ import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.StoreClosedException;
+import dev.deja.server.Failures;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +84,7 @@ final class HttpApi {
             }
             Object reply = route(call);
             if (reply instanceof CompletableFuture<?> future) {
-                return future.handle((value, error) -> error == null ? value : failure(call, unwrap(error)));
+                return future.handle((value, error) -> error == null ? value : failure(call, Failures.cause(error)));
             }
             return reply;
         } catch (RuntimeException e) {
@@ -119,10 +119,6 @@ final class HttpApi {
                         "unavailable");
             }
         };
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private HttpReply failure(HttpResponseStatus status, String message, String reason) {

@@ -59,12 +59,11 @@ final class ExactNamespaceStore implements NamespaceStore {
     private final Durability durability;
     private final GroupSync syncs;
     private final ScheduledExecutorService maintenance;
-    private volatile ExactStore store;
     /**
-     * Whether {@link #store} is closed with no successor: a clear deleted the old store's files but could not create
-     * the new store (a full disk). The maintenance timer creates it once the disk takes writes; guarded by this.
+     * The store serving; closed, with no successor, when a clear deleted the old store's files but could not create
+     * the new one (a full disk), or a reopen failed: the maintenance timer opens it once the disk takes writes.
      */
-    private boolean mustOpen;
+    private volatile ExactStore store;
 
     private ExactNamespaceStore(String namespace, Map<String, String> parameters, Path dir, Durability durability) {
         this.namespace = namespace;
@@ -123,7 +122,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     private void maintain() {
-        if (store.writesFailing() || mustOpen()) {
+        if (store.writesFailing() || store.isClosed()) {
             reopenIfWritable();
             return;
         }
@@ -147,15 +146,15 @@ final class ExactNamespaceStore implements NamespaceStore {
      */
     private synchronized void reopenIfWritable() {
         ExactStore failing = store;
-        if (!(failing.writesFailing() || mustOpen) || !diskTakes(probeBytes())) {
+        boolean notCreated = failing.isClosed() && !failing.writesFailing();
+        if (!(failing.writesFailing() || notCreated) || !diskTakes(probeBytes())) {
             return;
         }
-        log.warn("exact namespace '{}': the disk takes writes again; {}", namespace, mustOpen
+        log.warn("exact namespace '{}': the disk takes writes again; {}", namespace, notCreated
                 ? "creating the store a clear could not" : "reopening its store, whose writes failed");
         closeQuietly(failing);
         try {
             store = openStore();
-            mustOpen = false;
             log.info("exact namespace '{}': store reopened, writing again", namespace);
         } catch (RuntimeException e) {
             log.error("exact namespace '{}': could not reopen its store (tried again in {} s): {}", namespace,
@@ -307,10 +306,6 @@ final class ExactNamespaceStore implements NamespaceStore {
     public synchronized void awaitSwap() {
     }
 
-    private synchronized boolean mustOpen() {
-        return mustOpen;
-    }
-
     /**
      * Deletes the store's files and starts an empty one. When the empty one cannot be created (RocksDB writes files
      * to create a store, which a full disk refuses) the clear is done all the same, the keys being gone: the store is
@@ -322,9 +317,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         deleteTree(dir.resolve("db"));
         try {
             store = openStore();
-            mustOpen = false;
         } catch (RuntimeException e) {
-            mustOpen = true;
             log.error("exact namespace '{}': cleared, but its new store could not be created; tried again every"
                     + " {} s, writes are refused until then: {}", namespace, MAINTENANCE_INTERVAL.toSeconds(),
                     e.getMessage());

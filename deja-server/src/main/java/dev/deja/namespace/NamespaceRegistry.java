@@ -1,7 +1,7 @@
 package dev.deja.namespace;
 
-import dev.deja.seen.SeenSet;
 import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.SeenSet;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

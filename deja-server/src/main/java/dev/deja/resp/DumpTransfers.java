@@ -65,8 +65,11 @@ final class DumpTransfers {
     private record Dump(String namespace, Path file, long number, Instant lastUsed) {
     }
 
-    /** A dump being loaded: its staged file, the iterator of the chunk it takes next, when it last took one. */
-    private record Load(Path file, long nextIterator, Instant lastUsed) {
+    /**
+     * A dump being loaded: its staged file, the iterator of the chunk it takes next, when it last took one, the bytes
+     * staged so far and the length the dump announces in its first 8 bytes, counted with them (0 until they are in).
+     */
+    private record Load(Path file, long nextIterator, Instant lastUsed, long size, long expected) {
     }
 
     DumpTransfers(ServerContext context) {
@@ -131,14 +134,14 @@ final class DumpTransfers {
                     end(dump);
                     return Replies.array(List.of(Replies.integer(0), Replies.bulk(new byte[0])));
                 }
-                ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(chunkBytes, size - offset));
-                while (bytes.hasRemaining()) {
-                    channel.read(bytes, offset + bytes.position());
-                }
                 if (chunk + 1 >= CHUNKS_PER_DUMP) {
                     end(dump);
                     throw new RespError("ERR the dump needs more than " + CHUNKS_PER_DUMP + " chunks of "
                             + chunkBytes + " bytes; raise --max-body-bytes, which sets the chunk size");
+                }
+                ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(chunkBytes, size - offset));
+                while (bytes.hasRemaining()) {
+                    channel.read(bytes, offset + bytes.position());
                 }
                 long next = dump.number() * CHUNKS_PER_DUMP + chunk + 1;
                 return Replies.array(List.of(Replies.integer(next), Replies.bulk(bytes.array())));
@@ -153,7 +156,7 @@ final class DumpTransfers {
         // numbers 1 to 2^29 - 1, so that every iterator stays below 2^53; after a wrap, one still in use is skipped
         long number;
         do {
-            number = dumpNumbers.getAndUpdate(n -> n % (MAX_DUMP_NUMBER) + 1) % MAX_DUMP_NUMBER + 1;
+            number = dumpNumbers.getAndUpdate(n -> n % MAX_DUMP_NUMBER + 1) % MAX_DUMP_NUMBER + 1;
         } while (dumps.containsKey(number));
         Dump dump = new Dump(name, stage(name), number, clock.instant());
         dumps.put(number, dump);
@@ -214,37 +217,31 @@ final class DumpTransfers {
                     Files.deleteIfExists(load.file());
                 }
                 Files.createDirectories(dir);
-                load = new Load(Files.createTempFile(dir, "load-", ".dump"), iterator, clock.instant());
+                load = new Load(Files.createTempFile(dir, "load-", ".dump"), iterator, clock.instant(), 0, 0);
             } else if (load == null || load.nextIterator() != iterator) {
                 throw new RespError("ERR invalid iterator " + iterator + " (expected "
                         + (load == null ? "the iterator of the dump's first chunk" : load.nextIterator()) + ")");
             }
             Files.write(load.file(), data, StandardOpenOption.APPEND);
-            long size = Files.size(load.file());
-            long expected = -1;
-            if (size >= Long.BYTES) {
+            long size = load.size() + data.length;
+            long expected = load.expected();
+            if (expected == 0 && size >= Long.BYTES) { // the announced length is in: read and checked once
+                long announced;
                 try (InputStream in = Files.newInputStream(load.file())) {
-                    expected = ByteBuffer.wrap(in.readNBytes(Long.BYTES)).getLong() + Long.BYTES;
+                    announced = ByteBuffer.wrap(in.readNBytes(Long.BYTES)).getLong();
                 }
-            }
-            long limit = context.namespaces().memoryLimit() + (1 << 20); // a filter's bits plus its header
-            if (size >= Long.BYTES && expected < Long.BYTES) {
-                loads.remove(name);
-                Files.deleteIfExists(load.file());
-                throw new RespError("ERR received bad data: the dump announces a negative length ("
-                        + (expected - Long.BYTES) + " bytes)");
-            }
-            if (expected - Long.BYTES > limit) {
-                loads.remove(name);
-                Files.deleteIfExists(load.file());
-                throw new RespError("ERR received bad data: the dump announces " + (expected - Long.BYTES)
-                        + " bytes, more than a namespace may hold here (--memory-limit " + (limit - (1 << 20))
-                        + " bytes)");
+                long limit = context.namespaces().memoryLimit();
+                if (announced < 0) {
+                    throw refused(name, load, "the dump announces a negative length (" + announced + " bytes)");
+                }
+                if (announced > limit + (1 << 20)) { // a filter's bits plus its header
+                    throw refused(name, load, "the dump announces " + announced + " bytes, more than a namespace"
+                            + " may hold here (--memory-limit " + limit + " bytes)");
+                }
+                expected = announced + Long.BYTES;
             }
             if (expected > 0 && size > expected) {
-                loads.remove(name);
-                Files.deleteIfExists(load.file());
-                throw new RespError("ERR received bad data: the chunks are longer than the dump they start");
+                throw refused(name, load, "the chunks are longer than the dump they start");
             }
             if (size == expected) {
                 loads.remove(name);
@@ -259,12 +256,19 @@ final class DumpTransfers {
                 // the replaced namespace's snapshot is already queued; this one completes after it, at once
                 return context.namespaces().snapshot(name).thenApply(written -> Replies.OK);
             } else {
-                loads.put(name, new Load(load.file(), iterator + 1, clock.instant()));
+                loads.put(name, new Load(load.file(), iterator + 1, clock.instant(), size, expected));
             }
             return Replies.OK;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot stage a chunk for namespace '" + name + "'", e);
         }
+    }
+
+    /** Drops the load and its staged file; the error to answer. */
+    private RespError refused(String name, Load load, String why) throws IOException {
+        loads.remove(name);
+        Files.deleteIfExists(load.file());
+        return new RespError("ERR received bad data: " + why);
     }
 
     private Path stage(String name) throws IOException {

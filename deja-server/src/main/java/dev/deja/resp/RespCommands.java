@@ -5,6 +5,7 @@ import dev.deja.journal.JournalWriteException;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.seen.StoreClosedException;
+import dev.deja.server.Failures;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.io.UncheckedIOException;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +84,7 @@ final class RespCommands {
             entry.counter().increment();
             Object reply = command.action().run(session, args);
             if (reply instanceof CompletableFuture<?> future) {
-                return future.handle((value, error) -> error == null ? value : failure(name, unwrap(error)));
+                return future.handle((value, error) -> error == null ? value : failure(name, Failures.cause(error)));
             }
             return reply;
         } catch (RuntimeException e) {
@@ -113,10 +113,6 @@ final class RespCommands {
                 yield failure("ERR cannot serve this command now: " + error, "unavailable");
             }
         };
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private RedisMessage failure(String message, String reason) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
@@ -157,15 +156,10 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     private Object outcome(CompletableFuture<?> future) {
         return switch (future.state()) {
             case SUCCESS -> future.resultNow();
-            case FAILED -> failure(unwrap(future.exceptionNow()));
+            case FAILED -> failure(Failures.cause(future.exceptionNow()));
             case CANCELLED -> failure(new CancellationException("the request was cancelled"));
             case RUNNING -> throw new IllegalStateException("a reply was written before its request completed");
         };
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null
-                ? error.getCause() : error;
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.StoreClosedException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +50,7 @@ public final class ServerContext {
      */
     public void snapshotInBackground(String name) {
         (name == null ? namespaces.snapshotAll() : namespaces.snapshot(name)).whenComplete((done, error) -> {
-            if (error instanceof StoreClosedException
-                    || error instanceof CompletionException && error.getCause() instanceof StoreClosedException) {
+            if (Failures.cause(error) instanceof StoreClosedException) {
                 // the namespace was cleared, replaced or deleted meanwhile: nothing of it is left to snapshot
                 log.info("snapshot of {} not written: {}", name == null ? "a namespace" : "namespace '" + name + "'",
                         error.getMessage());

@@ -387,31 +387,17 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("busy", "recent", Map.of("buckets", "4096"));
             Path dir = dataDir.resolve("busy");
-            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-            Thread churn = Thread.ofPlatform().start(() -> {
-                for (int i = 0; running.get(); i++) {
-                    try {
-                        Path written = Files.createFile(dir.resolve("churn-" + i + ".snap.tmp"));
-                        Path renamed = Files.move(written, dir.resolve("churn-" + i + ".snap"));
-                        Files.delete(renamed);
-                    } catch (IOException clearedMeanwhile) {
-                        // the clear deletes what it finds in the directory; the churn goes on
-                    }
+            java.util.concurrent.atomic.AtomicLong files = new java.util.concurrent.atomic.AtomicLong();
+            List<String> refusals = clearWhile(registry, "busy", 300, () -> {
+                long i = files.incrementAndGet();
+                try {
+                    Path written = Files.createFile(dir.resolve("churn-" + i + ".snap.tmp"));
+                    Path renamed = Files.move(written, dir.resolve("churn-" + i + ".snap"));
+                    Files.delete(renamed);
+                } catch (IOException clearedMeanwhile) {
+                    // the clear deletes what it finds in the directory; the churn goes on
                 }
             });
-            List<String> refusals = new java.util.ArrayList<>();
-            try {
-                for (int round = 0; round < 300; round++) {
-                    try {
-                        registry.clear("busy");
-                    } catch (UncheckedIOException e) {
-                        refusals.add(e.getMessage());
-                    }
-                }
-            } finally {
-                running.set(false);
-                churn.join();
-            }
             assertThat(refusals).as("clears refused while files came and went").isEmpty();
         }
     }
@@ -477,32 +463,16 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("ckpt", "exact", Map.of());
             registry.get("ckpt").checkThenAdd(List.of("k".getBytes()), null).join();
-            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
             List<Throwable> snapshotFailures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
-            Thread snapshots = Thread.ofPlatform().start(() -> {
-                while (running.get()) {
-                    try {
-                        registry.snapshot("ckpt").join();
-                        written.incrementAndGet();
-                    } catch (java.util.concurrent.CompletionException e) {
-                        snapshotFailures.add(e.getCause());
-                    }
+            List<String> refusedClears = clearWhile(registry, "ckpt", 150, () -> {
+                try {
+                    registry.snapshot("ckpt").join();
+                    written.incrementAndGet();
+                } catch (java.util.concurrent.CompletionException e) {
+                    snapshotFailures.add(e.getCause());
                 }
             });
-            List<String> refusedClears = new java.util.ArrayList<>();
-            try {
-                for (int round = 0; round < 150; round++) {
-                    try {
-                        registry.clear("ckpt");
-                    } catch (UncheckedIOException e) {
-                        refusedClears.add(e.getMessage());
-                    }
-                }
-            } finally {
-                running.set(false);
-                snapshots.join();
-            }
             assertThat(refusedClears).isEmpty();
             assertThat(snapshotFailures).allSatisfy(failure -> assertThat(failure)
                     .isInstanceOf(dev.deja.seen.StoreClosedException.class));
@@ -536,6 +506,34 @@ class NamespaceRegistryTest {
                         .hasMessage("namespace 'doomed' was deleted while this command ran; nothing was changed"));
             }
         }
+    }
+
+    /**
+     * Clears the namespace {@code rounds} times while another thread runs {@code meanwhile} over and over; returns the
+     * messages of the clears refused.
+     */
+    private static List<String> clearWhile(NamespaceRegistry registry, String name, int rounds, Runnable meanwhile)
+            throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread racer = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                meanwhile.run();
+            }
+        });
+        List<String> refusals = new java.util.ArrayList<>();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                try {
+                    registry.clear(name);
+                } catch (UncheckedIOException e) {
+                    refusals.add(e.getMessage());
+                }
+            }
+        } finally {
+            running.set(false);
+            racer.join();
+        }
+        return refusals;
     }
 
     private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
