@@ -95,10 +95,12 @@ final class ServeCommand implements Callable<Integer> {
             description = "Kind of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}.")
     String defaultKind;
 
+    /** Null when not given: the default depends on the kind (see {@link #defaultSpec}). */
     @Option(names = "--default-params", paramLabel = "NAME=VALUE,...",
-            defaultValue = "bits=8589934592,k=10,capacity=500000000",
-            description = "Parameters of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}"
-                    + " (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as it fills).")
+            description = "Parameters of the 'default' namespace and of auto-created ones. Default for bloom:"
+                    + " bits=8589934592,k=10,capacity=500000000 (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as"
+                    + " it fills); for exact: none (a 24h window); recent has no default size: give buckets=N or"
+                    + " keys=N.")
     String defaultParams;
 
     @Option(names = "--kv-namespace", paramLabel = "NAME", defaultValue = "kv",
@@ -226,6 +228,11 @@ final class ServeCommand implements Callable<Integer> {
     /** The server configuration: command line, then environment, then config file, then defaults. */
     ServerConfig serverConfig() throws IOException {
         applyEnvironmentAndFile();
+        if (httpPort == 0 && respPort == 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port" + givenAs("--http-port")
+                    + " and --resp-port" + givenAs("--resp-port") + " are both 0, which disables both front ends:"
+                    + " the server would answer nothing; enable at least one");
+        }
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
@@ -237,7 +244,7 @@ final class ServeCommand implements Callable<Integer> {
             return ServerConfig.builder()
                     .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
                     .password(password).autoCreate(autoCreate)
-                    .defaultSpec(NamespaceSpec.parse(defaultKind, defaultParams))
+                    .defaultSpec(defaultSpec())
                     .kvNamespace(kvNamespace).kvSpec(NamespaceSpec.parse("exact", kvParams))
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
@@ -250,6 +257,25 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), inOptionNames(e.getMessage()), e);
         }
+    }
+
+    /**
+     * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own
+     * defaults: the seed's filter for bloom, the store's defaults for exact. A recent store has no size that suits
+     * most uses (it is sized from a rate and a window), so there it must be given.
+     */
+    private NamespaceSpec defaultSpec() {
+        if (defaultParams != null) {
+            return NamespaceSpec.parse(defaultKind, defaultParams);
+        }
+        return switch (defaultKind) {
+            case "bloom" -> ServerConfig.SEED_DEFAULT;
+            case "recent" -> throw new CommandLine.ParameterException(spec.commandLine(), "--default-kind recent"
+                    + givenAs("--default-kind") + " needs --default-params: a recent store has no default size;"
+                    + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
+                    + " --default-params keys=3600000 (see: deja size recent)");
+            default -> NamespaceSpec.parse(defaultKind, ""); // exact's own defaults; an unknown kind fails later
+        };
     }
 
     /**

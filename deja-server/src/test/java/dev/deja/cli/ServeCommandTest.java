@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.journal.FsyncPolicy;
+import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -112,6 +113,29 @@ class ServeCommandTest {
                 .hasMessageContaining("cannot resolve '999.1.1.1'");
         assertThatThrownBy(() -> parse("--default-kind", "cuckoo")).isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("kind must be one of [bloom, recent, exact] (got 'cuckoo')");
+    }
+
+    @Test
+    void aDefaultKindGivenAloneTakesThatKindsOwnDefaults() throws Exception {
+        // the seed's bloom parameters belong to bloom: another kind must not inherit them
+        assertThat(parse("--default-kind", "exact").defaultSpec()).isEqualTo(NamespaceSpec.parse("exact", ""));
+        assertThat(parse("--default-kind", "bloom").defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
+        assertThat(parse("--default-kind", "recent", "--default-params", "keys=1000").defaultSpec())
+                .isEqualTo(NamespaceSpec.parse("recent", "keys=1000"));
+        assertThatThrownBy(() -> parse("--default-kind", "recent")).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--default-kind recent needs --default-params")
+                .hasMessageContaining("buckets=")
+                .hasMessageContaining("keys=");
+        Path file = dir.resolve("recent.properties");
+        Files.writeString(file, "default-kind=exact\n");
+        assertThat(parse("--config", file.toString()).defaultSpec().kind()).isEqualTo("exact");
+    }
+
+    @Test
+    void aServerWithBothFrontEndsDisabledIsRefused() {
+        assertThatThrownBy(() -> parse("--http-port", "0", "--resp-port", "0"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--http-port and --resp-port are both 0");
     }
 
     @Test
