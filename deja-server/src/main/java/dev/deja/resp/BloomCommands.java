@@ -77,7 +77,9 @@ final class BloomCommands {
             // RedisBloom's words, without its usual ERR prefix
             throw new RespError("Nonscaling filters cannot expand");
         }
-        create(name, capacity, error);
+        if (!create(name, capacity, error)) {
+            throw new RespError("ERR item exists");
+        }
         return Replies.OK;
     }
 
@@ -144,6 +146,7 @@ final class BloomCommands {
                 throw new RespError("ERR not found");
             }
             if (capacity != null || error != null) {
+                // false when another client created it since: the items go into that filter, as in RedisBloom
                 create(name, capacity == null ? DEFAULT_CAPACITY : capacity, error == null ? DEFAULT_ERROR : error);
             }
         }
@@ -181,15 +184,17 @@ final class BloomCommands {
         return Replies.integer(store == null ? 0 : store.stats().insertions());
     }
 
-    private void create(String name, long capacity, double error) {
+    /** Creates the filter; false when it exists already. */
+    private boolean create(String name, long capacity, double error) {
         try {
             context.namespaces().create(name, "bloom", Map.of("capacity", Long.toString(capacity),
                     "fpp", Double.toString(error)));
+            return true;
         } catch (NamespaceException e) {
             if (e.problem() != NamespaceException.Problem.EXISTS) {
                 throw e; // a refusal of its own (no memory, too many namespaces), answered as such
             }
-            throw new RespError("ERR item exists");
+            return false;
         }
     }
 

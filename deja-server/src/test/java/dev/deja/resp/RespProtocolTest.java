@@ -434,6 +434,22 @@ class RespProtocolTest {
     }
 
     @Test
+    void insertsCreatingTheSameFilterAtOnceAllAdd() throws Exception {
+        // workers starting together each send BF.INSERT with CAPACITY to a filter none has created yet: as in
+        // RedisBloom, the one that creates it and the others that find it created all add their items
+        int connections = 6;
+        int filters = 100;
+        List<List<List<Boolean>>> replies = Race.run(client, connections, filters, (r, c, k) ->
+                r.bfInsert("insert-race-" + k, BfInsertArgs.Builder.capacity(1000).error(0.01), "item-" + c));
+        for (int c = 0; c < connections; c++) {
+            for (int k = 0; k < filters; k++) {
+                assertThat(replies.get(c).get(k)).as("connection %d, filter %d", c, k).containsExactly(true);
+            }
+        }
+        assertThat(redis.bfInfo("insert-race-0").getCapacity()).isEqualTo(1000);
+    }
+
+    @Test
     void resp2ClientsGetFlatArrays() {
         RedisClient resp2 = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
         resp2.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
