@@ -99,17 +99,25 @@ final class ConnectionCommands {
             protocol = (int) requested;
             i = 2;
         }
+        // every option is read and checked before any takes effect, as Redis does: a HELLO refused for a later
+        // option neither authenticates the connection nor names it
         String clientName = session.clientName;
+        String user = null;
+        byte[] given = null;
         for (; i < args.size(); i++) {
             String option = args.upper(i);
             if (option.equals("AUTH") && i + 2 < args.size()) {
-                authenticate(session, args.string(i + 1), args.bytes(i + 2));
+                user = args.string(i + 1); // given twice, the last counts
+                given = args.bytes(i + 2);
                 i += 2;
             } else if (option.equals("SETNAME") && i + 1 < args.size()) {
                 clientName = clientName(args.string(++i));
             } else {
                 throw new RespError("ERR Syntax error in HELLO option '" + args.string(i) + "'");
             }
+        }
+        if (user != null) {
+            authenticate(session, user, given);
         }
         if (!session.authenticated) {
             throw new RespError("NOAUTH HELLO must be called with the client already authenticated, otherwise the"

@@ -87,6 +87,25 @@ class RespCompatibilityTest {
     }
 
     @Test
+    void aRefusedHelloLeavesTheConnectionAsItWas(@TempDir Path other) throws Exception {
+        // Redis reads every option before acting on any: a HELLO it refuses neither authenticates nor names
+        try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
+            String noAuth = "-NOAUTH Authentication required.\r\n";
+            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret FOO\r\nDJ.LIST\r\n", noAuth))
+                    .isEqualTo("-ERR Syntax error in HELLO option 'FOO'\r\n" + noAuth);
+            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret SETNAME \"a b\"\r\nDJ.LIST\r\n", noAuth))
+                    .isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n" + noAuth);
+            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret SETNAME\r\nDJ.LIST\r\n", noAuth))
+                    .isEqualTo("-ERR Syntax error in HELLO option 'SETNAME'\r\n" + noAuth);
+            assertThat(exchange(guarded, "HELLO 2 AUTH default wrong AUTH default s3cret\r\nPING\r\n", "+PONG\r\n"))
+                    .as("the last AUTH option counts, as in Redis").endsWith("modules\r\n*0\r\n+PONG\r\n");
+            assertThat(exchange(guarded, "HELLO 2 AUTH default wrong SETNAME w\r\nAUTH s3cret\r\nCLIENT GETNAME\r\n",
+                    "$-1\r\n")).as("a refused HELLO names nobody")
+                    .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n+OK\r\n$-1\r\n");
+        }
+    }
+
+    @Test
     void helloSetnameChecksTheNameAsClientSetnameDoes() throws Exception {
         assertThat(exchange("HELLO 2 SETNAME \"a b\"\r\n", "\r\n"))
                 .isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
@@ -179,7 +198,12 @@ class RespCompatibilityTest {
 
     /** Sends {@code raw} on a new connection and reads until the replies end with {@code end} (or 5 s pass). */
     private static String exchange(String raw, String end) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+        return exchange(server, raw, end);
+    }
+
+    /** As {@link #exchange(String, String)}, with another server. */
+    private static String exchange(TestServer to, String raw, String end) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", to.respPort())) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
             socket.getOutputStream().flush();
