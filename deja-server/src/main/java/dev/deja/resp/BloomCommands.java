@@ -8,6 +8,7 @@ import dev.deja.seen.Verdict;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,6 +156,9 @@ final class BloomCommands {
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {
+        if (args.size() > 3) {
+            throw RespError.arity("bf.info");
+        }
         NamespaceInfo info = existing(args.string(1)).info();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("Capacity", info.capacity());
@@ -165,17 +169,18 @@ final class BloomCommands {
         if (args.size() == 2) {
             return Replies.fields(session, fields);
         }
-        if (args.size() > 3) {
-            throw RespError.arity("bf.info");
-        }
-        Object value = switch (args.upper(2)) {
-            case "CAPACITY" -> fields.get("Capacity");
-            case "SIZE" -> fields.get("Size");
-            case "FILTERS" -> fields.get("Number of filters");
-            case "ITEMS" -> fields.get("Number of items inserted");
-            case "EXPANSION" -> null;
+        String field = switch (args.upper(2)) {
+            case "CAPACITY" -> "Capacity";
+            case "SIZE" -> "Size";
+            case "FILTERS" -> "Number of filters";
+            case "ITEMS" -> "Number of items inserted";
+            case "EXPANSION" -> "Expansion rate";
             default -> throw new RespError("ERR Invalid information value");
         };
+        if (session.resp3()) { // RedisBloom: a map of that one field under RESP3, its bare value in an array under RESP2
+            return Replies.fields(session, Collections.singletonMap(field, fields.get(field)));
+        }
+        Object value = fields.get(field);
         return Replies.array(List.of(value == null ? Replies.nil(session) : Replies.integer((Long) value)));
     }
 

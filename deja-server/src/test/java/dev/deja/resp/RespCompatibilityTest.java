@@ -172,6 +172,18 @@ class RespCompatibilityTest {
     }
 
     @Test
+    void bloomInfoOfOneFieldIsAMapUnderResp3AsRedisBloomGivesIt() throws Exception {
+        exchange("BF.RESERVE rb-info 0.01 100\r\n", "\r\n");
+        assertThat(exchange("BF.INFO rb-info CAPACITY\r\n", ":100\r\n")).as("RESP2: a one-element array")
+                .isEqualTo("*1\r\n:100\r\n");
+        String reply = exchange("HELLO 3\r\nBF.INFO rb-info capacity\r\nBF.INFO rb-info EXPANSION\r\n", "_\r\n");
+        assertThat(reply.substring(reply.indexOf("modules\r\n*0\r\n") + 13))
+                .isEqualTo("%1\r\n$8\r\nCapacity\r\n:100\r\n%1\r\n$14\r\nExpansion rate\r\n_\r\n");
+        assertThat(exchange("BF.INFO rb-nosuch CAPACITY SIZE\r\n", "\r\n")).as("arity first, as RedisBloom")
+                .isEqualTo("-ERR wrong number of arguments for 'bf.info' command\r\n");
+    }
+
+    @Test
     void configGetTakesSeveralNamesAndGlobPatterns() throws Exception {
         // what redis-server 7 (save "", appendonly no) sends, but for deja's own values
         assertThat(exchange("CONFIG GET save appendonly\r\n", "\r\n$3\r\nyes\r\n"))
