@@ -73,7 +73,10 @@ final class DejaCommands {
         }
         Map<String, String> parameters = new LinkedHashMap<>();
         for (int i = 3; i < args.size(); i += 2) {
-            parameters.put(args.string(i), args.string(i + 1));
+            // refused, as the HTTP API refuses it: taking the last would let a typo choose the store's size
+            if (parameters.putIfAbsent(args.string(i), args.string(i + 1)) != null) {
+                throw new RespError("ERR parameter '" + args.string(i) + "' is given twice");
+            }
         }
         namespaces.create(args.string(1), args.string(2), parameters);
         return Replies.OK;

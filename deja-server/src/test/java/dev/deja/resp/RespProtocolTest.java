@@ -333,6 +333,10 @@ class RespProtocolTest {
                 .hasMessageContaining("keys must be in [1,");
         assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "colour", "blue"))
                 .hasMessageContaining("unknown parameter 'colour' for kind recent");
+        // as the HTTP API refuses a parameter given twice: a typo must not silently pick the store's size
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "keys", "1000000", "ways", "8", "keys", "10"))
+                .hasMessage("ERR parameter 'keys' is given twice");
+        assertThat(rawList("DJ.LIST")).as("a refused DJ.CREATE creates nothing").doesNotContain("dj-b");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("NEW");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1", "42")).isEqualTo("RETRY");
         assertThat(raw("DJ.CHECKTHENADD", "dj-a", "m1")).isEqualTo("DUPLICATE");
