@@ -116,8 +116,11 @@ final class BloomCommands {
 
     private Object insert(RespSession session, RespArgs args) {
         String name = Namespace.checkName(args.string(1));
+        // RedisBloom's BF.INSERT has error strings of its own (no ERR prefix), and checks the values' range only
+        // once it has found the items
         Long capacity = null;
         Double error = null;
+        long expansion = 1;
         boolean noCreate = false;
         int i = 2;
         for (; i < args.size(); i++) {
@@ -126,17 +129,20 @@ final class BloomCommands {
                 break;
             }
             switch (option) {
-                case "CAPACITY" -> capacity = capacity(value(args, ++i));
-                case "ERROR" -> error = errorRate(value(args, ++i));
-                case "EXPANSION" -> expansion(value(args, ++i));
+                case "CAPACITY" -> capacity = parse(value(args, ++i), RespArgs::strictInteger, "Bad capacity");
+                case "ERROR" -> error = parse(value(args, ++i), BloomCommands::strictDouble, "Bad error rate");
+                case "EXPANSION" -> expansion = parse(value(args, ++i), RespArgs::strictInteger, "Bad expansion");
                 case "NOCREATE" -> noCreate = true;
                 case "NONSCALING" -> {
                 }
-                default -> throw new RespError("ERR unknown argument received");
+                default -> throw new RespError("Unknown argument received");
             }
         }
         if (i + 1 >= args.size()) {
             throw RespError.arity("bf.insert");
+        }
+        if (capacity != null && capacity < 1 || error != null && !(error > 0 && error < 1) || expansion < 1) {
+            throw new RespError("Bad argument received");
         }
         if (noCreate && (capacity != null || error != null)) {
             throw new RespError("ERR NOCREATE cannot be used together with CAPACITY or ERROR");
@@ -233,13 +239,32 @@ final class BloomCommands {
         return args.string(index);
     }
 
-    private static double errorRate(String text) {
-        double error;
+    private static <T> T parse(String text, Function<String, T> parser, String refusal) {
         try {
-            error = Double.parseDouble(text);
+            return parser.apply(text);
         } catch (NumberFormatException e) {
-            throw new RespError("ERR bad error rate");
+            throw new RespError(refusal);
         }
+    }
+
+    /**
+     * A number as Redis reads one (its {@code string2d}): {@link Double#parseDouble} also takes blanks around it, a
+     * Java type suffix ({@code 0.01d}) and NaN, which Redis refuses.
+     */
+    private static double strictDouble(String text) {
+        if (text.trim().length() != text.length()
+                || !text.isEmpty() && "dDfF".indexOf(text.charAt(text.length() - 1)) >= 0) {
+            throw new NumberFormatException("not a number as Redis reads one: " + text);
+        }
+        double value = Double.parseDouble(text);
+        if (Double.isNaN(value)) {
+            throw new NumberFormatException("not a number as Redis reads one: " + text);
+        }
+        return value;
+    }
+
+    private static double errorRate(String text) {
+        double error = parse(text, BloomCommands::strictDouble, "ERR bad error rate");
         if (!(error > 0 && error < 1)) {
             throw new RespError("ERR (0 < error rate range < 1)");
         }
@@ -247,12 +272,7 @@ final class BloomCommands {
     }
 
     private static long capacity(String text) {
-        long capacity;
-        try {
-            capacity = Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new RespError("ERR bad capacity");
-        }
+        long capacity = parse(text, RespArgs::strictInteger, "ERR bad capacity");
         if (capacity <= 0) {
             throw new RespError("ERR (capacity should be larger than 0)");
         }
@@ -260,13 +280,8 @@ final class BloomCommands {
     }
 
     private static void expansion(String text) {
-        try {
-            if (Long.parseLong(text) >= 1) {
-                return;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+        if (parse(text, RespArgs::strictInteger, "ERR bad expansion") < 1) {
+            throw new RespError("ERR bad expansion");
         }
-        throw new RespError("ERR bad expansion");
     }
 }

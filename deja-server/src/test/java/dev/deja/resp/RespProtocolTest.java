@@ -129,6 +129,30 @@ class RespProtocolTest {
                 .hasMessage("Nonscaling filters cannot expand");
         assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "NONSCALING", "EXPANSION", "2"))
                 .hasMessage("Nonscaling filters cannot expand");
+        // numbers as Redis reads them: Java's parsers also take these
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.01", "+100")).hasMessage("ERR bad capacity");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.01", "0100")).hasMessage("ERR bad capacity");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.01d", "100")).hasMessage("ERR bad error rate");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", " 0.01", "100")).hasMessage("ERR bad error rate");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "NaN", "100")).hasMessage("ERR bad error rate");
+        assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION", "+2"))
+                .hasMessage("ERR bad expansion");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "+100", "ITEMS", "a")).hasMessage("Bad capacity");
+        assertThat(raw("BF.RESERVE", "bf-num", "1e-3", "100")).as("an exponent is a number to Redis too").isEqualTo("OK");
+        // BF.INSERT has error strings of its own in RedisBloom, without the ERR prefix
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "COLOUR", "red", "ITEMS", "a"))
+                .hasMessage("Unknown argument received");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "ERROR", "often", "ITEMS", "a")).hasMessage("Bad error rate");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "lots", "ITEMS", "a")).hasMessage("Bad capacity");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "EXPANSION", "x", "ITEMS", "a")).hasMessage("Bad expansion");
+        for (String[] outOfRange : List.of(new String[] {"ERROR", "1.5"}, new String[] {"CAPACITY", "0"},
+                new String[] {"EXPANSION", "0"})) {
+            assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", outOfRange[0], outOfRange[1], "ITEMS", "a"))
+                    .hasMessage("Bad argument received");
+        }
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "0", "ITEMS"))
+                .as("the items are checked for before the values' range")
+                .hasMessage("ERR wrong number of arguments for 'bf.insert' command");
         assertThatThrownBy(() -> redis.bfInfo("bf-err2")).as("a refused BF.RESERVE creates nothing")
                 .hasMessage("ERR not found");
         assertThatThrownBy(() -> raw("BF.ADD", "bf-err")).hasMessage("ERR wrong number of arguments for 'bf.add' command");
