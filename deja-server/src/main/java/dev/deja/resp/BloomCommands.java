@@ -49,10 +49,15 @@ final class BloomCommands {
         commands.add(new RespCommand("BF.INSERT", -4, false, true, this::insert));
         commands.add(new RespCommand("BF.INFO", -2, false, false, this::info));
         commands.add(new RespCommand("BF.CARD", 2, false, false, this::card));
-        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false,
-                (s, a) -> transfers.scanDump(existing(a.string(1)), a.integer(2))));
-        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true,
-                (s, a) -> transfers.loadChunk(Namespace.checkName(a.string(1)), a.integer(2), a.bytes(3))));
+        // RedisBloom's words for an iterator that is not a number, with ERR on one of the two only
+        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false, (s, a) -> {
+            Namespace namespace = existing(a.string(1));
+            return transfers.scanDump(namespace, parse(a.string(2), RespArgs::strictInteger,
+                    "Second argument must be numeric"));
+        }));
+        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true, (s, a) -> transfers.loadChunk(
+                Namespace.checkName(a.string(1)),
+                parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"), a.bytes(3))));
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {

@@ -139,6 +139,9 @@ class RespProtocolTest {
                 .hasMessage("ERR bad expansion");
         assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "+100", "ITEMS", "a")).hasMessage("Bad capacity");
         assertThat(raw("BF.RESERVE", "bf-num", "1e-3", "100")).as("an exponent is a number to Redis too").isEqualTo("OK");
+        assertThatThrownBy(() -> raw("BF.SCANDUMP", "bf-err", "first")).hasMessage("Second argument must be numeric");
+        assertThatThrownBy(() -> raw("BF.LOADCHUNK", "bf-err3", "first", "data"))
+                .hasMessage("ERR Second argument must be numeric");
         // BF.INSERT has error strings of its own in RedisBloom, without the ERR prefix
         assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "COLOUR", "red", "ITEMS", "a"))
                 .hasMessage("Unknown argument received");
