@@ -140,7 +140,9 @@ final class DejaCommands {
     /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */
     private CompletableFuture<Verdict[]> single(RespArgs args) {
         long[] owners = owners(args);
-        return access.forWriting(args.string(1)).checkThenAdd(List.of(access.key(args.bytes(2))), owners);
+        // the key is checked before the namespace is looked up, which creates it: a refused write creates nothing
+        List<byte[]> key = List.of(access.key(args.bytes(2)));
+        return access.forWriting(args.string(1)).checkThenAdd(key, owners);
     }
 
     /** Keys, or with {@code WITHOWNERS} first, key-owner pairs; all checked before any is used. */

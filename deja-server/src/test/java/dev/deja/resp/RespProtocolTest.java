@@ -384,6 +384,16 @@ class RespProtocolTest {
     }
 
     @Test
+    void aSingleKeyWriteRefusedForItsKeyCreatesNoNamespace() {
+        // a namespace created on first use reserves its memory and its directory: a refused write must not make one
+        for (String command : List.of("DJ.ADD", "DJ.CHECKTHENADD")) {
+            assertThatThrownBy(() -> raw(command, "dj-badkey", "k".repeat(101))).hasMessageContaining("at most 100 bytes");
+            assertThatThrownBy(() -> raw(command, "dj-badkey", "")).hasMessage("ERR key must be a non-empty string");
+        }
+        assertThat(rawList("DJ.LIST")).doesNotContain("dj-badkey");
+    }
+
+    @Test
     void aCommandHoldingMoreThanMaxBatchKeysIsRefusedAndChangesNothing() {
         List<String> args = new ArrayList<>(List.of("mb"));
         List<String> pairs = new ArrayList<>(List.of("mb", "WITHOWNERS"));
