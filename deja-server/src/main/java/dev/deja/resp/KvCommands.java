@@ -44,28 +44,35 @@ final class KvCommands {
         commands.add(new RespCommand("PTTL", 2, false, false, (s, a) -> ttl(a, 1)));
     }
 
-    /** What SET's options ask for. */
-    private record SetOptions(boolean ifAbsent, boolean ifPresent, long expiresAt, boolean keepExpiry) {
+    /** What SET's options ask for: the expiry option (null for none) and its amount, checked positive. */
+    private record SetOptions(boolean ifAbsent, boolean ifPresent, String expiry, long amount, boolean keepExpiry) {
+
+        /** The epoch millisecond the key expires at, 0 for no expiry of its own. */
+        long expiresAt(ExactStore store) {
+            return expiry == null ? 0 : KvCommands.expiresAt(store, expiry, amount, "set");
+        }
     }
 
     private Object set(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
+        // checked whole before the namespace is looked up: the first write creates it, and a refused SET is none
+        SetOptions options = setOptions(args);
         Namespace kv = writable();
-        SetOptions options = setOptions(args, kv.exactStore());
+        long expiresAt = options.expiresAt(kv.exactStore());
         // the null's type is the protocol's as this command runs: a HELLO pipelined after it may switch the
         // session before the write completes
         RedisMessage notSet = Replies.nil(session);
         if (options.ifAbsent()) {
-            return Gathering.current().setIfAbsent(kv, key, value, options.expiresAt())
+            return Gathering.current().setIfAbsent(kv, key, value, expiresAt)
                     .thenApply(set -> set ? Replies.OK : notSet);
         }
         if (options.ifPresent()) {
-            return kv.writeExact(store -> store.putIfPresent(key, value, options.expiresAt(), options.keepExpiry()))
+            return kv.writeExact(store -> store.putIfPresent(key, value, expiresAt, options.keepExpiry()))
                     .thenApply(set -> set ? Replies.OK : notSet);
         }
         return kv.writeExact(store -> {
-            store.put(key, value, options.expiresAt(), options.keepExpiry());
+            store.put(key, value, expiresAt, options.keepExpiry());
             return Replies.OK;
         });
     }
@@ -75,7 +82,7 @@ final class KvCommands {
      * may be repeated (the last one counts) but not mixed with another expiry option or KEEPTTL; NX and XX exclude
      * each other.
      */
-    private static SetOptions setOptions(RespArgs args, ExactStore store) {
+    private static SetOptions setOptions(RespArgs args) {
         boolean nx = false;
         boolean xx = false;
         boolean keep = false;
@@ -101,15 +108,20 @@ final class KvCommands {
                 throw RespError.syntax();
             }
         }
-        long expiresAt = expiry == null ? 0 : expiresAt(store, expiry, args.integer(expiryValue), "set");
-        return new SetOptions(nx, xx, expiresAt, keep);
+        long amount = expiry == null ? 0 : positive(args.integer(expiryValue), "set");
+        return new SetOptions(nx, xx, expiry, amount, keep);
     }
 
-    /** The epoch millisecond an expiry option names, or Redis's error for a non-positive or overflowing one. */
-    private static long expiresAt(ExactStore store, String option, long amount, String command) {
+    /** An expiry's amount, or Redis's error for a non-positive one. */
+    private static long positive(long amount, String command) {
         if (amount <= 0) {
             throw new RespError("ERR invalid expire time in '" + command + "' command");
         }
+        return amount;
+    }
+
+    /** The epoch millisecond a positive expiry option names, or Redis's error for an overflowing one. */
+    private static long expiresAt(ExactStore store, String option, long amount, String command) {
         try {
             long now = store.clock().millis();
             return switch (option) {
@@ -153,9 +165,10 @@ final class KvCommands {
     private Object setEx(RespArgs args, long unitMillis) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(3);
-        Namespace kv = writable();
         String command = args.command().toLowerCase(Locale.ROOT);
-        long expiresAt = expiresAt(kv.exactStore(), unitMillis == 1 ? "PX" : "EX", args.integer(2), command);
+        long amount = positive(args.integer(2), command); // before the first write creates the namespace
+        Namespace kv = writable();
+        long expiresAt = expiresAt(kv.exactStore(), unitMillis == 1 ? "PX" : "EX", amount, command);
         return kv.writeExact(store -> {
             store.put(key, value, expiresAt, false);
             return Replies.OK;

@@ -136,6 +136,21 @@ class RespCompatibilityTest {
     }
 
     @Test
+    void aRefusedSetCreatesNoKeyValueNamespace(@TempDir Path other) throws Exception {
+        // the key-value namespace is created by the first write; one refused for its syntax is no write
+        try (TestServer fresh = TestServer.start(other)) {
+            assertThat(exchange(fresh, "SET k v FOO\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
+            assertThat(exchange(fresh, "SET k v EX ten\r\n", "\r\n"))
+                    .isEqualTo("-ERR value is not an integer or out of range\r\n");
+            assertThat(exchange(fresh, "SETEX k ten v\r\n", "\r\n"))
+                    .isEqualTo("-ERR value is not an integer or out of range\r\n");
+            assertThat(exchange(fresh, "PSETEX k 0 v\r\n", "\r\n"))
+                    .isEqualTo("-ERR invalid expire time in 'psetex' command\r\n");
+            assertThat(exchange(fresh, "DJ.LIST\r\n", "\r\n")).isEqualTo("*1\r\n$7\r\ndefault\r\n");
+        }
+    }
+
+    @Test
     void subcommandsCheckTheirArity() throws Exception {
         assertThat(exchange("CLIENT GETNAME x\r\n", "\r\n"))
                 .isEqualTo("-ERR wrong number of arguments for 'client|getname' command\r\n");
