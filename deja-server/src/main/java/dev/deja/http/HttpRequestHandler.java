@@ -47,10 +47,12 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         }
         Object reply = api.handle(call);
         boolean head = call.method().equals(HttpMethod.HEAD);
-        if (reply instanceof CompletableFuture<?> future) {
-            return future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive(), head));
-        }
-        return response(call.version(), (HttpReply) reply, call.keepAlive(), head);
+        Object response = reply instanceof CompletableFuture<?> future
+                ? future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive(), head))
+                : response(call.version(), (HttpReply) reply, call.keepAlive(), head);
+        // the connection's last request ("Connection: close", HTTP/1.0): requests pipelined after it are not run
+        // (RFC 9112, section 9.6), as the client will not read their answers
+        return call.keepAlive() ? response : new Closing(response);
     }
 
     @Override

@@ -37,7 +37,10 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     /** Whether this handler turned reading off while a batch executes. */
     private boolean paused;
 
-    /** A reply after which the connection is closed (and later requests of the batch are not executed). */
+    /**
+     * A reply after which the connection is closed (and later requests of the batch are not executed); like any
+     * reply, it may be a future.
+     */
     public record Closing(Object reply) {
     }
 
@@ -103,7 +106,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         CompletableFuture<?> first = null;
         List<CompletableFuture<?>> more = null;
         for (Object reply : replies) {
-            if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
+            Object awaited = reply instanceof Closing closing ? closing.reply() : reply;
+            if (awaited instanceof CompletableFuture<?> future && !future.isDone()) {
                 if (first == null) {
                     first = future;
                 } else {
@@ -142,7 +146,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
                 reply = outcome(future);
             }
             if (reply instanceof Closing closing) {
-                ctx.write(closing.reply());
+                ctx.write(closing.reply() instanceof CompletableFuture<?> future ? outcome(future) : closing.reply());
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
                 pending.clear();
                 return;

@@ -273,6 +273,23 @@ class HttpApiTest {
     }
 
     @Test
+    void requestsPipelinedAfterTheLastOneOfTheConnectionAreNotExecuted() throws Exception {
+        // RFC 9112, section 9.6: after a request with "Connection: close" (or an HTTP/1.0 one without keep-alive)
+        // the server closes; what the client sent after it is neither run nor answered
+        String replies = exchange("GET /check?e=first&ns=last-request HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                + "GET /add?e=after-close&ns=last-request HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(replies.split("HTTP/1.1 ", -1)).as("one reply").hasSize(2);
+        assertThat(replies).endsWith("MISSING\n");
+        String old = exchange("GET /add?e=http10&ns=last-request HTTP/1.0\r\n\r\n"
+                + "GET /add?e=after-http10&ns=last-request HTTP/1.0\r\n\r\n");
+        assertThat(old.split("HTTP/1.0 ", -1)).as("one reply").hasSize(2);
+        assertThat(old).endsWith("ADDED\n");
+        assertThat(get("/check?e=after-close&ns=last-request").body()).isEqualTo("MISSING\n");
+        assertThat(get("/check?e=after-http10&ns=last-request").body()).isEqualTo("MISSING\n");
+        assertThat(get("/check?e=http10&ns=last-request").body()).isEqualTo("PRESENT\n");
+    }
+
+    @Test
     void aDeepPipelineInOneWriteIsAnsweredInFull() throws Exception {
         // more than Netty's default depth of 128: it used to close the connection unanswered after running them
         StringBuilder requests = new StringBuilder();
