@@ -35,21 +35,37 @@ final class BodyLimit extends HttpObjectAggregator {
         ctx.writeAndFlush(tooLarge(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** The answer to "Expect: 100-continue" for a body over the limit (curl asks so for bodies over 1 MiB). */
+    /**
+     * The answer to an {@code Expect} header: for a body over the limit (curl asks with "100-continue" for bodies
+     * over 1 MiB) deja's JSON 413, and for an expectation other than "100-continue" a JSON 417 instead of Netty's
+     * empty one; the connection is closed after either.
+     */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        String expectation = start.headers().get(HttpHeaderNames.EXPECT); // Netty's answer removes the header
         Object response = super.newContinueResponse(start, maxContentLength, pipeline);
-        if (response instanceof HttpResponse refused
-                && refused.status().code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()) {
-            ReferenceCountUtil.release(response);
-            return tooLarge(pipeline.channel().alloc());
+        if (response instanceof HttpResponse refused) {
+            int status = refused.status().code();
+            if (status == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()) {
+                ReferenceCountUtil.release(response);
+                return tooLarge(pipeline.channel().alloc());
+            }
+            if (status == HttpResponseStatus.EXPECTATION_FAILED.code()) {
+                ReferenceCountUtil.release(response);
+                return closing(pipeline.channel().alloc(), HttpReply.error(HttpResponseStatus.EXPECTATION_FAILED,
+                        "unsupported expectation '" + expectation
+                                + "': only '100-continue' is understood"));
+            }
         }
         return response;
     }
 
     private FullHttpResponse tooLarge(ByteBufAllocator alloc) {
-        HttpReply reply = HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                "request body must be at most " + maxBodyBytes + " bytes");
+        return closing(alloc, HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                "request body must be at most " + maxBodyBytes + " bytes"));
+    }
+
+    private static FullHttpResponse closing(ByteBufAllocator alloc, HttpReply reply) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(),
                 alloc.buffer(reply.body().length).writeBytes(reply.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())

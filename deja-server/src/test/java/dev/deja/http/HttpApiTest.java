@@ -345,6 +345,18 @@ class HttpApiTest {
     }
 
     @Test
+    void anExpectationOtherThan100ContinueGetsAJson417() throws Exception {
+        // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
+        String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 2\r\nExpect: 200-ok\r\n\r\nk\n");
+        assertThat(reply).startsWith("HTTP/1.1 417 Expectation Failed\r\n")
+                .contains("content-type: application/json\r\n")
+                .contains("connection: close\r\n")
+                .endsWith("{\"error\":\"unsupported expectation '200-ok': only '100-continue' is understood\","
+                        + "\"status\":417}");
+    }
+
+    @Test
     void malformedHttpClosesOnlyThatConnection() throws Exception {
         String reply = exchange("GET /check?e=a HTTP/1.1\r\nHost: x\r\nContent-Length: banana\r\n\r\n");
         assertThat(reply).startsWith("HTTP/1.1 400");
