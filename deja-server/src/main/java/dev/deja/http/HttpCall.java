@@ -43,8 +43,10 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         try {
             // Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a
             // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
-            // UTF-8 sequences into the same replacement character (the same key).
-            QueryStringDecoder query = new QueryStringDecoder(originForm(request.uri()), StandardCharsets.ISO_8859_1);
+            // UTF-8 sequences into the same replacement character (the same key). Only '&' separates parameters, as
+            // in HTML forms: a ';' is a character of the key ('e=a;ns=x' is the key "a;ns=x", not "a" in "x").
+            QueryStringDecoder query = QueryStringDecoder.builder().charset(StandardCharsets.ISO_8859_1)
+                    .semicolonIsNormalChar(true).build(originForm(request.uri()));
             path = utf8(query.path());
             parameters = query.parameters();
         } catch (IllegalArgumentException e) {

@@ -132,6 +132,18 @@ class HttpApiTest {
     }
 
     @Test
+    void aSemicolonInTheQueryIsPartOfTheKey() throws Exception {
+        // only '&' separates parameters (RFC 3986 allows a literal ';' in a query, as HTML forms and WHATWG URLs
+        // read it); splitting at ';' sent the key 'a' to the namespace 'semi-other'
+        assertThat(get("/add?e=order;42&ns=semi").body()).isEqualTo("ADDED\n");
+        assertThat(get("/check?e=order%3B42&ns=semi").body()).isEqualTo("PRESENT\n");
+        assertThat(get("/check?e=order&ns=semi").body()).isEqualTo("MISSING\n");
+        assertThat(get("/add?e=a;ns=semi-other&ns=semi").body()).isEqualTo("ADDED\n");
+        assertThat(get("/check?e=a%3Bns%3Dsemi-other&ns=semi").body()).isEqualTo("PRESENT\n");
+        assertError(get("/namespaces/semi-other"), 404, "does not exist");
+    }
+
+    @Test
     void aQueryThatCannotBePercentDecodedIsA400AndTheConnectionStaysOpen() throws Exception {
         String replies = exchange("GET /checkthenadd?ns=badquery&e=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /check?ns=badquery&e=%25ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
