@@ -45,11 +45,19 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
             HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
             return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
         }
+        if (call.version().majorVersion() != 1) {
+            // HTTP/2 and later are not framed as HTTP/1 is: nothing else on this connection can be read
+            HttpReply reply = HttpReply.error(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+                    call.version().text() + " is not supported: this server speaks HTTP/1.1");
+            return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
+        }
+        // an HTTP/1.0 request gets an HTTP/1.0 answer, any later 1.x one the version this server speaks
+        HttpVersion version = call.version().minorVersion() == 0 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
         Object reply = api.handle(call);
         boolean head = call.method().equals(HttpMethod.HEAD);
         Object response = reply instanceof CompletableFuture<?> future
-                ? future.thenApply(done -> response(call.version(), (HttpReply) done, call.keepAlive(), head))
-                : response(call.version(), (HttpReply) reply, call.keepAlive(), head);
+                ? future.thenApply(done -> response(version, (HttpReply) done, call.keepAlive(), head))
+                : response(version, (HttpReply) reply, call.keepAlive(), head);
         // the connection's last request ("Connection: close", HTTP/1.0): requests pipelined after it are not run
         // (RFC 9112, section 9.6), as the client will not read their answers
         return call.keepAlive() ? response : new Closing(response);

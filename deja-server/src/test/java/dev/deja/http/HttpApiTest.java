@@ -357,6 +357,21 @@ class HttpApiTest {
     }
 
     @Test
+    void theStatusLineNamesTheVersionTheServerSpeaks() throws Exception {
+        // RFC 9110, section 6.2: an HTTP/1.1 server answers a later 1.x with HTTP/1.1, and cannot answer a later
+        // major version in HTTP/1.1's framing at all; it used to echo "HTTP/2.0 200 OK" in HTTP/1.1 framing
+        assertThat(exchange("GET /check?e=v HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                .startsWith("HTTP/1.1 200 OK\r\n").endsWith("MISSING\n");
+        assertThat(exchange("GET /check?e=v HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.0 200 OK\r\n");
+        String reply = exchange("GET /add?e=version-two&ns=versions HTTP/2.0\r\nHost: x\r\n\r\n"
+                + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(reply).startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\n")
+                .contains("content-type: application/json\r\n").contains("connection: close\r\n")
+                .endsWith("{\"error\":\"HTTP/2.0 is not supported: this server speaks HTTP/1.1\",\"status\":505}");
+        assertError(get("/namespaces/versions"), 404, "does not exist");
+    }
+
+    @Test
     void anExpectationOtherThan100ContinueGetsAJson417() throws Exception {
         // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
         String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
