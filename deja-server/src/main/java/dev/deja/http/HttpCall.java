@@ -41,6 +41,11 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         Map<String, List<String>> parameters;
         String malformedUri = null;
         try {
+            if (request.uri().indexOf('#') >= 0) {
+                // Netty's decoder would end the query there and drop what follows, a key's end or its 'ns'
+                throw new IllegalArgumentException("a request target cannot hold '#' (a fragment, which clients do"
+                        + " not send); a '#' in a key is sent as %23");
+            }
             // Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a
             // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
             // UTF-8 sequences into the same replacement character (the same key). Only '&' separates parameters, as

@@ -144,6 +144,17 @@ class HttpApiTest {
     }
 
     @Test
+    void aRawHashInTheRequestTargetIsA400() throws Exception {
+        // a request target has no fragment (RFC 9112, section 3.2); reading '#' as its start cut the query there,
+        // so that the key 'frag' went to the default namespace instead of 'fragments'
+        String replies = exchange("GET /add?e=frag#ment&ns=fragments HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /check?e=frag HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertThat(replies).startsWith("HTTP/1.1 400 Bad Request")
+                .contains("malformed URI: a request target cannot hold '#'").endsWith("MISSING\n");
+        assertThat(get("/check?e=frag%23ment&ns=fragments").body()).as("%23 is the way").isEqualTo("MISSING\n");
+    }
+
+    @Test
     void aQueryThatCannotBePercentDecodedIsA400AndTheConnectionStaysOpen() throws Exception {
         String replies = exchange("GET /checkthenadd?ns=badquery&e=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /check?ns=badquery&e=%25ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
