@@ -2,7 +2,10 @@ package dev.deja.http;
 
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -24,7 +27,8 @@ import java.util.Map;
  * @param contentType   the Content-Type header, or null
  * @param body          the body's bytes
  * @param keepAlive     whether the connection stays open after the reply
- * @param failure       why the request could not be decoded, or null
+ * @param failure       why the request could not be decoded, or null; an {@link HttpProblem} for one that was
+ *                      refused before it was read whole (a body over the limit, an unsupported expectation)
  * @param malformedUri  why the request's path or query could not be percent-decoded, or null; the request was
  *                      framed correctly, so it gets a 400 and the connection stays open
  */
@@ -37,6 +41,11 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         Throwable failure = request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
+        if (failure == null && unsupportedExpectation(request) != null) {
+            // RFC 9110, section 10.1.1; the aggregator leaves it to be answered in its turn (see BodyLimit)
+            failure = new HttpProblem(HttpResponseStatus.EXPECTATION_FAILED, "unsupported expectation '"
+                    + unsupportedExpectation(request) + "': only '100-continue' is understood");
+        }
         String path;
         Map<String, List<String>> parameters;
         String malformedUri = null;
@@ -63,6 +72,13 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
                 request.headers().get(HttpHeaderNames.AUTHORIZATION),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body,
                 failure == null && HttpUtil.isKeepAlive(request), failure, malformedUri);
+    }
+
+    /** The value of an HTTP/1.1 request's {@code Expect} header other than "100-continue", or null. */
+    static String unsupportedExpectation(HttpMessage message) {
+        String expect = message.headers().get(HttpHeaderNames.EXPECT);
+        boolean applies = message.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0; // 1.0 ignores it
+        return applies && expect != null && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect) ? expect : null;
     }
 
     /**

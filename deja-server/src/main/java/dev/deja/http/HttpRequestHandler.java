@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns aggregated HTTP requests into {@link HttpCall}s and writes the API's replies, one per request in order;
- * a request Netty could not decode gets a JSON 400 (413 when a line or header is too long) and closes only its
- * connection.
+ * a request Netty could not decode gets a JSON 400 (413 when a line or header is too long), one refused before
+ * it was read whole (see {@link BodyLimit}) its own JSON error, in its turn, and either closes only its connection.
  */
 final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
@@ -40,10 +40,7 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     @Override
     protected Object execute(ChannelHandlerContext ctx, HttpCall call) {
         if (call.failure() != null) {
-            HttpResponseStatus status = call.failure() instanceof TooLongFrameException
-                    ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
-            HttpReply reply = HttpReply.error(status, "malformed HTTP request: " + call.failure().getMessage());
-            return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
+            return new Closing(response(HttpVersion.HTTP_1_1, refusal(call.failure()), false));
         }
         if (call.version().majorVersion() != 1) {
             // HTTP/2 and later are not framed as HTTP/1 is: nothing else on this connection can be read
@@ -61,6 +58,16 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         // the connection's last request ("Connection: close", HTTP/1.0): requests pipelined after it are not run
         // (RFC 9112, section 9.6), as the client will not read their answers
         return call.keepAlive() ? response : new Closing(response);
+    }
+
+    /** The answer to a request that could not be decoded, or was refused before it was read whole. */
+    private static HttpReply refusal(Throwable failure) {
+        if (failure instanceof HttpProblem problem) {
+            return HttpReply.error(problem.status(), problem.getMessage());
+        }
+        HttpResponseStatus status = failure instanceof TooLongFrameException
+                ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
+        return HttpReply.error(status, "malformed HTTP request: " + failure.getMessage());
     }
 
     @Override

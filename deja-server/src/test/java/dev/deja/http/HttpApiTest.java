@@ -383,6 +383,24 @@ class HttpApiTest {
     }
 
     @Test
+    void aBodyOverTheLimitIsRefusedAfterTheAnswersToTheRequestsBeforeIt() throws Exception {
+        // the 413 used to be written as soon as the header was read, ahead of the answers still owed to the
+        // requests pipelined before it, which were lost with the connection: a client took it for their answer
+        String announced = "POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 10001\r\n";
+        for (String expect : new String[] {"", "Expect: 100-continue\r\n"}) {
+            String replies = exchange("GET /add?e=before-refusal&ns=refusal-order HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + announced + expect + "\r\n");
+            assertThat(replies).as(expect).startsWith("HTTP/1.1 200 OK\r\n")
+                    .contains("ADDED\nHTTP/1.1 413 Request Entity Too Large\r\n")
+                    .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
+        }
+        String refused = exchange("GET /add?e=before-417&ns=refusal-order HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 200-ok\r\n\r\nk\n");
+        assertThat(refused).startsWith("HTTP/1.1 200 OK\r\n").contains("ADDED\nHTTP/1.1 417 Expectation Failed\r\n");
+    }
+
+    @Test
     void anExpectationOtherThan100ContinueGetsAJson417() throws Exception {
         // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
         String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
