@@ -533,7 +533,9 @@ final class HttpApi {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
-        return MessageDigest.isEqual(password, header.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        // Netty reads a header one char per byte: the token's bytes are the ones the client sent, the password's
+        // UTF-8 bytes (as in RESP's AUTH) whatever its characters
+        return MessageDigest.isEqual(password, header.substring(7).strip().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     private HttpReply namespaceInfo(HttpResponseStatus status, Namespace namespace) {

@@ -413,6 +413,18 @@ class HttpApiTest {
     }
 
     @Test
+    void aPasswordOutsideAsciiIsAcceptedInTheBytesClientsSend(@TempDir Path guardedDir) throws Exception {
+        // curl and the Redis clients send the password's UTF-8 bytes; RESP's AUTH took them, HTTP never did
+        try (TestServer guarded = TestServer.start(guardedDir, b -> b.password("p\u00e4ssw\u00f6rd"))) {
+            String request = "GET /check?e=k HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer %s\r\n\r\n";
+            byte[] right = request.formatted("p\u00e4ssw\u00f6rd").getBytes(StandardCharsets.UTF_8);
+            assertThat(exchange(guarded.httpPort(), right)).startsWith("HTTP/1.1 200 OK").endsWith("MISSING\n");
+            byte[] wrong = request.formatted("passwort").getBytes(StandardCharsets.UTF_8);
+            assertThat(exchange(guarded.httpPort(), wrong)).startsWith("HTTP/1.1 401 Unauthorized");
+        }
+    }
+
+    @Test
     void malformedHttpClosesOnlyThatConnection() throws Exception {
         String reply = exchange("GET /check?e=a HTTP/1.1\r\nHost: x\r\nContent-Length: banana\r\n\r\n");
         assertThat(reply).startsWith("HTTP/1.1 400");
@@ -433,7 +445,11 @@ class HttpApiTest {
     }
 
     static String exchange(byte[] raw) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
+        return exchange(server.httpPort(), raw);
+    }
+
+    private static String exchange(int port, byte[] raw) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(raw);
