@@ -28,7 +28,8 @@ import java.util.Map;
  * @param body          the body's bytes
  * @param keepAlive     whether the connection stays open after the reply
  * @param failure       why the request could not be decoded, or null; an {@link HttpProblem} for one that was
- *                      refused before it was read whole (a body over the limit, an unsupported expectation)
+ *                      refused before it was read whole (a body over the limit) or for its headers (no Host, an
+ *                      unsupported expectation)
  * @param malformedUri  why the request's path or query could not be percent-decoded, or null; the request was
  *                      framed correctly, so it gets a 400 and the connection stays open
  */
@@ -41,6 +42,12 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         Throwable failure = request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
+        int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
+        if (failure == null && hosts != 1 && request.protocolVersion().majorVersion() == 1
+                && request.protocolVersion().minorVersion() >= 1) {
+            // RFC 9112, section 3.2 (a MUST): which host would a request with two have meant?
+            failure = HttpProblem.badRequest("an HTTP/1.1 request needs exactly one Host header (got " + hosts + ")");
+        }
         if (failure == null && unsupportedExpectation(request) != null) {
             // RFC 9110, section 10.1.1; the aggregator leaves it to be answered in its turn (see BodyLimit)
             failure = new HttpProblem(HttpResponseStatus.EXPECTATION_FAILED, "unsupported expectation '"

@@ -401,6 +401,20 @@ class HttpApiTest {
     }
 
     @Test
+    void anHttp11RequestWithoutExactlyOneHostIsA400() throws Exception {
+        // RFC 9112, section 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host header or with two
+        assertThat(exchange("GET /add?e=hostless&ns=hosts HTTP/1.1\r\n\r\n"))
+                .startsWith("HTTP/1.1 400 Bad Request\r\n").contains("connection: close\r\n")
+                .endsWith("{\"error\":\"an HTTP/1.1 request needs exactly one Host header (got 0)\",\"status\":400}");
+        assertThat(exchange("GET /add?e=two-hosts&ns=hosts HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"))
+                .startsWith("HTTP/1.1 400 Bad Request\r\n").contains("exactly one Host header (got 2)");
+        assertThat(exchange("GET /add?e=http10&ns=hosts HTTP/1.0\r\n\r\n")).as("HTTP/1.0 has no Host requirement")
+                .startsWith("HTTP/1.0 200 OK\r\n").endsWith("ADDED\n");
+        assertThat(get("/check?e=hostless&ns=hosts").body()).isEqualTo("MISSING\n");
+        assertThat(get("/check?e=two-hosts&ns=hosts").body()).isEqualTo("MISSING\n");
+    }
+
+    @Test
     void anExpectationOtherThan100ContinueGetsAJson417() throws Exception {
         // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
         String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
