@@ -42,11 +42,13 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>The forks touch their whole heap at start ({@code -XX:+AlwaysPreTouch}): without it, whether a 1 GiB filter
  * ended up on transparent huge pages varied from iteration to iteration, and Guava's out-of-cache scores fell into
- * two groups about 1.6 times apart (docs/BENCHMARKS.md, 2026-11-25).
+ * two groups about 1.6 times apart (docs/BENCHMARKS.md, 2026-11-25). They add the Vector API's module, as
+ * {@code ./deja serve} does, so deja's filter tests its blocks with vectors ({@code VectorBlocks}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch",
+    "--add-modules=jdk.incubator.vector"})
 public class BloomBenchmark {
 
     /**

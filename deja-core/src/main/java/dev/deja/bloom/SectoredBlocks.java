@@ -15,7 +15,22 @@ package dev.deja.bloom;
  */
 final class SectoredBlocks {
 
+    /**
+     * Whether the eight-bit test runs on {@link VectorBlocks}: when the JVM has the Vector API (started with
+     * {@code --add-modules jdk.incubator.vector}) in hardware, unless {@code -Ddeja.bloom.vector=false}. A constant,
+     * so the compiler keeps only one of the two tests.
+     */
+    static final boolean VECTOR = vectorInHardware();
+
     private SectoredBlocks() {
+    }
+
+    private static boolean vectorInHardware() {
+        if (!Boolean.parseBoolean(System.getProperty("deja.bloom.vector", "true"))
+                || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            return false; // VectorBlocks is then never loaded: it could not link
+        }
+        return VectorBlocks.inHardware();
     }
 
     /**
@@ -27,11 +42,13 @@ final class SectoredBlocks {
         if (k < BlockHash.SECTORS) {
             return fewSet(chunk, base, low, k);
         }
-        long all = eightBits(chunk, base, low);
-        if (k > BlockHash.SECTORS) {
-            all &= beyondEight(chunk, base, low, k);
+        if (k == BlockHash.SECTORS) {
+            return eightSet(chunk, base, low);
         }
-        return (all & 1) != 0;
+        if (VECTOR) {
+            return VectorBlocks.eightSet(chunk, base, low) & (beyondEight(chunk, base, low, k) & 1) != 0;
+        }
+        return (eightBits(chunk, base, low) & beyondEight(chunk, base, low, k) & 1) != 0;
     }
 
     /**
@@ -40,6 +57,11 @@ final class SectoredBlocks {
      * {@code k} in {@link #allSet}.
      */
     static boolean eightSet(long[] chunk, int base, long low) {
+        return VECTOR ? VectorBlocks.eightSet(chunk, base, low) : scalarEightSet(chunk, base, low);
+    }
+
+    /** {@link #eightSet} without vectors, whatever {@link #VECTOR} says. */
+    static boolean scalarEightSet(long[] chunk, int base, long low) {
         return (eightBits(chunk, base, low) & 1) != 0;
     }
 

@@ -66,7 +66,7 @@ final class ServerProcess implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main",
+                "-Xmx512m", "-XX:-UsePerfData", "--add-modules=jdk.incubator.vector", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main",
                 "serve", "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
         command.addAll(List.of(extraArgs));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
