@@ -101,24 +101,21 @@ final class Recovery<S extends HashedSeenSet> {
         for (int i = 0; i < segments.size(); i++) {
             Segment.File segment = segments.get(i);
             boolean last = i == segments.size() - 1;
-            if (!last && segments.get(i + 1).firstSeq() <= expected) {
-                // Every record of this segment precedes the next one's first, so the snapshot holds them all: it
-                // is not read, and damage in it (kept for an older snapshot) costs nothing after the position.
-                continue;
-            }
             if (segment.firstSeq() > expected) {
                 problem("journal records " + expected + " to " + (segment.firstSeq() - 1) + " are missing before "
                         + segment.path().getFileName());
                 setAsideFrom(segments, i);
                 break;
             }
-            ByteBuffer bytes = readAll(segment.path());
             // Records before the expected one are in the snapshot: their slots are skipped unread, so damage in
-            // them does not stop replay. Replay and its checks start at the first record needed.
+            // them does not stop replay. A segment whose length ends before the expected record's slot (one kept
+            // for an older snapshot) is not read at all. Its length decides, not the next segment's name: a stray
+            // file named inside this segment's range must not hide the records after the position.
             long skipped = expected - segment.firstSeq();
-            if (skipped > 0 && Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES >= bytes.limit()) {
-                continue; // ends before the position: nothing in it is needed, whatever its state
+            if (skipped > 0 && Segment.endsBefore(Files.size(segment.path()), skipped)) {
+                continue;
             }
+            ByteBuffer bytes = readAll(segment.path());
             int offset = Math.toIntExact(Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES);
             if (!Segment.validHeader(bytes, segment.firstSeq())) {
                 if (last && bytes.limit() < Segment.HEADER_BYTES) {

@@ -89,6 +89,14 @@ final class Segment {
         }
     }
 
+    /**
+     * Whether a segment file of {@code size} bytes ends before record slot {@code slot} begins (a slot cut short
+     * counts as begun), so that it holds no record from that slot on. Safe for any slot, without overflow.
+     */
+    static boolean endsBefore(long size, long slot) {
+        return size <= HEADER_BYTES || slot >= Math.ceilDiv(size - HEADER_BYTES, RECORD_BYTES);
+    }
+
     /** A little-endian buffer of the given size. */
     static ByteBuffer buffer(int bytes) {
         return ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
