@@ -517,6 +517,12 @@ final class Journal implements AutoCloseable {
      */
     private void openSegment(long firstSeq) throws IOException {
         if (channel != null) {
+            if (mayBeTorn && channel.size() != segmentSize) {
+                // What a failed write left after the last good record is cut before the next write, and this
+                // segment gets none: cut it now. Recovery reads bytes after the last record of a segment that is
+                // not the last as damage, and would set aside the new segment with every write it holds.
+                channel.truncate(segmentSize);
+            }
             channel.force(false);
             channel.close();
             channel = null;

@@ -17,6 +17,8 @@ final class FaultyChannel extends FileChannel {
     /** Shared switches for every channel a journal opens. */
     static final class Disk implements Journal.ChannelOpener {
         volatile boolean full;
+        /** When set, truncating a file fails too (a failing disk, not merely a full one). */
+        volatile boolean truncateFails;
         /** How many times a channel of this disk was forced (fsync). */
         final AtomicInteger forces = new AtomicInteger();
         /** How many positional writes channels of this disk took. */
@@ -129,6 +131,9 @@ final class FaultyChannel extends FileChannel {
 
     @Override
     public FileChannel truncate(long size) throws IOException {
+        if (disk.truncateFails) {
+            throw new IOException("Input/output error");
+        }
         file.truncate(size);
         return this;
     }

@@ -206,6 +206,43 @@ class JournalFaultTest {
         }
     }
 
+    /**
+     * A write that failed halfway, on a disk that then also refused to truncate it, leaves part of a group at the
+     * segment's end; it is cut before the next write. When the retry starts a new segment instead (the records
+     * waiting, with the failed add's take-back, no longer fit), the old segment must be cut first: recovery reads
+     * bytes after the last record of a segment that is not the last as damage, and would set aside the new segment
+     * with every acknowledged write it holds.
+     */
+    @ParameterizedTest
+    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    void aPartialWriteLeftByAFailingDiskIsCutBeforeTheSegmentRollsOver(FsyncPolicy policy) throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        int fit = (4096 - Segment.HEADER_BYTES) / Segment.RECORD_BYTES; // 110 records fill a 4 KiB segment
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).fsync(policy).segmentBytes(4096)
+                .channelOpener(disk).retryDelay(Duration.ofMillis(5)).open()) {
+            for (int i = 0; i < fit - 1; i++) {
+                set.add(key(i));
+            }
+            disk.full = true;
+            disk.truncateFails = true;
+            assertThatThrownBy(() -> set.add(key(fit - 1))).isInstanceOf(JournalWriteException.class);
+            // its ADD and the FORGET taking it back wait; together they no longer fit in the segment
+            disk.truncateFails = false;
+            disk.full = false;
+            assertThat(retryUntilWritten(() -> set.checkThenAdd(key(1000)))).isEqualTo(Verdict.NEW);
+            assertThat(Segment.list(dir)).hasSize(2);
+
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.recovery().setAside()).as(crashed.recovery().summary()).isEmpty();
+                assertThat(crashed.check(key(1000))).as("acknowledged after the disk recovered").isTrue();
+                assertThat(crashed.checkAll(keys(0, fit - 1))).containsOnly(true);
+                assertThat(crashed.check(key(fit - 1))).as("taken back").isFalse();
+            }
+        }
+    }
+
     @Test
     void anAsyncBatchFailsOnlyAfterItsKeysAreTakenBack() throws Exception {
         Path dir = tmp.resolve("store");
