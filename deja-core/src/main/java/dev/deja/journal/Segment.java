@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -79,13 +80,21 @@ final class Segment {
     }
 
     /**
-     * Deletes the segments whose records all precede {@code position}: those followed by a segment starting at or
-     * before it.
+     * Deletes the segments whose records all precede {@code position}, as their lengths say (recovery judges them
+     * the same way, 5.3), except the last, which the journal may be writing. Not the next segment's name: a stray
+     * file named inside a segment's range would get records deleted that the older snapshot still needs.
      */
     static void deleteBefore(Path dir, long position) throws IOException {
         List<File> segments = list(dir);
-        for (int i = 0; i + 1 < segments.size() && segments.get(i + 1).firstSeq() <= position; i++) {
-            Files.deleteIfExists(segments.get(i).path());
+        for (File segment : segments.subList(0, Math.max(0, segments.size() - 1))) {
+            long slot = position - segment.firstSeq();
+            try {
+                if (slot > 0 && endsBefore(Files.size(segment.path()), slot)) {
+                    Files.delete(segment.path());
+                }
+            } catch (NoSuchFileException gone) {
+                // deleted meanwhile, as this would have done
+            }
         }
     }
 

@@ -155,6 +155,28 @@ class SnapshotDamageSweepTest {
         }
     }
 
+    /**
+     * The same stray file when a snapshot prunes the journal: the segment it is named inside still holds records the
+     * older kept snapshot needs, so it must stay, for a recovery that falls back to that snapshot.
+     */
+    @Test
+    void anEmptySegmentNamedInsideAnotherSegmentDoesNotGetItPruned() throws IOException {
+        Path dir = tmp.resolve("d");
+        restore(dir, Map.of(Segment.fileName(250), new byte[0]));
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+            set.snapshotNow().join(); // at 400: keeps the snapshot at 300 and the journal from it
+        }
+        assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(400L, 300L);
+        Path newest = dir.resolve(Snapshots.fileName(400));
+        byte[] damaged = Files.readAllBytes(newest);
+        damaged[damaged.length - 1] ^= 1;
+        Files.write(newest, damaged);
+
+        Recovery.Result<MapSeenSet> result = recover(dir);
+        assertThat(result.report().snapshotPosition()).isEqualTo(300);
+        assertState(result, history().changes(), "the newest snapshot damaged after pruning");
+    }
+
     @Test
     void aSnapshotNewerThanTheJournalIsLoadedAndTheJournalContinuesAfterIt() throws IOException {
         Path dir = tmp.resolve("d");
