@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -68,7 +69,12 @@ final class Recovery<S extends HashedSeenSet> {
         S store = null;
         Snapshots.Snapshot loaded = null;
         for (Snapshots.Snapshot candidate : Snapshots.list(dir)) {
-            String problem = Snapshots.verify(candidate);
+            String problem;
+            try {
+                problem = Snapshots.verify(candidate);
+            } catch (IOException e) {
+                throw cannotRead(candidate.file(), e);
+            }
             if (problem == null) {
                 try {
                     store = Snapshots.read(candidate, codec);
@@ -112,10 +118,15 @@ final class Recovery<S extends HashedSeenSet> {
             // for an older snapshot) is not read at all. Its length decides, not the next segment's name: a stray
             // file named inside this segment's range must not hide the records after the position.
             long skipped = expected - segment.firstSeq();
-            if (skipped > 0 && Segment.endsBefore(Files.size(segment.path()), skipped)) {
-                continue;
+            ByteBuffer bytes;
+            try {
+                if (skipped > 0 && Segment.endsBefore(Files.size(segment.path()), skipped)) {
+                    continue;
+                }
+                bytes = readAll(segment.path());
+            } catch (IOException e) {
+                throw cannotRead(segment.path(), e);
             }
-            ByteBuffer bytes = readAll(segment.path());
             int offset = Math.toIntExact(Segment.HEADER_BYTES + skipped * Segment.RECORD_BYTES);
             if (!Segment.validHeader(bytes, segment.firstSeq())) {
                 if (last && bytes.limit() < Segment.HEADER_BYTES) {
@@ -259,6 +270,18 @@ final class Recovery<S extends HashedSeenSet> {
     private void problem(String line) {
         LOG.warn("{}: {}", dir, line);
         problems.add(line);
+    }
+
+    /**
+     * A read error (a failing disk, a directory where a file should be) stops recovery, naming the file: unlike bad
+     * bytes it says nothing about the content, so the file is neither cut nor set aside, and the store does not
+     * open without it.
+     */
+    private static IOException cannotRead(Path file, IOException e) {
+        if (e instanceof FileSystemException named && file.toString().equals(named.getFile())) {
+            return e; // already names it
+        }
+        return new IOException("cannot read " + file + ": " + e.getMessage(), e);
     }
 
     private static ByteBuffer readAll(Path file) throws IOException {

@@ -4,6 +4,7 @@ import static dev.deja.journal.JournaledSeenSetTest.builder;
 import static dev.deja.journal.JournaledSeenSetTest.key;
 import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -315,6 +316,31 @@ class RecoveryTest {
         }
         assertThat(Files.readAllBytes(snapshot)).containsExactly(1, 2, 3);
         assertThat(Files.readAllBytes(segment)).containsExactly(4, 5, 6);
+    }
+
+    /**
+     * A file recovery needs but cannot read (here a directory where a file should be; a failing disk gives the same
+     * read errors) stops the open with an error naming it, and leaves every file as it was: it is not damage that
+     * recovery may cut or set aside, since the bytes may well be intact.
+     */
+    @Test
+    void aFileThatCannotBeReadStopsTheOpenWithAnErrorNamingIt() throws IOException {
+        for (String name : List.of(segmentName, Segment.fileName(RECORDS), Snapshots.fileName(RECORDS))) {
+            Path dir = Crash.copy(pristine, tmp.resolve("unreadable-" + copies++));
+            Files.deleteIfExists(dir.resolve(name));
+            Files.createDirectory(dir.resolve(name));
+            Files.write(dir.resolve(name).resolve("inside"), new byte[] {1});
+            List<String> before;
+            try (var files = Files.list(dir)) {
+                before = files.map(f -> f.getFileName().toString()).sorted().toList();
+            }
+            assertThatThrownBy(() -> builder(dir).open()).as(name).isInstanceOf(IOException.class)
+                    .hasMessageContaining(dir.resolve(name).toString());
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).as(name)
+                        .isEqualTo(before);
+            }
+        }
     }
 
     /** Flips one bit of the byte at {@code at} in the file; returns the file's new content. */
