@@ -467,6 +467,37 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     }
 
     /**
+     * Makes {@code content} the whole of what the journal directory {@code dir} holds, for a store that is closed
+     * there, so that a crash at any point leaves its old content or the new one, never neither: the content is
+     * written as a snapshot past every record and snapshot in the directory and made durable, and only then are the
+     * older snapshots and the journal deleted. Open the directory afterwards as usual: recovery loads that snapshot.
+     * When this fails, the old content is still there whole, unless the new snapshot was written and only the
+     * deletions failed, in which case it is the newest and recovery loads it.
+     *
+     * @return the snapshot written
+     */
+    public static <S extends HashedSeenSet> Path replaceContent(Path dir, SnapshotCodec<S> codec, S content)
+            throws IOException {
+        long position = 0;
+        for (Snapshots.Snapshot snapshot : Snapshots.list(dir)) {
+            position = Math.max(position, snapshot.position());
+        }
+        for (Segment.File segment : Segment.list(dir)) {
+            position = Math.max(position, segment.firstSeq() + Segment.slots(Files.size(segment.path())));
+        }
+        Path written = Snapshots.write(dir, position, codec, content);
+        for (Snapshots.Snapshot snapshot : Snapshots.list(dir)) {
+            if (snapshot.position() < position) {
+                Files.deleteIfExists(snapshot.file());
+            }
+        }
+        for (Segment.File segment : Segment.list(dir)) {
+            Files.deleteIfExists(segment.path()); // every record in it is before the new snapshot's position
+        }
+        return written;
+    }
+
+    /**
      * Closes as {@link #close()} does but writes no final snapshot, and refuses the snapshots asked for meanwhile:
      * for a store whose files are deleted next (a clear, content replaced by a dump), where a snapshot of what is
      * thrown away would cost as much as writing the whole filter, while writers wait for the new store.

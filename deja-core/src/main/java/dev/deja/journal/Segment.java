@@ -103,7 +103,12 @@ final class Segment {
      * counts as begun), so that it holds no record from that slot on. Safe for any slot, without overflow.
      */
     static boolean endsBefore(long size, long slot) {
-        return size <= HEADER_BYTES || slot >= Math.ceilDiv(size - HEADER_BYTES, RECORD_BYTES);
+        return slot >= slots(size);
+    }
+
+    /** The record slots a segment file of {@code size} bytes has begun, a slot cut short included. */
+    static long slots(long size) {
+        return size <= HEADER_BYTES ? 0 : Math.ceilDiv(size - HEADER_BYTES, RECORD_BYTES);
     }
 
     /** A little-endian buffer of the given size. */

@@ -393,4 +393,57 @@ class JournaledSeenSetTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("codec");
         assertThat(dir).doesNotExist();
     }
+
+    @Test
+    void replacedContentIsWhatTheDirectoryHoldsAndTheJournalGoesOnAfterIt() throws IOException {
+        Path dir = tmp.resolve("store");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).segmentBytes(4096).open()) {
+            set.addAll(keys(0, 300)); // several segments
+            set.snapshotNow().join();
+            set.addAll(keys(300, 350)); // journaled after the snapshot
+            set.closeDiscarding();
+            MapSeenSet replacement = new MapSeenSet();
+            replacement.addAll(keys(1000, 1010));
+            JournaledSeenSet.replaceContent(dir, MapSeenSet.CODEC, replacement);
+        }
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().clean()).isTrue();
+            assertThat(set.checkAll(keys(1000, 1010))).containsOnly(true);
+            assertThat(set.checkAll(keys(0, 350))).as("the old content, snapshotted and journaled").containsOnly(false);
+            set.addAll(keys(2000, 2005));
+        }
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.checkAll(keys(2000, 2005))).as("written after the replacement").containsOnly(true);
+            assertThat(set.checkAll(keys(1000, 1010))).containsOnly(true);
+            assertThat(set.checkAll(keys(0, 350))).containsOnly(false);
+        }
+    }
+
+    @Test
+    void aReplacementThatCannotBeWrittenLeavesTheOldContentWhole() throws IOException {
+        Path dir = tmp.resolve("store");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            writeHistory(set);
+        }
+        SnapshotCodec<MapSeenSet> failing = new SnapshotCodec<>() {
+            @Override
+            public void write(MapSeenSet store, java.io.OutputStream out) throws IOException {
+                out.write(new byte[100]);
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public MapSeenSet read(java.io.InputStream in) throws IOException {
+                return MapSeenSet.CODEC.read(in);
+            }
+        };
+        MapSeenSet replacement = new MapSeenSet();
+        replacement.add(key(5000));
+        assertThatThrownBy(() -> JournaledSeenSet.replaceContent(dir, failing, replacement))
+                .hasMessageContaining("No space left");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertHistory(set);
+            assertThat(set.check(key(5000))).isFalse();
+        }
+    }
 }

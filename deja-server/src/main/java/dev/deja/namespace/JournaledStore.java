@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,26 +50,37 @@ final class JournaledStore implements NamespaceStore {
     static JournaledStore open(String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir,
                                Durability durability) throws IOException {
         JournaledStore opened = new JournaledStore(namespace, kind, parameters, dir, durability);
-        opened.store = opened.openJournal(() -> kind.create(parameters));
+        opened.store = opened.openJournal(null);
         return opened;
     }
 
-    private JournaledSeenSet<HashedSeenSet> openJournal(Supplier<HashedSeenSet> empty) throws IOException {
+    /**
+     * Opens the journal in the directory, recovering what it holds.
+     *
+     * @param written the content of the directory's only snapshot, just written from it ({@link #replace}), which
+     *                recovery then takes as read rather than decoding a second copy of it; or null
+     */
+    private JournaledSeenSet<HashedSeenSet> openJournal(HashedSeenSet written) throws IOException {
+        SnapshotCodec<HashedSeenSet> plain = snapshotCodec();
         SnapshotCodec<HashedSeenSet> codec = new SnapshotCodec<>() {
+            private HashedSeenSet unread = written;
+
             @Override
             public void write(HashedSeenSet content, OutputStream out) throws IOException {
-                kind.writeSnapshot(content, out);
+                plain.write(content, out);
             }
 
             @Override
             public HashedSeenSet read(InputStream in) throws IOException {
-                HashedSeenSet loaded = kind.readSnapshot(parameters, in);
+                // recovery reads a snapshot once it has verified its checksum: the one just written is this content
+                HashedSeenSet loaded = unread != null ? unread : plain.read(in);
+                unread = null;
                 inner = loaded;
                 return loaded;
             }
         };
         JournaledSeenSet<HashedSeenSet> opened = JournaledSeenSet.builder(dir, codec, () -> {
-                    HashedSeenSet created = empty.get();
+                    HashedSeenSet created = kind.create(parameters);
                     inner = created;
                     return created;
                 })
@@ -127,27 +137,49 @@ final class JournaledStore implements NamespaceStore {
 
     @Override
     public synchronized void clear() throws IOException {
-        replaceWith(() -> kind.create(parameters));
+        // a request that fetched the old store just before the swap is refused as closed rather than writing into a
+        // journal that is about to be deleted (Namespace makes it again on the new store); no final snapshot of
+        // content that is thrown away. A crash after the deletion leaves what a clear asks for: nothing.
+        store.closeDiscarding();
+        deleteJournalFiles();
+        store = openJournal(null);
     }
 
+    /**
+     * Replaces the content with {@code loaded}, durably before it returns. The new content is written as a snapshot
+     * before the old files go ({@link JournaledSeenSet#replaceContent}): deleting them first, as a clear does, left
+     * a window in which a crash lost the old content, acknowledged long before, and the new one both. When the
+     * snapshot cannot be written, the old content is opened again and keeps serving.
+     */
     @Override
     public synchronized void replace(HashedSeenSet loaded) throws IOException {
-        replaceWith(() -> loaded);
-        store.snapshotNow();
+        store.closeDiscarding();
+        try {
+            JournaledSeenSet.replaceContent(dir, snapshotCodec(), loaded);
+        } catch (IOException | RuntimeException e) {
+            store = openJournal(null);
+            throw e;
+        }
+        store = openJournal(loaded);
+    }
+
+    private SnapshotCodec<HashedSeenSet> snapshotCodec() {
+        return new SnapshotCodec<>() {
+            @Override
+            public void write(HashedSeenSet content, OutputStream out) throws IOException {
+                kind.writeSnapshot(content, out);
+            }
+
+            @Override
+            public HashedSeenSet read(InputStream in) throws IOException {
+                return kind.readSnapshot(parameters, in);
+            }
+        };
     }
 
     /** Synchronized with {@link #clear} and {@link #replace}, which swap the store: waiting is all it does. */
     @Override
     public synchronized void awaitSwap() {
-    }
-
-    private void replaceWith(Supplier<HashedSeenSet> content) throws IOException {
-        // a request that fetched the old store just before the swap is refused as closed rather than writing into a
-        // journal that is about to be deleted (Namespace makes it again on the new store); no final snapshot of
-        // content that is thrown away
-        store.closeDiscarding();
-        deleteJournalFiles();
-        store = openJournal(content);
     }
 
     @Override

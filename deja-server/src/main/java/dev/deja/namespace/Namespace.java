@@ -233,7 +233,7 @@ public final class Namespace {
         store.clear();
     }
 
-    /** Replaces the content with a store read elsewhere (a dump loaded chunk by chunk) and snapshots it. */
+    /** Replaces the content with a store read elsewhere (a dump loaded chunk by chunk), durably. */
     synchronized void replace(HashedSeenSet loaded) throws IOException {
         store.replace(loaded);
     }

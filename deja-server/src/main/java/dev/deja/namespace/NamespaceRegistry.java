@@ -390,7 +390,8 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     /**
      * Replaces the namespace's content with a dump written by {@link #writeDump}, creating the namespace with
-     * the dump's kind and parameters when it does not exist, and snapshots it.
+     * the dump's kind and parameters when it does not exist; the new content is in a snapshot on disk when this
+     * returns, and until then the old one is (see {@link JournaledStore#replace}).
      *
      * @throws IllegalArgumentException when the dump is malformed or its kind or parameters differ from an
      *                                  existing namespace's

@@ -13,6 +13,8 @@ import dev.deja.journal.JournaledSeenSet;
 import dev.deja.journal.RecoveryReport;
 import dev.deja.seen.SeenSet;
 import dev.deja.testing.FixtureKind;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -37,6 +39,10 @@ class NamespaceRegistryTest {
 
     @TempDir
     Path dataDir;
+
+    /** Where a test copies a data dir, as a crash would leave it. */
+    @TempDir
+    Path tmpCopy;
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate) throws IOException {
         return open(kinds, autoCreate, 0);
@@ -559,6 +565,31 @@ class NamespaceRegistryTest {
             // the merge's snapshot used to be skipped (same journal position), and the merged key lost
             assertThat(reopened.get("ma").store().check("x".getBytes())).isTrue();
             assertThat(reopened.get("ma").store().check("y".getBytes())).as("merged in").isTrue();
+        }
+    }
+
+    @Test
+    void aLoadedDumpIsOnDiskWhenTheLoadReturnsSoACrashRightAfterKeepsIt() throws Exception {
+        Map<String, String> big = Map.of("bits", Long.toString(1L << 30), "k", "7"); // 128 MiB: seconds to write
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            registry.create("source", "bloom", big);
+            registry.create("target", "bloom", big);
+            registry.get("source").checkThenAdd(keys(0, 2000), null).join();
+            registry.get("target").checkThenAdd(List.of("old".getBytes()), null).join();
+            registry.writeDump("source", dump);
+            registry.delete("source"); // only the target's memory is needed from here on
+            registry.loadDump("target", new ByteArrayInputStream(dump.toByteArray()));
+            // what a crash now leaves on disk: the old files were deleted before the new content's snapshot was
+            // written, so the copy recovered neither
+            copyTree(dataDir.resolve("target"), tmpCopy.resolve("target"));
+        }
+        try (NamespaceRegistry reopened = new NamespaceRegistry(tmpCopy, StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+            reopened.open();
+            assertThat(reopened.get("target").store().checkAll(keys(0, 2000))).containsOnly(true);
+            assertThat(reopened.get("target").store().check("old".getBytes())).isFalse();
         }
     }
 
