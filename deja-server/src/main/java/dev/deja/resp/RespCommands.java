@@ -28,6 +28,7 @@ final class RespCommands {
 
     private static final Logger log = LoggerFactory.getLogger(RespCommands.class);
     private static final String FRONT_END = "resp";
+    private static final RedisMessage QUEUED = Replies.simple("QUEUED");
 
     private final Map<String, RespCommand> commands = new HashMap<>();
     private final CommandTable table;
@@ -38,6 +39,7 @@ final class RespCommands {
         this.table = new CommandTable(command ->
                 context.metrics().operationsCounter(FRONT_END, command.name().toLowerCase(Locale.ROOT)));
         new ConnectionCommands(context, this).register();
+        new TransactionCommands(context.config(), this).register();
         new BloomCommands(context).register(this);
         new DejaCommands(context).register(this);
         new KvCommands(context).register(this);
@@ -60,23 +62,38 @@ final class RespCommands {
         return commands.get(name);
     }
 
-    /** Runs one command: its reply, or a future of it for a write waiting for the journal; never fails. */
+    /**
+     * Runs one command, or queues it inside MULTI: its reply, or a future of it for a write waiting for the journal;
+     * never fails. The checks come first, as in Redis's {@code processCommand}, so a command refused by them inside
+     * MULTI is not queued and dooms the transaction.
+     */
     Object execute(RespSession session, RespArgs args) {
         if (args.size() == 0) {
             return failure("ERR empty command", "empty");
         }
         CommandTable.Entry entry = table.find(args);
         if (entry == null) {
-            return failure(unknown(args), "unknown_command");
+            return refuse(session, null, unknown(args), "unknown_command");
         }
         RespCommand command = entry.command;
-        String name = command.name();
         if (!session.authenticated && !command.beforeAuth()) {
-            return failure("NOAUTH Authentication required.", "noauth");
+            return refuse(session, command, "NOAUTH Authentication required.", "noauth");
         }
         if (!command.arityMatches(args.size())) {
-            return failure(RespError.arity(args.string(0)).getMessage(), "arity");
+            return refuse(session, command, RespError.arity(args.string(0)).getMessage(), "arity");
         }
+        Transaction transaction = session.transaction;
+        if (transaction != null && !Transaction.runsAtOnce(command)) {
+            String refusal = transaction.queue(entry, args);
+            return refusal == null ? QUEUED : failure(refusal, "transaction_too_large");
+        }
+        return run(session, entry, args);
+    }
+
+    /** Runs a command that passed its checks (EXEC runs the ones it queued through here). */
+    Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
+        RespCommand command = entry.command;
+        String name = command.name();
         if (!Gathering.gathers(args)) {
             Gathering.current().runNow(); // what the client sent before this command takes effect before it
         }
@@ -90,6 +107,23 @@ final class RespCommands {
         } catch (RuntimeException e) {
             return failure(name, e);
         }
+    }
+
+    /**
+     * A command refused by the checks before it runs. Inside MULTI that also dooms the transaction, as in Redis;
+     * an EXEC so refused ends it at once, with Redis's {@code EXECABORT} and the reason.
+     */
+    private RedisMessage refuse(RespSession session, RespCommand command, String message, String reason) {
+        Transaction transaction = session.transaction;
+        if (transaction != null && command != null && command.name().equals("EXEC")) {
+            session.transaction = null;
+            String why = message.startsWith("ERR ") ? message.substring(4) : message;
+            return failure("EXECABORT Transaction discarded because of: " + why, reason);
+        }
+        if (transaction != null) {
+            transaction.doom();
+        }
+        return failure(message, reason);
     }
 
     private RedisMessage failure(String name, Throwable error) {

@@ -1,5 +1,6 @@
 package dev.deja.resp;
 
+import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -35,6 +36,11 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         this.connectionLimit = connectionLimit;
     }
 
+    /** The most arguments one command may have: a batch of n keys with owners takes 2n. */
+    static long maxArguments(ServerConfig config) {
+        return 2L * config.maxBatch() + EXTRA_ARGUMENTS;
+    }
+
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
@@ -42,11 +48,9 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         if (context.config().respIdleTimeoutSeconds() > 0) {
             pipeline.addLast(new IdleStateHandler(0, 0, context.config().respIdleTimeoutSeconds()));
         }
-        // a batch of n keys with owners takes 2n arguments
-        int maxArguments = 2 * context.config().maxBatch() + EXTRA_ARGUMENTS;
         pipeline.addLast(new InlineLineEnds());
         pipeline.addLast(new RedisDecoder(true));
-        pipeline.addLast(new CommandAssembler(maxArguments, context.config().maxBodyBytes()));
+        pipeline.addLast(new CommandAssembler(maxArguments(context.config()), context.config().maxBodyBytes()));
         pipeline.addLast(new RedisEncoder());
         pipeline.addLast(new Resp3Encoder());
         pipeline.addLast(new RespHandler(commands, context.config().password() != null));

@@ -3,7 +3,8 @@ package dev.deja.resp;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One RESP connection's state: protocol version, authentication, client name. Used only on its event loop.
+ * One RESP connection's state: protocol version, authentication, client name, the transaction it opened with
+ * {@code MULTI}. Used only on its event loop.
  */
 final class RespSession {
 
@@ -14,6 +15,8 @@ final class RespSession {
     boolean authenticated;
     boolean closing;
     String clientName;
+    /** The commands queued since MULTI, or null outside a transaction. */
+    Transaction transaction;
 
     RespSession(boolean passwordRequired) {
         this.authenticated = !passwordRequired;

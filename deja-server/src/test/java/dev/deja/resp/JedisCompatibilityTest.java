@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -131,6 +132,32 @@ class JedisCompatibilityTest {
         for (int i = 0; i < 500; i++) {
             assertThat(added.get(i).get()).as("reply %d", i).isEqualTo(i < 250);
         }
+    }
+
+    @Test
+    void transactionsAsJedisRunsThem() {
+        List<Object> results;
+        Response<Boolean> added;
+        Response<String> value;
+        try (AbstractTransaction transaction = jedis.multi()) {
+            added = transaction.bfAdd("j-tx", "one");
+            transaction.bfAdd("j-tx", "one");
+            transaction.set("j-tx-kv", "v", SetParams.setParams().nx().ex(3600));
+            value = transaction.get("j-tx-kv");
+            transaction.bfReserve("j-tx", 0.01, 100);
+            results = transaction.exec();
+        }
+        assertThat(results).hasSize(5);
+        assertThat(results.subList(0, 4)).containsExactly(true, false, "OK", "v");
+        assertThat(results.get(4)).isInstanceOf(JedisDataException.class);
+        assertThat(added.get()).isTrue();
+        assertThat(value.get()).isEqualTo("v");
+
+        try (AbstractTransaction transaction = jedis.multi()) {
+            transaction.bfAdd("j-tx", "two");
+            assertThat(transaction.discard()).isEqualTo("OK");
+        }
+        assertThat(jedis.bfExists("j-tx", "two")).isFalse();
     }
 
     private static byte[] bytes(String text) {
