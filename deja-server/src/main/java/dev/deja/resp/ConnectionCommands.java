@@ -21,6 +21,10 @@ import java.util.Set;
  */
 final class ConnectionCommands {
 
+    /** What an unknown subcommand's error suggests. */
+    private static final String CLIENT_HINT = "Try CLIENT SETNAME, GETNAME, ID or SETINFO.";
+    private static final String COMMAND_HINT = "Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.";
+
     private final ServerContext context;
     private final RespCommands commands;
     private final byte[] password;
@@ -47,10 +51,33 @@ final class ConnectionCommands {
             }
             return Replies.OK;
         }));
-        commands.add(new RespCommand("CLIENT", -2, false, false, this::client));
-        commands.add(new RespCommand("COMMAND", -1, false, false, this::command));
+        commands.add(new RespCommand("CLIENT", -2, false, false, this::client,
+                subcommands("client", Map.of("SETNAME", 3, "GETNAME", 2, "ID", 2, "SETINFO", 4), CLIENT_HINT)));
+        commands.add(new RespCommand("COMMAND", -1, false, false, this::command,
+                subcommands("command", Map.of("COUNT", 2, "DOCS", -2, "INFO", -2), COMMAND_HINT)));
         commands.add(new RespCommand("INFO", -1, false, false, this::info));
-        commands.add(new RespCommand("CONFIG", -2, false, false, this::config));
+        // only GET is served, but the others are Redis's and refused when they run, as Redis runs them
+        commands.add(new RespCommand("CONFIG", -2, false, false, this::config,
+                subcommands("config", Map.of("GET", -3), null)));
+    }
+
+    /**
+     * The check Redis 7 makes of a subcommand before running it (or queueing it inside MULTI): known, and with its
+     * own arity ({@code arities}, Redis's convention). An unknown one is refused with {@code hint}, or, when it is
+     * null, left to the command itself.
+     */
+    private static RespCommand.Check subcommands(String command, Map<String, Integer> arities, String hint) {
+        return args -> {
+            if (args.size() < 2) {
+                return null; // COMMAND alone
+            }
+            Integer arity = arities.get(args.upper(1));
+            if (arity == null) {
+                return hint == null ? null : "ERR unknown subcommand '" + args.string(1) + "'. " + hint;
+            }
+            boolean fits = arity >= 0 ? args.size() == arity : args.size() >= -arity;
+            return fits ? null : RespError.arity(command + "|" + args.string(1)).getMessage();
+        };
     }
 
     private RedisMessage ping(RespSession session, RespArgs args) {
@@ -137,39 +164,27 @@ final class ConnectionCommands {
         return Replies.map(session, fields);
     }
 
+    /** CLIENT's subcommands, their names and arities checked before (see {@link #subcommands}). */
     private RedisMessage client(RespSession session, RespArgs args) {
         switch (args.upper(1)) {
             case "SETNAME" -> {
-                if (args.size() != 3) {
-                    throw RespError.arity("client|setname");
-                }
                 session.clientName = clientName(args.string(2));
                 return Replies.OK;
             }
             case "GETNAME" -> {
-                if (args.size() != 2) {
-                    throw RespError.arity("client|getname");
-                }
                 return session.clientName == null ? Replies.nil(session) : Replies.bulk(session.clientName);
             }
             case "ID" -> {
-                if (args.size() != 2) {
-                    throw RespError.arity("client|id");
-                }
                 return Replies.integer(session.id);
             }
             case "SETINFO" -> {
-                if (args.size() != 4) {
-                    throw RespError.arity("client|setinfo");
-                }
                 String attribute = args.upper(2);
                 if (!attribute.equals("LIB-NAME") && !attribute.equals("LIB-VER")) {
                     throw new RespError("ERR Unrecognized option '" + args.string(2) + "'");
                 }
                 return Replies.OK;
             }
-            default -> throw new RespError("ERR unknown subcommand '" + args.string(1)
-                    + "'. Try CLIENT SETNAME, GETNAME, ID or SETINFO.");
+            default -> throw new RespError("ERR unknown subcommand '" + args.string(1) + "'. " + CLIENT_HINT);
         }
     }
 
@@ -204,8 +219,7 @@ final class ConnectionCommands {
                 }
                 return Replies.array(infos);
             }
-            default -> throw new RespError("ERR unknown subcommand '" + args.string(1)
-                    + "'. Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.");
+            default -> throw new RespError("ERR unknown subcommand '" + args.string(1) + "'. " + COMMAND_HINT);
         }
     }
 
@@ -248,9 +262,6 @@ final class ConnectionCommands {
         if (!args.upper(1).equals("GET")) {
             throw new RespError("ERR only CONFIG GET is supported: deja is configured by its command line,"
                     + " environment or config file");
-        }
-        if (args.size() < 3) {
-            throw RespError.arity("config|get");
         }
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("appendonly", "yes");

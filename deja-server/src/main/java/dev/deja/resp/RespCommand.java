@@ -9,12 +9,24 @@ package dev.deja.resp;
  * @param beforeAuth whether it runs on a connection that has not authenticated yet
  * @param write      whether it may change data (reported by {@code COMMAND})
  * @param action     what it does
+ * @param subcommand for a command with subcommands ({@code CLIENT}, ...), the check of the subcommand's name and
+ *                   arity that Redis makes before running it, and so before queueing it inside MULTI; or null
  */
-record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action) {
+record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action, Check subcommand) {
+
+    /** A command without subcommands. */
+    RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action) {
+        this(name, arity, beforeAuth, write, action, null);
+    }
 
     /** A command's body: the reply to one call, or a future of it for a write waiting for the journal. */
     interface Action {
         Object run(RespSession session, RespArgs args);
+    }
+
+    /** A check made before a command runs or is queued: the error that refuses it, or null. */
+    interface Check {
+        String refusal(RespArgs args);
     }
 
     boolean arityMatches(int argumentCount) {

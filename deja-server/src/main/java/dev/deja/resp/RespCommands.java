@@ -82,10 +82,14 @@ final class RespCommands {
         if (!command.arityMatches(args.size())) {
             return refuse(session, command, RespError.arity(args.string(0)).getMessage(), "arity");
         }
+        String refusal = command.subcommand() == null ? null : command.subcommand().refusal(args);
+        if (refusal != null) {
+            return refuse(session, command, refusal, "subcommand");
+        }
         Transaction transaction = session.transaction;
         if (transaction != null && !Transaction.runsAtOnce(command)) {
-            String refusal = transaction.queue(entry, args);
-            return refusal == null ? QUEUED : failure(refusal, "transaction_too_large");
+            String tooLarge = transaction.queue(entry, args);
+            return tooLarge == null ? QUEUED : failure(tooLarge, "transaction_too_large");
         }
         return run(session, entry, args);
     }

@@ -156,6 +156,8 @@ class RespCompatibilityTest {
                 .isEqualTo("-ERR wrong number of arguments for 'client|getname' command\r\n");
         assertThat(exchange("CLIENT ID x\r\n", "\r\n"))
                 .isEqualTo("-ERR wrong number of arguments for 'client|id' command\r\n");
+        assertThat(exchange("COMMAND COUNT x\r\n", "\r\n"))
+                .isEqualTo("-ERR wrong number of arguments for 'command|count' command\r\n");
     }
 
     @Test

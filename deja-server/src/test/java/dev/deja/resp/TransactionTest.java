@@ -88,6 +88,24 @@ class TransactionTest {
     }
 
     @Test
+    void aSubcommandRefusedWhenQueuedAbortsTheTransaction() throws Exception {
+        // Redis 7 looks subcommands up, and checks their arity, when it queues them
+        String abort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
+        assertThat(exchange("MULTI\r\nCLIENT GETNAME x\r\nPING\r\nEXEC\r\n", abort))
+                .isEqualTo("+OK\r\n-ERR wrong number of arguments for 'client|getname' command\r\n+QUEUED\r\n" + abort);
+        assertThat(exchange("MULTI\r\nCLIENT FOO\r\nEXEC\r\n", abort))
+                .isEqualTo("+OK\r\n-ERR unknown subcommand 'FOO'. Try CLIENT SETNAME, GETNAME, ID or SETINFO.\r\n"
+                        + abort);
+        assertThat(exchange("MULTI\r\nCONFIG GET\r\nEXEC\r\n", abort))
+                .isEqualTo("+OK\r\n-ERR wrong number of arguments for 'config|get' command\r\n" + abort);
+        assertThat(exchange("MULTI\r\nCOMMAND FOO\r\nEXEC\r\n", abort)).isEqualTo("+OK\r\n-ERR unknown"
+                + " subcommand 'FOO'. Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.\r\n" + abort);
+        assertThat(exchange("MULTI\r\nCLIENT SETINFO colour red\r\nCLIENT ID\r\nEXEC\r\n", "\r\n:"))
+                .as("an option's value is checked when the command runs, as in Redis")
+                .startsWith("+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n-ERR Unrecognized option 'colour'\r\n:");
+    }
+
+    @Test
     void multiExecAndDiscardOutOfTurnAreRedisErrors() throws Exception {
         assertThat(exchange("EXEC\r\nDISCARD\r\nMULTI\r\nMULTI\r\nPING\r\nEXEC\r\n", "+PONG\r\n"))
                 .as("a nested MULTI is refused without aborting the transaction, as in Redis")
