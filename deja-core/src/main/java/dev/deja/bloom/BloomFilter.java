@@ -388,6 +388,15 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
+     * Whether lookups test blocks with 256-bit vectors in this JVM (it was started with {@code --add-modules
+     * jdk.incubator.vector} and runs them in hardware), which makes single lookups of filters larger than the cache
+     * faster; otherwise a scalar test answers the same. {@code -Ddeja.bloom.vector=false} turns vectors off.
+     */
+    public static boolean vectorLookups() {
+        return SectoredBlocks.VECTOR;
+    }
+
+    /**
      * Heap a filter of {@code bits} bits takes once full: its {@code bits / 8} bytes, 64 bytes per chunk for
      * alignment and the chunks' last slots, and, when its last chunk is large enough for G1 to give it regions of
      * its own, the rest of that region.

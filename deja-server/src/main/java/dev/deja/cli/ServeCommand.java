@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.bloom.BloomFilter;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceLimits;
 import dev.deja.namespace.NamespaceSpec;
@@ -219,6 +220,10 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  RESP on " + bind + ":" + server.respPort() + "  (try: redis-cli -p " + server.respPort()
                     + " BF.ADD default hello)");
         }
+        // said, since a JVM started by hand rather than by ./deja lacks the module and runs the slower test
+        out.println(BloomFilter.vectorLookups() ? "  bloom lookups: 256-bit vectors"
+                : "  bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector, as ./deja does,"
+                        + " tests blocks with vectors, faster out of cache)");
         out.println("  Ctrl-C stops; kill -USR1 " + ProcessHandle.current().pid() + " snapshots now.");
         out.flush();
         stopped.await();
