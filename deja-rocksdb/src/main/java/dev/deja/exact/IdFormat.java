@@ -37,15 +37,15 @@ public enum IdFormat {
             if (key.length != 36 || key[8] != '-' || key[13] != '-' || key[18] != '-' || key[23] != '-') {
                 throw invalid("a UUID in 8-4-4-4-12 hex form", key);
             }
+            // Every other place must hold a hex digit: skipping any dash met on the way would read a dash in a
+            // digit's place as a shift, making such text another UUID's key.
             byte[] bytes = new byte[16];
             int o = 0;
-            for (int i = 0; i < 36; ) {
-                if (key[i] == '-') {
+            for (int i = 0; i < 36; i += 2) {
+                if (i == 8 || i == 13 || i == 18 || i == 23) {
                     i++;
-                    continue;
                 }
                 bytes[o++] = (byte) (digit(key, i) << 4 | digit(key, i + 1));
-                i += 2;
             }
             byte[] out = new byte[16];
             for (int j = 0; j < 16; j++) {

@@ -40,6 +40,18 @@ class IdFormatTest {
     }
 
     @Test
+    void aUuidWithDashesOutsideTheirPlacesIsRefusedNotReadAsAnotherUuid() {
+        // Dashes in hex places used to be skipped, so this text read as 01234500-0000-... with a trailing zero
+        // byte: a key never added answered DUPLICATE for that other id.
+        String misplaced = "012345---0000-0000-0000-000000000000";
+        assertThat(misplaced).hasSize(36);
+        assertThatThrownBy(() -> IdFormat.UUID.encode(utf8(misplaced)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a hex digit");
+        assertThatThrownBy(() -> IdFormat.UUID.encode(utf8("-0123456-0000-0000-0000-000000000000")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void hexTextBecomesTheBytesItSpells() {
         assertThat(IdFormat.HEX.encode(utf8("00ff7A"))).containsExactly(0x00, 0xff, 0x7a);
         assertThatThrownBy(() -> IdFormat.HEX.encode(utf8("abc")))
