@@ -325,12 +325,35 @@ public final class ExactStoreBuilder {
         return (millis + hour - 1) / hour * hour;
     }
 
-    private List<byte[]> existingFamilies() throws RocksDBException {
+    /**
+     * The column families of the store in the directory, just the default one for a new store. A directory that
+     * holds a store's files without the ones naming its column families is refused, naming what is missing: RocksDB
+     * would otherwise fail with a message that names neither the directory nor the file.
+     */
+    private List<byte[]> existingFamilies() throws RocksDBException, IOException {
         if (!Files.exists(directory.resolve("CURRENT"))) {
+            if (holdsStoreFiles()) {
+                throw new IllegalStateException(directory + " holds an exact store's files but no CURRENT file,"
+                        + " which names its MANIFEST; restore the store from a checkpoint or put the file back");
+            }
             return List.of(RocksDB.DEFAULT_COLUMN_FAMILY);
         }
+        List<byte[]> names;
         try (Options options = new Options()) {
-            return RocksDB.listColumnFamilies(options, directory.toString());
+            names = RocksDB.listColumnFamilies(options, directory.toString());
+        }
+        if (names.stream().noneMatch(n -> Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY))) {
+            throw new IllegalStateException(directory + " is damaged: its MANIFEST, named by its CURRENT file, is"
+                    + " missing or lists no column families; restore the store from a checkpoint");
+        }
+        return names;
+    }
+
+    /** Whether the directory holds table files, write-ahead logs or a MANIFEST: a store, not a new directory. */
+    private boolean holdsStoreFiles() throws IOException {
+        try (var files = Files.list(directory)) {
+            return files.map(f -> f.getFileName().toString())
+                    .anyMatch(n -> n.endsWith(".sst") || n.endsWith(".log") || n.startsWith("MANIFEST-"));
         }
     }
 
