@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
@@ -106,6 +107,11 @@ final class StoreHealth {
 
     /** The error a caller gets for a RocksDB call that failed. */
     static UncheckedIOException failure(String what, RocksDBException e) {
-        return new UncheckedIOException("exact store could not " + what + ": " + e.getMessage(), new IOException(e));
+        // RocksDB's message alone may not say it is a corruption ("checksum mismatch" for a damaged log record)
+        Status status = e.getStatus();
+        String detail = status != null && status.getCode() == Status.Code.Corruption
+                && !String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("corrupt")
+                ? "corruption: " + e.getMessage() : e.getMessage();
+        return new UncheckedIOException("exact store could not " + what + ": " + detail, new IOException(e));
     }
 }

@@ -9,6 +9,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -84,7 +85,11 @@ final class Tuning implements AutoCloseable {
                 .setBytesPerSync(1 << 20)
                 // A WAL file can only be deleted once every column family that wrote to it has flushed. Old
                 // generations are flushed at rollover; this bound forces any straggler so the WAL stays small.
-                .setMaxTotalWalSize(4 * memtableBytes);
+                .setMaxTotalWalSize(4 * memtableBytes)
+                // A crash leaves at most a torn last record, which this mode cuts; a record damaged before the tail
+                // stops the open with a corruption error. RocksDB's default (point-in-time recovery) instead replays
+                // up to the first damaged record and opens, so every acknowledged key after it reads as new.
+                .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
 
         cfOptions
                 .setWriteBufferSize(memtableBytes)
