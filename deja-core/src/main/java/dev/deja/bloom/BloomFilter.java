@@ -262,6 +262,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     @Override
     public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
+        Require.hashBatch(hashes, owners, out); // the owners are ignored, but a caller's mistake is still reported
         touchBlocks(hashes);
         for (int i = 0; i < out.length; i++) {
             long high = hashes[2 * i];

@@ -26,8 +26,11 @@ public interface HashedSeenSet extends SeenSet {
      * {@link #checkThenAddHash} for each key, in order, with the same answers as single calls: key {@code i} is
      * {@code hashes[2i]} (high) and {@code hashes[2i+1]} (low), its owner {@code owners[i]} ({@link #NO_OWNER} when
      * {@code owners} is null), its answer {@code out[i]}. A store overrides it when it can do a batch faster.
+     *
+     * @throws IllegalArgumentException before recording any key, when an array is null or of the wrong length
      */
     default void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
+        Require.hashBatch(hashes, owners, out);
         for (int i = 0; i < out.length; i++) {
             out[i] = checkThenAddHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
         }

@@ -59,4 +59,22 @@ public final class Require {
                     + " owners for " + keys.size() + " keys)");
         }
     }
+
+    /**
+     * Checks a hashed batch ({@link HashedSeenSet#checkThenAddHashes}): a {@code high, low} pair per answer slot, and a
+     * parallel owners array, when given, with one entry per key. Checked before the first key is recorded, so a
+     * malformed batch changes nothing.
+     */
+    public static void hashBatch(long[] hashes, long[] owners, Object[] out) {
+        nonNull("hashes", hashes);
+        nonNull("out", out);
+        if (hashes.length != 2L * out.length) {
+            throw new IllegalArgumentException("hashes must hold a (high, low) pair per key (got " + hashes.length
+                    + " longs for " + out.length + " answers)");
+        }
+        if (owners != null && owners.length != out.length) {
+            throw new IllegalArgumentException("owners must have one entry per key (got " + owners.length
+                    + " owners for " + out.length + " keys)");
+        }
+    }
 }

@@ -68,6 +68,7 @@ public interface SeenSet extends AutoCloseable {
 
     /** {@link #check(byte[])} for each key, in order. */
     default boolean[] checkAll(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
         boolean[] out = new boolean[keys.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = check(keys.get(i));
@@ -77,6 +78,7 @@ public interface SeenSet extends AutoCloseable {
 
     /** {@link #add(byte[])} for each key, in order. */
     default void addAll(List<byte[]> keys) {
+        Require.nonNull("keys", keys);
         for (byte[] key : keys) {
             add(key, NO_OWNER);
         }
