@@ -34,6 +34,9 @@ public final class RecentSizing {
     /** Extra bytes per bucket when owners are kept: one 64-bit owner. */
     public static final int OWNER_BYTES = 8;
 
+    /** The smallest lost probability whose complement is still below 1 in double precision: 2^-53. */
+    private static final double MIN_LOST_PROBABILITY = 0x1p-53;
+
     private RecentSizing() {
     }
 
@@ -80,9 +83,16 @@ public final class RecentSizing {
      * Seed 000's reading: the smallest number of buckets for which a key has been overwritten after
      * {@code keysAfter} further keys with probability at most {@code lostProbability}, i.e.
      * {@code bucketsFor(keysAfter, 1 - lostProbability, ways)}.
+     *
+     * @throws IllegalArgumentException also when {@code lostProbability} is below 2^-53, where {@code 1 -
+     *                                  lostProbability} rounds to 1 and the target cannot be told from certainty
      */
     public static long bucketsForLost(long keysAfter, double lostProbability, int ways) {
         Require.probability("lostProbability", lostProbability);
+        if (lostProbability < MIN_LOST_PROBABILITY) {
+            throw new IllegalArgumentException("lostProbability must be in [" + MIN_LOST_PROBABILITY + ", 1) (got "
+                    + lostProbability + "): below 2^-53, 1 - lostProbability rounds to 1 in double precision");
+        }
         return bucketsFor(keysAfter, 1.0 - lostProbability, ways);
     }
 

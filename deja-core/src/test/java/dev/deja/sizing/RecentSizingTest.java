@@ -111,6 +111,10 @@ class RecentSizingTest {
         assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 1.0, 1)).hasMessageContaining("heldProbability")
                 .hasMessageContaining("(0, 1)");
         assertThatThrownBy(() -> RecentSizing.bucketsForLost(10, 0, 1)).hasMessageContaining("lostProbability");
+        // in (0, 1), but 1 - p rounds to 1: the message named heldProbability, got 1.0, which the caller never passed
+        assertThatThrownBy(() -> RecentSizing.bucketsForLost(10, 1e-17, 8)).hasMessageContaining("lostProbability")
+                .hasMessageContaining("1.0E-17").hasMessageNotContaining("heldProbability");
+        assertThat(RecentSizing.bucketsForLost(10, 0x1p-53, 8)).isPositive();
         assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 0.9, 3)).hasMessageContaining("ways must be one of 1, 2, 4, 8, 16");
         assertThatThrownBy(() -> RecentSizing.heldProbability(12, 8, 1)).hasMessageContaining("multiple of ways");
         assertThatThrownBy(() -> RecentSizing.bucketsFor(Long.MAX_VALUE / 4, 0.999999, 1))
