@@ -117,7 +117,10 @@ public final class GuavaBloomFilter implements SeenSet {
             set += Long.bitCount((long) WORD.getAcquire(data, i));
         }
         double fill = (double) set / bits;
-        long count = Math.round(-Math.log1p(-fill) * bits / hashes);
+        // With every bit set -ln(1 - fill) is infinite (Guava's own estimate throws); as BloomFilter does, such a
+        // filter reports the keys it takes to set all but one bit, a lower bound, rather than 2^63 - 1.
+        double countedFill = Math.min(fill, 1.0 - 1.0 / bits);
+        long count = Math.round(-Math.log1p(-countedFill) * bits / hashes);
         ErrorEstimate.Bloom estimate = new ErrorEstimate.Bloom(fill, Math.pow(fill, hashes), Math.pow(0.5, hashes));
         return new SeenStats("bloom-guava", guarantee(), count, 8L * data.length, estimate);
     }

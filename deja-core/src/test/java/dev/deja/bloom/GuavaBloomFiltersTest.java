@@ -155,6 +155,18 @@ class GuavaBloomFiltersTest {
                 .hasMessage("truncated Guava bloom filter stream: the 6-byte header is cut short");
     }
 
+    @Test
+    void aFilterWithEveryBitSetReportsAFiniteCountOfAtLeastItsCapacity() throws IOException {
+        BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01);
+        for (int i = 0; i < 100_000; i++) {
+            guava.put(("key-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        GuavaBloomFilter full = read(serialise(guava));
+        assertThat(full.stats().estimate()).isEqualTo(new ErrorEstimate.Bloom(1.0, 1.0, Math.pow(0.5, full.hashes())));
+        // -ln(1 - fill) is infinite with every bit set: the count was 2^63 - 1, as BloomFilter's once was
+        assertThat(full.stats().insertions()).isBetween(100L, 100_000L);
+    }
+
     private static GuavaBloomFilter read(byte[] bytes) throws IOException {
         return GuavaBloomFilters.read(new ByteArrayInputStream(bytes), GuavaBloomFilters.Funnel.BYTE_ARRAY);
     }
