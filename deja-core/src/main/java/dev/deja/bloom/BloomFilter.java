@@ -277,7 +277,7 @@ public final class BloomFilter implements HashedSeenSet {
      * ({@link #touchBlocks}).
      */
     public boolean[] checkHashes(long[] hashes) {
-        boolean[] out = new boolean[hashes.length / 2];
+        boolean[] out = new boolean[Require.nonNull("hashes", hashes).length / 2];
         orCheckHashes(hashes, out);
         return out;
     }
@@ -288,6 +288,12 @@ public final class BloomFilter implements HashedSeenSet {
      * array per filter.
      */
     public void orCheckHashes(long[] hashes, boolean[] maybe) {
+        Require.nonNull("hashes", hashes);
+        Require.nonNull("maybe", maybe);
+        if (hashes.length % 2 != 0) {
+            throw new IllegalArgumentException("hashes must hold a (high, low) pair per key (got " + hashes.length
+                    + " longs)");
+        }
         if (maybe.length != hashes.length / 2) {
             throw new IllegalArgumentException("maybe has " + maybe.length + " entries for " + hashes.length / 2
                     + " keys; it needs one per key");

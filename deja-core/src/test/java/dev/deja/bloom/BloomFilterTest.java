@@ -448,6 +448,15 @@ class BloomFilterTest {
         assertThat(Arrays.copyOf(maybe, held.length)).doesNotContain(false);
         assertThatThrownBy(() -> filter.orCheckHashes(hashes, new boolean[3]))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one per key");
+        // an odd count of longs is a caller's slip (a pair cut in half), not a batch one key shorter
+        assertThatThrownBy(() -> filter.checkHashes(Arrays.copyOf(hashes, 3)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes").hasMessageContaining("3");
+        assertThatThrownBy(() -> filter.orCheckHashes(Arrays.copyOf(hashes, 3), new boolean[1]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes");
+        assertThatThrownBy(() -> filter.checkHashes(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hashes must not be null");
+        assertThatThrownBy(() -> filter.orCheckHashes(hashes, null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maybe must not be null");
     }
 
     @Test
