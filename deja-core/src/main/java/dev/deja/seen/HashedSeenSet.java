@@ -1,6 +1,7 @@
 package dev.deja.seen;
 
 import dev.deja.hash.Hash128;
+import java.util.List;
 
 /**
  * A seen-set that keeps only the 128-bit hash of each key ({@link Hash128}), such as bloom and recent.
@@ -34,6 +35,37 @@ public interface HashedSeenSet extends SeenSet {
         for (int i = 0; i < out.length; i++) {
             out[i] = checkThenAddHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
         }
+    }
+
+    /** {@link #addHash} for each key, in order, every key hashed (and so checked) before the first is recorded. */
+    @Override
+    default void addAll(List<byte[]> keys) {
+        checkThenAddAll(keys, null);
+    }
+
+    /**
+     * {@link #checkThenAddHashes} of every key's hash: a null or empty key anywhere in the batch is refused before the
+     * first key is recorded, so a refused batch changes nothing.
+     */
+    @Override
+    default Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        long[] hashes = Hash128.ofAll(keys);
+        Verdict[] out = new Verdict[keys.size()];
+        checkThenAddHashes(hashes, owners, out);
+        return out;
+    }
+
+    /** {@link #forgetHash} for each key, in order, every key hashed (and so checked) before the first is erased. */
+    @Override
+    default boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        long[] hashes = Hash128.ofAll(keys);
+        boolean[] out = new boolean[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = forgetHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
+        }
+        return out;
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.deja.bloom.WindowedBloomFilter;
 import dev.deja.hash.Hash128;
 import dev.deja.recent.RecentFilter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,21 @@ class BatchArgumentsTest {
                 .hasMessage("keys must not be null");
         assertThatThrownBy(() -> store.checkThenAddAll(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be null");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aBatchHoldingANullOrEmptyKeyIsRefusedBeforeAnyKeyIsRecorded(HashedSeenSet store) {
+        List<byte[]> withNull = Arrays.asList(utf8("fresh"), null);
+        List<byte[]> withEmpty = List.of(utf8("fresh"), new byte[0]);
+        assertThatThrownBy(() -> store.checkThenAddAll(withNull)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got null");
+        assertThatThrownBy(() -> store.addAll(withEmpty)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got an empty array");
+        assertThatThrownBy(() -> store.checkThenAddAll(withEmpty, new long[2]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got an empty array");
+        assertThat(store.check("fresh")).isFalse();
+        assertThat(store.stats().insertions()).isZero();
     }
 
     @ParameterizedTest
