@@ -11,6 +11,7 @@ import dev.deja.sizing.RecentSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -145,6 +146,24 @@ public final class RecentFilter implements HashedSeenSet {
         return Verdict.NEW;
     }
 
+    /** {@link #checkThenAddHash} for each key, after checking every owner, so a refused batch records nothing. */
+    @Override
+    public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
+        Require.hashBatch(hashes, owners, out);
+        checkOwners(owners);
+        for (int i = 0; i < out.length; i++) {
+            out[i] = checkThenAddHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
+        }
+    }
+
+    /** {@link #forgetHash} for each key, after checking every owner, so a refused batch erases nothing. */
+    @Override
+    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        checkOwners(owners);
+        return HashedSeenSet.super.forgetAll(keys, owners);
+    }
+
     @Override
     public boolean forgetHash(long high, long low, long owner) {
         checkOwner(owner);
@@ -235,6 +254,14 @@ public final class RecentFilter implements HashedSeenSet {
         if (owners == null && owner != NO_OWNER) {
             throw new IllegalArgumentException("owner must be NO_OWNER (0) on a recent filter built without owners"
                     + " (got " + owner + "); build it with owners(true) to keep owners");
+        }
+    }
+
+    private void checkOwners(long[] owners) {
+        if (owners != null && this.owners == null) {
+            for (long owner : owners) {
+                checkOwner(owner);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import dev.deja.seen.Guarantee;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
 import dev.deja.sizing.RecentSizing;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -66,6 +67,22 @@ class RecentFilterTest {
         assertThat(filter.check("k")).isFalse();
         assertThat(filter.checkThenAdd("k")).isEqualTo(Verdict.NEW);
         assertThat(filter.checkThenAdd("k")).isEqualTo(Verdict.DUPLICATE);
+    }
+
+    @Test
+    void withoutOwnersABatchWithAnOwnerIsRejectedAndNothingChanges() {
+        RecentFilter filter = RecentFilter.builder().buckets(64).build();
+        filter.add("held");
+        List<byte[]> keys = List.of(utf8("fresh"), utf8("held"), utf8("other"));
+        long[] owners = {NO_OWNER, NO_OWNER, 5};
+        // the first keys used to be recorded (or erased) before the third was refused: half a batch applied
+        assertThatThrownBy(() -> filter.checkThenAddAll(keys, owners))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners(true)");
+        assertThatThrownBy(() -> filter.forgetAll(keys, owners))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners(true)");
+        assertThat(filter.check("fresh")).isFalse();
+        assertThat(filter.check("held")).isTrue();
+        assertThat(filter.stats().insertions()).isEqualTo(1);
     }
 
     @Test
@@ -223,5 +240,9 @@ class RecentFilterTest {
     void rejectsEmptyKeys() {
         RecentFilter filter = RecentFilter.builder().buckets(64).build();
         assertThatThrownBy(() -> filter.checkThenAdd(new byte[0])).hasMessageContaining("key must be a non-empty");
+    }
+
+    private static byte[] utf8(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
     }
 }
