@@ -76,9 +76,9 @@ public interface SeenSet extends AutoCloseable {
         return out;
     }
 
-    /** {@link #add(byte[])} for each key, in order. */
+    /** {@link #add(byte[])} for each key, in order; a batch holding a null key is refused before any is recorded. */
     default void addAll(List<byte[]> keys) {
-        Require.nonNull("keys", keys);
+        noNullKey(keys);
         for (byte[] key : keys) {
             add(key, NO_OWNER);
         }
@@ -96,6 +96,7 @@ public interface SeenSet extends AutoCloseable {
      */
     default Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
+        noNullKey(keys);
         Verdict[] out = new Verdict[keys.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = checkThenAdd(keys.get(i), owners == null ? NO_OWNER : owners[i]);
@@ -110,6 +111,7 @@ public interface SeenSet extends AutoCloseable {
      */
     default boolean[] forgetAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
+        noNullKey(keys);
         boolean[] out = new boolean[keys.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = forget(keys.get(i), owners == null ? NO_OWNER : owners[i]);
@@ -157,6 +159,16 @@ public interface SeenSet extends AutoCloseable {
     /** Releases memory or files the store holds. The store must not be used afterwards. */
     @Override
     default void close() {
+    }
+
+    /**
+     * Refuses a null list or a null key in it before a batch changes anything, so that a refused batch has not half
+     * happened. (Which non-null keys a store takes is its own rule: a filter migrated from Guava takes the empty one.)
+     */
+    private static void noNullKey(List<byte[]> keys) {
+        for (byte[] key : Require.nonNull("keys", keys)) {
+            Require.nonNull("key", key);
+        }
     }
 
     private static byte[] utf8(String key) {

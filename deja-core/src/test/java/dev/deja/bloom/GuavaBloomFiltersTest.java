@@ -14,6 +14,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -165,6 +166,20 @@ class GuavaBloomFiltersTest {
         assertThat(full.stats().estimate()).isEqualTo(new ErrorEstimate.Bloom(1.0, 1.0, Math.pow(0.5, full.hashes())));
         // -ln(1 - fill) is infinite with every bit set: the count was 2^63 - 1, as BloomFilter's once was
         assertThat(full.stats().insertions()).isBetween(100L, 100_000L);
+    }
+
+    @Test
+    void aBatchHoldingANullKeyIsRefusedBeforeAnyKeyIsRecorded() throws IOException {
+        GuavaBloomFilter filter = read(serialise(BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01)));
+        List<byte[]> keys = Arrays.asList("a".getBytes(StandardCharsets.UTF_8), null);
+        // "a" used to be recorded before the null was met: a refused call that had half happened
+        assertThatThrownBy(() -> filter.checkThenAddAll(keys)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key must not be null");
+        assertThatThrownBy(() -> filter.addAll(keys)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key must not be null");
+        assertThat(filter.check("a")).isFalse();
+        assertThat(filter.checkThenAddAll(Arrays.asList(new byte[0], new byte[0])))
+                .containsExactly(Verdict.NEW, Verdict.DUPLICATE); // the empty key, as Guava takes it
     }
 
     private static GuavaBloomFilter read(byte[] bytes) throws IOException {
