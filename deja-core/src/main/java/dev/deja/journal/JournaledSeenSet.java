@@ -428,9 +428,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             return CompletableFuture.failedFuture(refused);
         }
         try {
-            for (int i = 0; i < erased.length; i++) {
-                erased[i] = store.forgetHash(hashes[2 * i], hashes[2 * i + 1], owner(owners, i));
-            }
+            store.forgetHashes(hashes, owners, erased); // refuses a bad owner before erasing any key
             journalChanges(Segment.FORGET, hashes, owners, erased, done);
         } finally {
             lock.unlock();

@@ -11,7 +11,6 @@ import dev.deja.sizing.RecentSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -158,10 +157,12 @@ public final class RecentFilter implements HashedSeenSet {
 
     /** {@link #forgetHash} for each key, after checking every owner, so a refused batch erases nothing. */
     @Override
-    public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
-        Require.sameLength(keys, owners);
+    public void forgetHashes(long[] hashes, long[] owners, boolean[] out) {
+        Require.hashBatch(hashes, owners, out);
         checkOwners(owners);
-        return HashedSeenSet.super.forgetAll(keys, owners);
+        for (int i = 0; i < out.length; i++) {
+            out[i] = forgetHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
+        }
     }
 
     @Override

@@ -56,15 +56,26 @@ public interface HashedSeenSet extends SeenSet {
         return out;
     }
 
-    /** {@link #forgetHash} for each key, in order, every key hashed (and so checked) before the first is erased. */
+    /**
+     * {@link #forgetHash} for each key, in order, laid out as {@link #checkThenAddHashes}: its answer in {@code out[i]}.
+     * A store whose single calls refuse some owners checks them all first, so that a refused batch erases nothing.
+     *
+     * @throws IllegalArgumentException before erasing any key, when an array is null or of the wrong length
+     */
+    default void forgetHashes(long[] hashes, long[] owners, boolean[] out) {
+        Require.hashBatch(hashes, owners, out);
+        for (int i = 0; i < out.length; i++) {
+            out[i] = forgetHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
+        }
+    }
+
+    /** {@link #forgetHashes} of every key's hash, every key hashed (and so checked) before the first is erased. */
     @Override
     default boolean[] forgetAll(List<byte[]> keys, long[] owners) {
         Require.sameLength(keys, owners);
         long[] hashes = Hash128.ofAll(keys);
         boolean[] out = new boolean[keys.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = forgetHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
-        }
+        forgetHashes(hashes, owners, out);
         return out;
     }
 

@@ -65,16 +65,24 @@ public final class Require {
      * parallel owners array, when given, with one entry per key. Checked before the first key is recorded, so a
      * malformed batch changes nothing.
      */
-    public static void hashBatch(long[] hashes, long[] owners, Object[] out) {
+    public static void hashBatch(long[] hashes, long[] owners, Verdict[] out) {
+        hashBatch(hashes, owners, nonNull("out", out).length);
+    }
+
+    /** {@link #hashBatch(long[], long[], Verdict[])} for a batch answered yes or no ({@link HashedSeenSet#forgetHashes}). */
+    public static void hashBatch(long[] hashes, long[] owners, boolean[] out) {
+        hashBatch(hashes, owners, nonNull("out", out).length);
+    }
+
+    private static void hashBatch(long[] hashes, long[] owners, int answers) {
         nonNull("hashes", hashes);
-        nonNull("out", out);
-        if (hashes.length != 2L * out.length) {
+        if (hashes.length != 2L * answers) {
             throw new IllegalArgumentException("hashes must hold a (high, low) pair per key (got " + hashes.length
-                    + " longs for " + out.length + " answers)");
+                    + " longs for " + answers + " answers)");
         }
-        if (owners != null && owners.length != out.length) {
+        if (owners != null && owners.length != answers) {
             throw new IllegalArgumentException("owners must have one entry per key (got " + owners.length
-                    + " owners for " + out.length + " keys)");
+                    + " owners for " + answers + " keys)");
         }
     }
 }

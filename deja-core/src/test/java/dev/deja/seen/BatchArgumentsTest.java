@@ -71,6 +71,10 @@ class BatchArgumentsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("hashes must not be null");
         assertThatThrownBy(() -> store.checkThenAddHashes(hashes, null, null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("out must not be null");
+        assertThatThrownBy(() -> store.forgetHashes(hashes, new long[3], new boolean[2]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners");
+        assertThatThrownBy(() -> store.forgetHashes(hashes, null, new boolean[1]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes");
         assertThat(store.check("a")).isFalse();
         assertThat(store.check("b")).isFalse();
 
