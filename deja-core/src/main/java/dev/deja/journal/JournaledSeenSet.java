@@ -476,20 +476,22 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     public static <S extends HashedSeenSet> Path replaceContent(Path dir, SnapshotCodec<S> codec, S content)
             throws IOException {
+        List<Snapshots.Snapshot> snapshots = Snapshots.list(dir);
+        List<Segment.File> segments = Segment.list(dir);
         long position = 0;
-        for (Snapshots.Snapshot snapshot : Snapshots.list(dir)) {
+        for (Snapshots.Snapshot snapshot : snapshots) {
             position = Math.max(position, snapshot.position());
         }
-        for (Segment.File segment : Segment.list(dir)) {
+        for (Segment.File segment : segments) {
             position = Math.max(position, segment.firstSeq() + Segment.slots(Files.size(segment.path())));
         }
         Path written = Snapshots.write(dir, position, codec, content);
-        for (Snapshots.Snapshot snapshot : Snapshots.list(dir)) {
-            if (snapshot.position() < position) {
+        for (Snapshots.Snapshot snapshot : snapshots) {
+            if (snapshot.position() < position) { // one at the position itself was just replaced by the new one
                 Files.deleteIfExists(snapshot.file());
             }
         }
-        for (Segment.File segment : Segment.list(dir)) {
+        for (Segment.File segment : segments) {
             Files.deleteIfExists(segment.path()); // every record in it is before the new snapshot's position
         }
         return written;

@@ -148,11 +148,9 @@ public final class RecentFilter implements HashedSeenSet {
     /** {@link #checkThenAddHash} for each key, after checking every owner, so a refused batch records nothing. */
     @Override
     public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
-        Require.hashBatch(hashes, owners, out);
+        Require.hashBatch(hashes, owners, out); // a malformed batch is named as such before its owners are read
         checkOwners(owners);
-        for (int i = 0; i < out.length; i++) {
-            out[i] = checkThenAddHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
-        }
+        HashedSeenSet.super.checkThenAddHashes(hashes, owners, out);
     }
 
     /** {@link #forgetHash} for each key, after checking every owner, so a refused batch erases nothing. */
@@ -160,9 +158,7 @@ public final class RecentFilter implements HashedSeenSet {
     public void forgetHashes(long[] hashes, long[] owners, boolean[] out) {
         Require.hashBatch(hashes, owners, out);
         checkOwners(owners);
-        for (int i = 0; i < out.length; i++) {
-            out[i] = forgetHash(hashes[2 * i], hashes[2 * i + 1], owners == null ? NO_OWNER : owners[i]);
-        }
+        HashedSeenSet.super.forgetHashes(hashes, owners, out);
     }
 
     @Override

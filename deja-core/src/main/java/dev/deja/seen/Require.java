@@ -53,10 +53,13 @@ public final class Require {
 
     /** Checks that a parallel owners array, when given, has one entry per key. */
     public static void sameLength(List<byte[]> keys, long[] owners) {
-        nonNull("keys", keys);
-        if (owners != null && owners.length != keys.size()) {
+        ownersFor(nonNull("keys", keys).size(), owners);
+    }
+
+    private static void ownersFor(int keys, long[] owners) {
+        if (owners != null && owners.length != keys) {
             throw new IllegalArgumentException("owners must have one entry per key (got " + owners.length
-                    + " owners for " + keys.size() + " keys)");
+                    + " owners for " + keys + " keys)");
         }
     }
 
@@ -80,9 +83,6 @@ public final class Require {
             throw new IllegalArgumentException("hashes must hold a (high, low) pair per key (got " + hashes.length
                     + " longs for " + answers + " answers)");
         }
-        if (owners != null && owners.length != answers) {
-            throw new IllegalArgumentException("owners must have one entry per key (got " + owners.length
-                    + " owners for " + answers + " keys)");
-        }
+        ownersFor(answers, owners);
     }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.bloom.BloomFilter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -15,17 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A bloom filter through a snapshot file and back: sparse files, full ones and both in one. */
 class BloomSnapshotTest {
 
-    private static final SnapshotCodec<BloomFilter> CODEC = new SnapshotCodec<>() {
-        @Override
-        public void write(BloomFilter store, OutputStream out) throws IOException {
-            store.writeTo(out);
-        }
-
-        @Override
-        public BloomFilter read(InputStream in) throws IOException {
-            return BloomFilter.readFrom(in);
-        }
-    };
+    private static final SnapshotCodec<BloomFilter> CODEC = StoreCodecs.BLOOM;
 
     @TempDir
     Path tmp;

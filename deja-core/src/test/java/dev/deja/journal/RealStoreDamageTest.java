@@ -9,8 +9,6 @@ import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.Verdict;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,30 +49,10 @@ class RealStoreDamageTest {
     }
 
     private static final Kind<RecentFilter> RECENT = new Kind<>("recent",
-            () -> RecentFilter.builder().buckets(4096).ways(4).owners(true).build(), new SnapshotCodec<>() {
-                @Override
-                public void write(RecentFilter store, OutputStream out) throws IOException {
-                    store.writeTo(out);
-                }
-
-                @Override
-                public RecentFilter read(InputStream in) throws IOException {
-                    return RecentFilter.readFrom(in);
-                }
-            });
+            () -> RecentFilter.builder().buckets(4096).ways(4).owners(true).build(), StoreCodecs.RECENT);
 
     private static final Kind<BloomFilter> BLOOM = new Kind<>("bloom",
-            () -> BloomFilter.builder().bits(1 << 16).hashes(10).capacity(1000).build(), new SnapshotCodec<>() {
-                @Override
-                public void write(BloomFilter store, OutputStream out) throws IOException {
-                    store.writeTo(out);
-                }
-
-                @Override
-                public BloomFilter read(InputStream in) throws IOException {
-                    return BloomFilter.readFrom(in);
-                }
-            });
+            () -> BloomFilter.builder().bits(1 << 16).hashes(10).capacity(1000).build(), StoreCodecs.BLOOM);
 
     @Test
     void aRecentFilterRecoversExactlyTheChangesBeforeAnyDamage() throws IOException {

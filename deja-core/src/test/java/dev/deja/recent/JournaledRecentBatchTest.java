@@ -7,9 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.journal.JournaledSeenSet;
 import dev.deja.journal.SnapshotCodec;
+import dev.deja.journal.StoreCodecs;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,17 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JournaledRecentBatchTest {
 
-    private static final SnapshotCodec<RecentFilter> CODEC = new SnapshotCodec<>() {
-        @Override
-        public void write(RecentFilter store, OutputStream out) throws IOException {
-            store.writeTo(out);
-        }
-
-        @Override
-        public RecentFilter read(InputStream in) throws IOException {
-            return RecentFilter.readFrom(in);
-        }
-    };
+    private static final SnapshotCodec<RecentFilter> CODEC = StoreCodecs.RECENT;
 
     @TempDir
     Path dir;

@@ -48,10 +48,11 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
             // RFC 9112, section 3.2 (a MUST): which host would a request with two have meant?
             failure = HttpProblem.badRequest("an HTTP/1.1 request needs exactly one Host header (got " + hosts + ")");
         }
-        if (failure == null && unsupportedExpectation(request) != null) {
+        String expectation = failure == null ? unsupportedExpectation(request) : null;
+        if (expectation != null) {
             // RFC 9110, section 10.1.1; the aggregator leaves it to be answered in its turn (see BodyLimit)
             failure = new HttpProblem(HttpResponseStatus.EXPECTATION_FAILED, "unsupported expectation '"
-                    + unsupportedExpectation(request) + "': only '100-continue' is understood");
+                    + expectation + "': only '100-continue' is understood");
         }
         String path;
         Map<String, List<String>> parameters;

@@ -4,12 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.testing.TestServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,15 +86,15 @@ class RespCompatibilityTest {
         // Redis reads every option before acting on any: a HELLO it refuses neither authenticates nor names
         try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
             String noAuth = "-NOAUTH Authentication required.\r\n";
-            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret FOO\r\nDJ.LIST\r\n", noAuth))
+            assertThat(guarded.respExchange("HELLO 3 AUTH default s3cret FOO\r\nDJ.LIST\r\n", noAuth))
                     .isEqualTo("-ERR Syntax error in HELLO option 'FOO'\r\n" + noAuth);
-            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret SETNAME \"a b\"\r\nDJ.LIST\r\n", noAuth))
+            assertThat(guarded.respExchange("HELLO 3 AUTH default s3cret SETNAME \"a b\"\r\nDJ.LIST\r\n", noAuth))
                     .isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n" + noAuth);
-            assertThat(exchange(guarded, "HELLO 3 AUTH default s3cret SETNAME\r\nDJ.LIST\r\n", noAuth))
+            assertThat(guarded.respExchange("HELLO 3 AUTH default s3cret SETNAME\r\nDJ.LIST\r\n", noAuth))
                     .isEqualTo("-ERR Syntax error in HELLO option 'SETNAME'\r\n" + noAuth);
-            assertThat(exchange(guarded, "HELLO 2 AUTH default wrong AUTH default s3cret\r\nPING\r\n", "+PONG\r\n"))
+            assertThat(guarded.respExchange("HELLO 2 AUTH default wrong AUTH default s3cret\r\nPING\r\n", "+PONG\r\n"))
                     .as("the last AUTH option counts, as in Redis").endsWith("modules\r\n*0\r\n+PONG\r\n");
-            assertThat(exchange(guarded, "HELLO 2 AUTH default wrong SETNAME w\r\nAUTH s3cret\r\nCLIENT GETNAME\r\n",
+            assertThat(guarded.respExchange("HELLO 2 AUTH default wrong SETNAME w\r\nAUTH s3cret\r\nCLIENT GETNAME\r\n",
                     "$-1\r\n")).as("a refused HELLO names nobody")
                     .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n+OK\r\n$-1\r\n");
         }
@@ -139,14 +134,14 @@ class RespCompatibilityTest {
     void aRefusedSetCreatesNoKeyValueNamespace(@TempDir Path other) throws Exception {
         // the key-value namespace is created by the first write; one refused for its syntax is no write
         try (TestServer fresh = TestServer.start(other)) {
-            assertThat(exchange(fresh, "SET k v FOO\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
-            assertThat(exchange(fresh, "SET k v EX ten\r\n", "\r\n"))
+            assertThat(fresh.respExchange("SET k v FOO\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
+            assertThat(fresh.respExchange("SET k v EX ten\r\n", "\r\n"))
                     .isEqualTo("-ERR value is not an integer or out of range\r\n");
-            assertThat(exchange(fresh, "SETEX k ten v\r\n", "\r\n"))
+            assertThat(fresh.respExchange("SETEX k ten v\r\n", "\r\n"))
                     .isEqualTo("-ERR value is not an integer or out of range\r\n");
-            assertThat(exchange(fresh, "PSETEX k 0 v\r\n", "\r\n"))
+            assertThat(fresh.respExchange("PSETEX k 0 v\r\n", "\r\n"))
                     .isEqualTo("-ERR invalid expire time in 'psetex' command\r\n");
-            assertThat(exchange(fresh, "DJ.LIST\r\n", "\r\n")).isEqualTo("*1\r\n$7\r\ndefault\r\n");
+            assertThat(fresh.respExchange("DJ.LIST\r\n", "\r\n")).isEqualTo("*1\r\n$7\r\ndefault\r\n");
         }
     }
 
@@ -227,30 +222,7 @@ class RespCompatibilityTest {
 
     /** Sends {@code raw} on a new connection and reads until the replies end with {@code end} (or 5 s pass). */
     private static String exchange(String raw, String end) throws IOException {
-        return exchange(server, raw, end);
+        return server.respExchange(raw, end);
     }
 
-    /** As {@link #exchange(String, String)}, with another server. */
-    private static String exchange(TestServer to, String raw, String end) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", to.respPort())) {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
-            socket.getOutputStream().flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream replies = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                int n;
-                while ((n = in.read(buffer)) > 0) {
-                    replies.write(buffer, 0, n);
-                    if (replies.toString(StandardCharsets.UTF_8).endsWith(end)) {
-                        break;
-                    }
-                }
-            } catch (SocketTimeoutException e) {
-                // what came is what is compared
-            }
-            return replies.toString(StandardCharsets.UTF_8);
-        }
-    }
 }

@@ -15,12 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.protocol.ProtocolVersion;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -181,7 +176,7 @@ class TransactionTest {
     void execAnswersOnceItsWritesAreOnDisk(@TempDir Path other) throws Exception {
         // with fsync always every write's reply waits for the disk: EXEC's array waits for all of them
         try (TestServer synced = TestServer.start(other, b -> b.fsync(FsyncPolicy.ALWAYS))) {
-            assertThat(exchange(synced, "MULTI\r\nBF.ADD tx-s a\r\nSET tx-s-kv v NX\r\nDJ.CHECKTHENADD tx-s b\r\n"
+            assertThat(synced.respExchange("MULTI\r\nBF.ADD tx-s a\r\nSET tx-s-kv v NX\r\nDJ.CHECKTHENADD tx-s b\r\n"
                     + "BF.MADD tx-s a c\r\nSET tx-s-kv w NX\r\nEXEC\r\nBF.EXISTS tx-s c\r\n", "$-1\r\n:1\r\n"))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(5)
                             + "*5\r\n:1\r\n+OK\r\n+NEW\r\n*2\r\n:0\r\n:1\r\n$-1\r\n:1\r\n");
@@ -191,7 +186,7 @@ class TransactionTest {
     @Test
     void aPasswordIsNeededForMultiAndAuthInsideItIsQueued(@TempDir Path other) throws Exception {
         try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
-            assertThat(exchange(guarded, "MULTI\r\nPING\r\nAUTH s3cret\r\nMULTI\r\nAUTH s3cret\r\nPING\r\nEXEC\r\n",
+            assertThat(guarded.respExchange("MULTI\r\nPING\r\nAUTH s3cret\r\nMULTI\r\nAUTH s3cret\r\nPING\r\nEXEC\r\n",
                     "*2\r\n+OK\r\n+PONG\r\n"))
                     .isEqualTo("-NOAUTH Authentication required.\r\n-NOAUTH Authentication required.\r\n+OK\r\n"
                             + "+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n+PONG\r\n");
@@ -205,12 +200,13 @@ class TransactionTest {
             String tooLarge = "-ERR transaction too large: the commands queued since MULTI may hold at most 36"
                     + " arguments and 1000 bytes together, as one command may (--max-batch, --max-body-bytes)\r\n";
             String abort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
-            assertThat(exchange(small, "MULTI\r\n" + "PING\r\n".repeat(37) + "PING\r\nEXEC\r\nPING\r\n", "+PONG\r\n"))
+            assertThat(small.respExchange("MULTI\r\n" + "PING\r\n".repeat(37) + "PING\r\nEXEC\r\nPING\r\n",
+                    "+PONG\r\n"))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(36) + tooLarge + "+QUEUED\r\n" + abort + "+PONG\r\n");
             String half = "x".repeat(500);
-            assertThat(exchange(small, "MULTI\r\nECHO " + half + "\r\nECHO " + half + "\r\nEXEC\r\n", abort))
+            assertThat(small.respExchange("MULTI\r\nECHO " + half + "\r\nECHO " + half + "\r\nEXEC\r\n", abort))
                     .isEqualTo("+OK\r\n+QUEUED\r\n" + tooLarge + abort);
-            assertThat(exchange(small, "MULTI\r\n" + "PING\r\n".repeat(36) + "EXEC\r\n", "+PONG\r\n".repeat(36)))
+            assertThat(small.respExchange("MULTI\r\n" + "PING\r\n".repeat(36) + "EXEC\r\n", "+PONG\r\n".repeat(36)))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(36) + "*36\r\n" + "+PONG\r\n".repeat(36));
         }
     }
@@ -275,29 +271,6 @@ class TransactionTest {
 
     /** Sends {@code raw} on a new connection and reads until the replies end with {@code end}, EOF or 5 s. */
     private static String exchange(String raw, String end) throws IOException {
-        return exchange(server, raw, end);
-    }
-
-    private static String exchange(TestServer to, String raw, String end) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", to.respPort())) {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
-            socket.getOutputStream().flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream replies = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                int n;
-                while ((n = in.read(buffer)) > 0) {
-                    replies.write(buffer, 0, n);
-                    if (replies.toString(StandardCharsets.UTF_8).endsWith(end)) {
-                        break;
-                    }
-                }
-            } catch (SocketTimeoutException e) {
-                // what came is what is compared
-            }
-            return replies.toString(StandardCharsets.UTF_8);
-        }
+        return server.respExchange(raw, end);
     }
 }

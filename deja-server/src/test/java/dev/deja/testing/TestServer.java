@@ -3,7 +3,12 @@ package dev.deja.testing;
 import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
@@ -42,6 +47,33 @@ public final class TestServer implements AutoCloseable {
 
     public int respPort() {
         return server.respPort();
+    }
+
+    /**
+     * Sends {@code raw} to the RESP port on a new connection and reads until the replies end with {@code end}, the
+     * server closes the connection, or 5 s pass; what came is returned.
+     */
+    public String respExchange(String raw, String end) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", respPort())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream replies = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                int n;
+                while ((n = in.read(buffer)) > 0) {
+                    replies.write(buffer, 0, n);
+                    if (replies.toString(StandardCharsets.UTF_8).endsWith(end)) {
+                        break;
+                    }
+                }
+            } catch (SocketTimeoutException e) {
+                // what came is what is compared
+            }
+            return replies.toString(StandardCharsets.UTF_8);
+        }
     }
 
     public DejaServer server() {
