@@ -75,8 +75,8 @@ final class ConnectionCommands {
             if (arity == null) {
                 return hint == null ? null : "ERR unknown subcommand '" + args.string(1) + "'. " + hint;
             }
-            boolean fits = arity >= 0 ? args.size() == arity : args.size() >= -arity;
-            return fits ? null : RespError.arity(command + "|" + args.string(1)).getMessage();
+            return RespCommand.arityFits(arity, args.size()) ? null
+                    : RespError.arity(command + "|" + args.string(1)).getMessage();
         };
     }
 
@@ -184,7 +184,7 @@ final class ConnectionCommands {
                 }
                 return Replies.OK;
             }
-            default -> throw new RespError("ERR unknown subcommand '" + args.string(1) + "'. " + CLIENT_HINT);
+            default -> throw new IllegalStateException("refused by its subcommand check: " + args.string(1));
         }
     }
 
@@ -219,7 +219,7 @@ final class ConnectionCommands {
                 }
                 return Replies.array(infos);
             }
-            default -> throw new RespError("ERR unknown subcommand '" + args.string(1) + "'. " + COMMAND_HINT);
+            default -> throw new IllegalStateException("refused by its subcommand check: " + args.string(1));
         }
     }
 

@@ -30,6 +30,11 @@ record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Ac
     }
 
     boolean arityMatches(int argumentCount) {
+        return arityFits(arity, argumentCount);
+    }
+
+    /** Redis's arity convention: exactly {@code arity} arguments, or at least {@code -arity} when negative. */
+    static boolean arityFits(int arity, int argumentCount) {
         return arity >= 0 ? argumentCount == arity : argumentCount >= -arity;
     }
 }
