@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * torn by a crash: the segment is truncated at the last valid record. A bad record followed by valid ones, a bad
  * record in an older segment, or a gap between segments is real corruption: replay stops there, and the bytes
  * after it and every later segment are kept aside as {@code *.corrupt} files instead of being deleted, because
- * they may hold acknowledged writes someone will want to inspect. Every case is logged and reported.
+ * they may hold acknowledged writes someone will want to inspect. Every case is logged and reported. A store with
+ * snapshots none of which verifies, or with no snapshot and a journal that no longer starts at its first record, is
+ * not opened at all: it could come back empty ({@link #refuseWhenNothingRebuildsTheContent}).
  *
  * <p>Only what replay needs is read: records below the loaded snapshot's position are in it, so a segment wholly
  * before the position (kept for the older snapshot) is skipped, and reading a segment that holds the position
@@ -57,7 +59,13 @@ final class Recovery<S extends HashedSeenSet> {
         this.dir = dir;
     }
 
-    /** Recovers the store kept in {@code dir}, starting from {@code empty} when no snapshot verifies. */
+    /**
+     * Recovers the store kept in {@code dir}, starting from {@code empty} when it has no snapshot and its journal
+     * starts at the first record (a new store, or one never snapshotted).
+     *
+     * @throws IOException when a file cannot be read, or when no snapshot loads and the journal alone cannot rebuild
+     *                     the content ({@link #refuseWhenNothingRebuildsTheContent}); nothing is changed then
+     */
     static <S extends HashedSeenSet> Result<S> run(Path dir, SnapshotCodec<S> codec, Supplier<S> empty)
             throws IOException {
         return new Recovery<S>(dir).recover(codec, empty);
@@ -68,6 +76,7 @@ final class Recovery<S extends HashedSeenSet> {
         warnAboutUnusableNames();
         S store = null;
         Snapshots.Snapshot loaded = null;
+        List<Path> rejectedFiles = new ArrayList<>();
         for (Snapshots.Snapshot candidate : Snapshots.list(dir)) {
             String problem;
             try {
@@ -86,18 +95,58 @@ final class Recovery<S extends HashedSeenSet> {
             }
             LOG.warn("{}: snapshot {} rejected: {}", dir, candidate.file().getFileName(), problem);
             rejected.add(candidate.file().getFileName() + ": " + problem);
-            // out of the way, so it is neither retried nor counted among the two snapshots kept
-            setAside.add(moveAside(candidate.file()));
+            rejectedFiles.add(candidate.file());
         }
         long position = loaded == null ? 0 : loaded.position();
         if (store == null) {
+            refuseWhenNothingRebuildsTheContent();
             store = empty.get();
+        }
+        for (Path file : rejectedFiles) {
+            // out of the way, so it is neither retried nor counted among the two snapshots kept
+            setAside.add(moveAside(file));
         }
         long next = replay(store, position);
         RecoveryReport report = new RecoveryReport(Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
                 position, rejected, replayed, next, bytesCut, setAside, problems);
         (report.clean() ? LOG.atInfo() : LOG.atWarn()).log("{}: {}", dir, report.summary());
         return new Result<>(store, next, report);
+    }
+
+    /**
+     * With no snapshot loaded, the store can be rebuilt only by replaying its journal from the first record, and
+     * only if the journal ever held all of its content. Recovery stops instead of opening the store empty or nearly
+     * so, which would answer every key it had seen "new" with no sign of it but a log line, when:
+     * <ul>
+     *   <li>a snapshot was there and none verifies: whatever the journal still holds, content that was never
+     *       journaled (a dump loaded, a filter merged in) was only in the snapshots;</li>
+     *   <li>there is no snapshot and the journal no longer starts at record 0 (the records before it were pruned
+     *       after a snapshot that is now gone).</li>
+     * </ul>
+     * It stops before it moves or cuts anything, so each start repeats the refusal until an operator acts, and the
+     * error says how.
+     */
+    private void refuseWhenNothingRebuildsTheContent() throws IOException {
+        List<Segment.File> segments = Segment.list(dir);
+        long firstRecord = segments.isEmpty() ? 0 : segments.get(0).firstSeq();
+        if (rejected.isEmpty() && firstRecord == 0) {
+            return; // no snapshot was ever written, and every record is there (or none was ever written)
+        }
+        StringBuilder why = new StringBuilder("cannot rebuild the store in " + dir + ": ");
+        why.append(rejected.isEmpty() ? "there is no snapshot" : "no snapshot verifies (" + rejected + ")");
+        if (segments.isEmpty()) {
+            why.append(" and there is no journal.");
+        } else if (firstRecord > 0) {
+            why.append(" and the journal starts at record ").append(firstRecord).append(", so records 0 to ")
+                    .append(firstRecord - 1).append(" are lost.");
+        } else {
+            why.append(". The journal starts at record 0: unless a dump was loaded into the store or a filter merged"
+                    + " into it, it holds everything, and moving the damaged snapshots out of the directory rebuilds"
+                    + " the store from it.");
+        }
+        throw new IOException(why + " Nothing was changed. To start the store empty instead, losing what it held,"
+                + " move its snapshot-* and journal-* files out of the directory (keep them to inspect), or restore"
+                + " them from a backup");
     }
 
     /** Replays every segment's records from {@code position} on; returns the next sequence number. */

@@ -1,6 +1,7 @@
 package dev.deja.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.bloom.BloomFilter;
 import dev.deja.hash.Hash128;
@@ -106,13 +107,20 @@ class RealStoreDamageTest {
                     lastFirst + kept, last + " cut to " + length);
             cases++;
         }
-        // the only snapshot damaged: the whole journal is replayed from the start
+        // the only snapshot damaged: recovery refuses (the snapshot could hold content the journal never had) and
+        // changes nothing; with the snapshot moved out, as its error says, the whole journal is replayed
         byte[] pristine = files.get(snapshot);
         for (int at = 0; at < pristine.length; at += Math.max(1, pristine.length / 24)) {
-            check(kind, dir, files, Map.of(snapshot, flipped(pristine, at, 4)), changes, changes.size(),
-                    snapshot + " byte " + at);
+            restore(dir, files, Map.of(snapshot, flipped(pristine, at, 4)));
+            assertThatThrownBy(() -> Recovery.run(dir, kind.codec(), kind.empty())).as(snapshot + " byte " + at)
+                    .isInstanceOf(IOException.class).hasMessageContaining("no snapshot verifies")
+                    .hasMessageContaining("moving the damaged snapshots out of the directory rebuilds the store");
+            assertThat(dir.resolve(snapshot)).as(snapshot + " byte " + at).hasBinaryContent(flipped(pristine, at, 4));
             cases++;
         }
+        Map<String, byte[]> withoutSnapshot = new TreeMap<>(files);
+        withoutSnapshot.remove(snapshot);
+        check(kind, dir, withoutSnapshot, Map.of(), changes, changes.size(), snapshot + " moved out");
         assertThat(cases).isGreaterThan(250);
     }
 

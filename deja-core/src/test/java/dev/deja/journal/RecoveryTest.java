@@ -10,7 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -341,6 +344,108 @@ class RecoveryTest {
                         .isEqualTo(before);
             }
         }
+    }
+
+    /**
+     * Snapshots at 1,500 and 2,000 and a journal pruned to start at 1,500: records 0 to 1,499 are only in the
+     * snapshots. With both damaged (or gone) the store cannot be rebuilt, and opening it empty would answer 2,000
+     * seen keys "new": the open is refused, naming the rejected snapshots and the journal's first record, and
+     * nothing in the directory is renamed, cut or rewritten, so every later start refuses the same way. Moving the
+     * files out starts it empty, as the error says.
+     */
+    @Test
+    void aStoreWhoseSnapshotsAreAllDamagedAndWhoseJournalWasPrunedIsNotOpenedEmpty() throws Exception {
+        Path live = tmp.resolve("pruned");
+        try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
+            for (int round = 0; round < 4; round++) {
+                set.addAll(keys(round * 500, round * 500 + 500));
+                set.snapshotNow().get();
+            }
+        }
+        assertThat(Snapshots.list(live)).extracting(Snapshots.Snapshot::position).containsExactly(2000L, 1500L);
+        long firstRecord = Segment.list(live).get(0).firstSeq();
+        assertThat(firstRecord).isPositive();
+
+        Path damaged = Crash.copy(live, tmp.resolve("both-damaged"));
+        flip(damaged.resolve(Snapshots.fileName(2000)), Snapshots.HEADER_BYTES + 5);
+        flip(damaged.resolve(Snapshots.fileName(1500)), Snapshots.HEADER_BYTES + 5);
+        Path gone = Crash.copy(live, tmp.resolve("both-gone"));
+        Files.delete(gone.resolve(Snapshots.fileName(2000)));
+        Files.delete(gone.resolve(Snapshots.fileName(1500)));
+        for (Path dir : List.of(damaged, gone)) {
+            Map<String, String> before = contents(dir);
+            for (int start = 0; start < 2; start++) {
+                assertThatThrownBy(() -> builder(dir).open()).as(dir.toString()).isInstanceOf(IOException.class)
+                        .hasMessageContaining("cannot rebuild the store in " + dir)
+                        .hasMessageContaining("the journal starts at record " + firstRecord + ", so records 0 to "
+                                + (firstRecord - 1) + " are lost")
+                        .hasMessageContaining(dir == damaged ? "no snapshot verifies ([" + Snapshots.fileName(2000)
+                                : "there is no snapshot")
+                        .hasMessageContaining("Nothing was changed");
+                assertThat(contents(dir)).as(dir + ", start " + start).isEqualTo(before);
+            }
+        }
+
+        Path movedOut = tmp.resolve("moved-out");
+        Files.createDirectories(movedOut);
+        try (var files = Files.list(damaged)) {
+            for (Path f : files.toList()) {
+                if (f.getFileName().toString().matches("(journal|snapshot)-.*")) { // the files the error names
+                    Files.move(f, movedOut.resolve(f.getFileName()));
+                }
+            }
+        }
+        try (JournaledSeenSet<MapSeenSet> set = builder(damaged).open()) {
+            assertThat(set.recovery().clean()).isTrue();
+            assertThat(set.checkAll(keys(0, 2000))).containsOnly(false);
+        }
+    }
+
+    /**
+     * Damaged snapshots over a journal that still starts at record 0 are refused too (a dump or a merge may have
+     * been in them only), and the error says that moving the snapshots out rebuilds the store from the journal: it
+     * does, with every key.
+     */
+    @Test
+    void damagedSnapshotsOverAWholeJournalAreRefusedAndTheJournalAloneRebuildsEveryKey() throws Exception {
+        Path dir = tmp.resolve("whole-journal");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            set.addAll(keys(0, 300));
+            set.snapshotNow().get();
+            set.addAll(keys(300, 600));
+            set.snapshotNow().get();
+        }
+        assertThat(Segment.list(dir).get(0).firstSeq()).isZero();
+        List<Snapshots.Snapshot> snapshots = Snapshots.list(dir);
+        assertThat(snapshots).hasSize(2);
+        for (Snapshots.Snapshot snapshot : snapshots) {
+            flip(snapshot.file(), Snapshots.HEADER_BYTES + 5);
+        }
+        Map<String, String> before = contents(dir);
+        assertThatThrownBy(() -> builder(dir).open()).isInstanceOf(IOException.class)
+                .hasMessageContaining("The journal starts at record 0")
+                .hasMessageContaining("moving the damaged snapshots out of the directory rebuilds the store");
+        assertThat(contents(dir)).isEqualTo(before);
+
+        for (Snapshots.Snapshot snapshot : snapshots) {
+            Files.move(snapshot.file(), tmp.resolve(snapshot.file().getFileName()));
+        }
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().clean()).isTrue();
+            assertThat(set.recovery().recordsReplayed()).isEqualTo(600);
+            assertThat(set.checkAll(keys(0, 600))).containsOnly(true);
+        }
+    }
+
+    /** Each file's name and bytes (in hex, so that two listings compare by content). */
+    private static Map<String, String> contents(Path dir) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                out.put(f.getFileName().toString(), HexFormat.of().formatHex(Files.readAllBytes(f)));
+            }
+        }
+        return out;
     }
 
     /** Flips one bit of the byte at {@code at} in the file; returns the file's new content. */

@@ -658,6 +658,59 @@ class NamespaceRegistryTest {
         }
     }
 
+    /**
+     * Every snapshot of a namespace damaged, over a journal pruned past the first key: the server's start is refused
+     * with an error naming the namespace's directory and the records lost, rather than the bloom filter coming back
+     * empty and answering its keys "new". The files stay as they were, and each start refuses again; with the
+     * snapshot and journal files moved out, as the error says, the namespace starts empty, its kind and parameters
+     * kept.
+     */
+    @Test
+    void aNamespaceWhoseSnapshotsAreAllDamagedStopsTheStartInsteadOfOpeningEmpty() throws IOException {
+        Path dir = dataDir.resolve("fragile");
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            registry.create("fragile", "bloom", Map.of()).checkThenAdd(List.of("first".getBytes()), null).join();
+        }
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            registry.get("fragile").checkThenAdd(List.of("second".getBytes()), null).join();
+        }
+        List<Path> storeFiles;
+        try (Stream<Path> files = Files.list(dir)) {
+            storeFiles = files.filter(f -> f.getFileName().toString().matches("(snapshot|journal)-\\d+\\.(snap|log)"))
+                    .toList();
+        }
+        List<Path> snapshots = storeFiles.stream().filter(f -> f.getFileName().toString().startsWith("snapshot-"))
+                .toList();
+        assertThat(snapshots).isNotEmpty();
+        for (Path snapshot : snapshots) {
+            flipByte(snapshot, 40);
+        }
+        List<String> before;
+        try (Stream<Path> files = Files.list(dir)) {
+            before = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        for (int start = 0; start < 2; start++) {
+            assertThatThrownBy(() -> open(FIXTURE, true)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("cannot rebuild the store in " + dir)
+                    .hasMessageContaining("no snapshot verifies")
+                    .hasMessageContaining("the journal starts at record 1, so records 0 to 0 are lost");
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(before);
+            }
+        }
+
+        Path kept = Files.createDirectories(tmpCopy.resolve("kept"));
+        for (Path file : storeFiles) {
+            Files.move(file, kept.resolve(file.getFileName()));
+        }
+        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            Namespace emptied = registry.get("fragile");
+            assertThat(emptied.kind().name()).isEqualTo("bloom");
+            assertThat(emptied.store().check("first".getBytes())).isFalse();
+            assertThat(emptied.store().check("second".getBytes())).isFalse();
+        }
+    }
+
     @Test
     void aFinalSnapshotThatFailsIsReportedAndTheJournalStillHoldsEveryWrite() throws IOException {
         Path dir = dataDir.resolve("full");
