@@ -13,6 +13,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,10 +62,22 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         return call.keepAlive() ? response : new Closing(response);
     }
 
-    /** The answer to a request that could not be decoded, or was refused before it was read whole. */
+    /**
+     * The answer to a request that could not be decoded, or was refused before it was read whole: 414 for a request
+     * line over the limit (a key travels in it, so it is the URI that is too long), 431 for headers over theirs,
+     * 413 for a body, 400 for anything else.
+     */
     private static HttpReply refusal(Throwable failure) {
         if (failure instanceof HttpProblem problem) {
             return HttpReply.error(problem.status(), problem.getMessage());
+        }
+        if (failure instanceof TooLongHttpLineException) {
+            return HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long: "
+                    + failure.getMessage());
+        }
+        if (failure instanceof TooLongHttpHeaderException) {
+            return HttpReply.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request headers too large: "
+                    + failure.getMessage());
         }
         HttpResponseStatus status = failure instanceof TooLongFrameException
                 ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
@@ -86,7 +100,8 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         FullHttpResponse response = new DefaultFullHttpResponse(version, reply.status(),
                 head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length)
+                .set(HttpHeaderNames.DATE, HttpDate.now());
         reply.headers().forEach(response.headers()::set);
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

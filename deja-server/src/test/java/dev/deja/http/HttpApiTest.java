@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class HttpApiTest {
         assertError(get("/check"), 400, "parameter e is required");
         assertError(get("/check?e=k&owner=seven"), 400, "owner must be a 64-bit signed integer");
         assertError(get("/check?e=" + "k".repeat(101)), 413, "key must be at most 100 bytes");
-        assertError(get("/check?e=" + "k".repeat(5000)), 413, "malformed HTTP request");
+        assertError(get("/check?e=" + "k".repeat(5000)), 414, "request line too long");
         assertError(post("/check?e=k", "text/plain", "x"), 405, "POST is not allowed on /check");
         assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET, HEAD");
         assertError(get("/nowhere"), 404, "no endpoint at /nowhere");
@@ -444,6 +445,32 @@ class HttpApiTest {
         assertThat(reply).startsWith("HTTP/1.1 400");
         assertThat(reply).contains("malformed HTTP request");
         assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    /** Headers over the 16 KiB limit are a 431, and the connection then closes; the server goes on serving. */
+    @Test
+    void headersOverTheLimitGetA431() throws Exception {
+        String reply = exchange("GET /check?e=k HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(20_000)
+                + "\r\n\r\n");
+        assertThat(reply).startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n")
+                .contains("\"error\":\"request headers too large: ").endsWith("\"status\":431}");
+        assertThat(get("/check?e=k").statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * Every response carries a Date header (RFC 9110 6.6.1: an origin server with a clock must send one) in the
+     * IMF-fixdate form, giving the time the response was made, errors included.
+     */
+    @Test
+    void everyResponseCarriesTheDateInTheHttpForm() throws Exception {
+        for (HttpResponse<String> response : List.of(get("/check?e=k"), get("/nowhere"), get("/health"))) {
+            long before = System.currentTimeMillis() / 1000;
+            String date = response.headers().firstValue("date").orElseThrow();
+            assertThat(date).matches("(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
+            long at = java.time.ZonedDateTime.parse(date, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toEpochSecond();
+            assertThat(at).isBetween(before - 5, before + 1);
+        }
     }
 
     private static void assertError(HttpResponse<String> response, int status, String message) throws IOException {

@@ -1,0 +1,33 @@
+package dev.deja.http;
+
+import io.netty.handler.codec.DateFormatter;
+import java.util.Date;
+
+/**
+ * The value of the {@code Date} header every response carries: RFC 9110 (6.6.1) requires one from an origin server
+ * with a clock, in the IMF-fixdate form ({@code Thu, 26 Nov 2026 08:45:00 GMT}) that Netty's {@link DateFormatter}
+ * writes. Formatted once a second, not once per response: at tens of thousands of responses a second the text is
+ * the same for all of them.
+ */
+final class HttpDate {
+
+    private record Stamp(long second, String text) {
+    }
+
+    /** The last second formatted; two threads that both see it stale format the same text, which is harmless. */
+    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, "");
+
+    private HttpDate() {
+    }
+
+    /** The current time as a {@code Date} header value. */
+    static String now() {
+        long second = Math.floorDiv(System.currentTimeMillis(), 1000);
+        Stamp stamp = last;
+        if (stamp.second() != second) {
+            stamp = new Stamp(second, DateFormatter.format(new Date(second * 1000)));
+            last = stamp;
+        }
+        return stamp.text();
+    }
+}
