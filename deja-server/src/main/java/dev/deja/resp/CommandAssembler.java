@@ -130,10 +130,9 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             return "ERR Protocol error: a command may have at most " + maxArguments + " arguments (got "
                     + header.length() + ")";
         }
-        if (header.isNull()) {
-            ctx.fireChannelRead(NOT_A_COMMAND);
-        } else if (header.length() == 0) {
-            ctx.fireChannelRead(new RespArgs(List.of())); // an empty command, which Redis ignores too
+        if (header.isNull() || header.length() == 0) {
+            // an empty command, or a null array (*-1) where a command should be: Redis ignores both, no reply
+            ctx.fireChannelRead(new RespArgs(List.of()));
         } else {
             arguments = new ArrayList<>((int) header.length());
             expected = header.length();

@@ -527,6 +527,8 @@ class RespProtocolTest {
     void emptyArgumentsAndEmptyCommands() throws Exception {
         // an empty command is ignored, as Redis does; an empty string is an argument like any other
         assertThat(exchange("*0\r\n*2\r\n$4\r\nECHO\r\n$0\r\n\r\nPING\r\n", 2)).isEqualTo("$0\r\n\r\n+PONG\r\n");
+        // so is a null array where a command should be (Redis 7 answers nothing and keeps the connection)
+        assertThat(exchange("*-1\r\nPING\r\n*-1\r\nECHO x\r\n", 2)).isEqualTo("+PONG\r\n$1\r\nx\r\n");
     }
 
     @Test
