@@ -155,7 +155,7 @@ final class ConnectionCommands {
         session.clientName = clientName;
         List<RedisMessage> fields = new ArrayList<>();
         field(fields, "server", Replies.bulk("deja"));
-        field(fields, "version", Replies.bulk(ServerContext.VERSION));
+        field(fields, "version", Replies.bulk(ServerContext.REDIS_VERSION)); // deja's own is INFO's deja_version
         field(fields, "proto", Replies.integer(protocol));
         field(fields, "id", Replies.integer(session.id));
         field(fields, "mode", Replies.bulk("standalone"));
@@ -298,7 +298,7 @@ final class ConnectionCommands {
         sections.put("server", "# Server\r\n"
                 + "deja_version:" + ServerContext.VERSION + "\r\n"
                 // clients that gate features on the Redis version read this field
-                + "redis_version:7.2.0\r\n"
+                + "redis_version:" + ServerContext.REDIS_VERSION + "\r\n"
                 + "redis_mode:standalone\r\n"
                 + "process_id:" + ProcessHandle.current().pid() + "\r\n"
                 + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n");

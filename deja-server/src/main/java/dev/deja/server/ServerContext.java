@@ -11,8 +11,14 @@ import org.slf4j.LoggerFactory;
 /** What the front ends share: the configuration, the namespaces and the metrics. */
 public final class ServerContext {
 
-    /** The version reported by HTTP {@code /info}, RESP {@code INFO} and {@code HELLO}. */
+    /** deja's version, reported by HTTP {@code /info} and RESP {@code INFO} ({@code deja_version}). */
     public static final String VERSION = "0.1.0";
+    /**
+     * The Redis version whose commands and replies the RESP front end follows, reported where Redis reports its
+     * own, {@code INFO}'s {@code redis_version} and {@code HELLO}'s {@code version}: clients read those fields to
+     * decide which commands they may send, and must read the same number from both.
+     */
+    public static final String REDIS_VERSION = "7.2.0";
 
     private static final Logger log = LoggerFactory.getLogger(ServerContext.class);
 

@@ -61,6 +61,15 @@ class RespCompatibilityTest {
                 .contains("\r\n_\r\n*14\r\n");
     }
 
+    /** HELLO's version is the Redis version INFO reports, the number clients gate commands on; deja's is INFO's. */
+    @Test
+    void helloAndInfoReportTheSameRedisVersion() throws Exception {
+        String hello = exchange("HELLO 3\r\n", "modules\r\n*0\r\n");
+        String info = exchange("INFO server\r\n", "uptime_in_seconds");
+        assertThat(hello).contains("$7\r\nversion\r\n$5\r\n7.2.0\r\n").contains("$6\r\nserver\r\n$4\r\ndeja\r\n");
+        assertThat(info).contains("redis_version:7.2.0\r\n").contains("deja_version:0.1.0\r\n");
+    }
+
     @Test
     void authWithAUserNameWhenNoPasswordIsSet() throws Exception {
         // the default user takes any password when none is configured (Redis's "nopass")
