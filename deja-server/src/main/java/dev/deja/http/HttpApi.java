@@ -78,9 +78,15 @@ final class HttpApi {
         try {
             if (password != null && !call.path().equals("/health") && !authorized(call.authorization())) {
                 context.metrics().error(FRONT_END, "unauthorized");
-                return HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
+                // RFC 6750 (3.1): a request with no bearer token gets the challenge alone, one with a wrong token
+                // the challenge with error="invalid_token"
+                return bearerToken(call.authorization()) == null
+                        ? HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
                                 "this server needs the header 'Authorization: Bearer <password>'")
-                        .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"");
+                                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"")
+                        : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
+                                "the bearer token is not this server's password")
+                                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\", error=\"invalid_token\"");
             }
             Object reply = route(call);
             if (reply instanceof CompletableFuture<?> future) {
@@ -530,12 +536,15 @@ final class HttpApi {
     }
 
     private boolean authorized(String header) {
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
+        String token = bearerToken(header);
         // Netty reads a header one char per byte: the token's bytes are the ones the client sent, the password's
         // UTF-8 bytes (as in RESP's AUTH) whatever its characters
-        return MessageDigest.isEqual(password, header.substring(7).strip().getBytes(StandardCharsets.ISO_8859_1));
+        return token != null && MessageDigest.isEqual(password, token.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */
+    private static String bearerToken(String header) {
+        return header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) ? null : header.substring(7).strip();
     }
 
     private HttpReply namespaceInfo(HttpResponseStatus status, Namespace namespace) {

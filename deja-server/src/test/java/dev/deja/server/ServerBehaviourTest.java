@@ -113,7 +113,13 @@ class ServerBehaviourTest {
             HttpResponse<String> refused = get(server, "/check?e=k", null);
             assertThat(refused.statusCode()).isEqualTo(401);
             assertThat(refused.headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"deja\"");
-            assertThat(get(server, "/check?e=k", "Bearer wrong").statusCode()).isEqualTo(401);
+            HttpResponse<String> wrong = get(server, "/check?e=k", "Bearer wrong");
+            assertThat(wrong.statusCode()).isEqualTo(401);
+            assertThat(wrong.headers().firstValue("www-authenticate"))
+                    .hasValue("Bearer realm=\"deja\", error=\"invalid_token\"");
+            assertThat(wrong.body()).contains("the bearer token is not this server's password");
+            assertThat(get(server, "/check?e=k", "Basic czNjcmV0").headers().firstValue("www-authenticate"))
+                    .as("not a bearer token: the challenge alone").hasValue("Bearer realm=\"deja\"");
             assertThat(get(server, "/check?e=k", "Bearer s3cret").body()).isEqualTo("MISSING\n");
             assertThat(get(server, "/health", null).statusCode()).isEqualTo(200);
 
