@@ -16,6 +16,7 @@ import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -284,8 +285,7 @@ final class HttpApi {
 
     private Object batch(HttpCall call) {
         call.onlyParameters("op", "ns", "owner");
-        boolean json = call.contentType() != null
-                && call.contentType().toLowerCase(Locale.ROOT).startsWith("application/json");
+        boolean json = isJson(call.contentType());
         String opName = call.parameter("op");
         String name = call.parameter("ns");
         List<byte[]> keys;
@@ -533,6 +533,20 @@ final class HttpApi {
         }
         throw HttpProblem.methodNotAllowed(call.method() + " is not allowed on " + call.path() + " (allowed: "
                 + allowed + ")", allowed.toString());
+    }
+
+    /**
+     * Whether a Content-Type names JSON: {@code application/json} or a {@code +json} type (RFC 6839), parameters
+     * such as a charset aside. Only the media type counts: {@code application/jsonl} or {@code application/json-seq}
+     * (a line or a record per document) are not one JSON document, and their bodies are read as text lines.
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        CharSequence mime = HttpUtil.getMimeType(contentType);
+        String type = (mime != null ? mime.toString() : contentType).strip().toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 
     private boolean authorized(String header) {

@@ -83,6 +83,21 @@ class HttpApiTest {
         assertThat(get("/check?e=z&ns=batch-text").body()).isEqualTo("PRESENT\n");
     }
 
+    /** Only a JSON media type makes the body JSON: parameters aside, and not types that merely start the same. */
+    @Test
+    void theBatchFormFollowsTheMediaTypeNotItsPrefix() throws Exception {
+        String body = "{\"keys\":[\"j\"]}";
+        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/json; charset=utf-8", body).body())
+                .isEqualTo("{\"results\":[\"MISSING\"]}");
+        assertThat(post("/batch?op=check&ns=batch-types", "Application/Problem+JSON", body).body())
+                .isEqualTo("{\"results\":[\"PRESENT\"]}");
+        // a JSON Lines body is lines of text: each line one key
+        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/jsonl", body + "\n" + body).body())
+                .isEqualTo("MP\n");
+        assertThat(HttpApi.isJson("application/json-seq")).isFalse();
+        assertThat(HttpApi.isJson(null)).isFalse();
+    }
+
     @Test
     void jsonBatchAnswersWordsWithOwners() throws Exception {
         put("/namespaces/batch-json", "{\"kind\":\"recent\",\"params\":{\"keys\":\"1000\"}}");
