@@ -77,17 +77,14 @@ final class HttpApi {
     /** The reply to one request, or a future of it for writes waiting for the journal; never fails. */
     Object handle(HttpCall call) {
         try {
-            if (password != null && !call.path().equals("/health") && !authorized(call.authorization())) {
+            String token = bearerToken(call.authorization());
+            if (password != null && !call.path().equals("/health") && !authorized(token)) {
                 context.metrics().error(FRONT_END, "unauthorized");
                 // RFC 6750 (3.1): a request with no bearer token gets the challenge alone, one with a wrong token
                 // the challenge with error="invalid_token"
-                return bearerToken(call.authorization()) == null
-                        ? HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
-                                "this server needs the header 'Authorization: Bearer <password>'")
-                                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"")
-                        : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
-                                "the bearer token is not this server's password")
-                                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\", error=\"invalid_token\"");
+                return token == null
+                        ? unauthorized("this server needs the header 'Authorization: Bearer <password>'", "")
+                        : unauthorized("the bearer token is not this server's password", ", error=\"invalid_token\"");
             }
             Object reply = route(call);
             if (reply instanceof CompletableFuture<?> future) {
@@ -549,11 +546,15 @@ final class HttpApi {
         return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 
-    private boolean authorized(String header) {
-        String token = bearerToken(header);
+    private boolean authorized(String token) {
         // Netty reads a header one char per byte: the token's bytes are the ones the client sent, the password's
         // UTF-8 bytes (as in RESP's AUTH) whatever its characters
         return token != null && MessageDigest.isEqual(password, token.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static HttpReply unauthorized(String message, String challengeParameters) {
+        return HttpReply.error(HttpResponseStatus.UNAUTHORIZED, message)
+                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"" + challengeParameters);
     }
 
     /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */
