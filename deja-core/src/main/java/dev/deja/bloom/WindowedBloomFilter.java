@@ -362,8 +362,19 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                 }
             });
         }
-        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, sectored, filters, newestStart,
-                newestKeys);
+        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, sectored, filters,
+                plausibleStart(newestStart, clock.millis()), newestKeys);
+    }
+
+    /**
+     * The saved start of the newest generation, as the clock can use it. A start after now (saved where the clock
+     * ran ahead, or forged: the header's checksum does not prove it was written by deja) would hold up every time
+     * rotation until the clock caught up, so keys far older than the window would be answered as seen: it is taken
+     * as now. A start before the epoch is taken as the epoch, where every generation has long expired, so that the
+     * age computed from it cannot overflow.
+     */
+    private static long plausibleStart(long saved, long now) {
+        return Math.max(0, Math.min(saved, now));
     }
 
     /** One generation; a stream that ends inside it is reported as truncated there, not as a lone bloom filter. */

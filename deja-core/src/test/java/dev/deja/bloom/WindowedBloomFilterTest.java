@@ -311,6 +311,32 @@ class WindowedBloomFilterTest {
         }
     }
 
+    /**
+     * A saved start time after the reader's clock (a clock that ran ahead where the filter was written, or a forged
+     * header with a valid checksum) is taken as now: generations still rotate a span after it, and keys leave after
+     * the window. One before the epoch is taken as the epoch: every generation has expired.
+     */
+    @Test
+    void aStartTimeInTheFutureOrBeforeTheEpochDoesNotStopTheWindow() throws IOException {
+        ManualClock clock = new ManualClock();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(0.01).generations(4)
+                .window(Duration.ofSeconds(3)).clock(clock).build();
+        filter.add("saved");
+        byte[] good = serialise(filter);
+        for (long start : new long[] {clock.millis + 3_600_000, Long.MAX_VALUE}) {
+            ManualClock reader = new ManualClock();
+            WindowedBloomFilter read = WindowedBloomFilter.readFrom(
+                    new ByteArrayInputStream(Forged.withLong(good, 48, 32, start)), reader);
+            assertThat(read.check("saved")).as("start %d, at once", start).isTrue();
+            reader.millis += 4_000; // past the window plus a span, measured from the reader's now
+            assertThat(read.check("saved")).as("start %d, after the window", start).isFalse();
+        }
+        ManualClock reader = new ManualClock();
+        WindowedBloomFilter ancient = WindowedBloomFilter.readFrom(
+                new ByteArrayInputStream(Forged.withLong(good, 48, 32, Long.MIN_VALUE)), reader);
+        assertThat(ancient.check("saved")).as("every generation expired").isFalse();
+    }
+
     @Test
     void hugeSettingsAreRefusedByNameNotByOverflow() {
         assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(Long.MAX_VALUE).fpp(0.5).build())
