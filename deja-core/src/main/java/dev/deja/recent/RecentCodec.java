@@ -145,17 +145,28 @@ final class RecentCodec {
         }
     }
 
-    /** Rejects a set whose empty slots are not all at the end, or an empty slot with an owner. */
+    /**
+     * Rejects a set whose empty slots are not all at the end, an empty slot with an owner, or a fingerprint held
+     * twice. The filter never stores one twice in a set (checkThenAdd finds it first), and a forged set that did
+     * would keep a key after {@code forget} erased one copy, with its owner unclear.
+     */
     private static void checkSet(LongChunks fps, LongChunks owners, long base, int ways, long set)
             throws IOException {
         long[] chunk = fps.chunk(base);
         int off = fps.offset(base);
         boolean emptySeen = false;
         for (int i = 0; i < ways; i++) {
-            boolean empty = chunk[off + i] == RecentFilter.EMPTY;
+            long fingerprint = chunk[off + i];
+            boolean empty = fingerprint == RecentFilter.EMPTY;
             if (!empty && emptySeen
                     || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
                 throw new IOException("corrupt recent filter: set " + set + " is malformed");
+            }
+            for (int j = 0; j < i && !empty; j++) {
+                if (chunk[off + j] == fingerprint) {
+                    throw new IOException("corrupt recent filter: set " + set + " holds fingerprint "
+                            + Long.toHexString(fingerprint) + " twice (slots " + j + " and " + i + ")");
+                }
             }
             emptySeen |= empty;
         }

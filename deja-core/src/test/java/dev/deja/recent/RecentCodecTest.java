@@ -1,6 +1,7 @@
 package dev.deja.recent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.seen.Verdict;
@@ -102,6 +103,40 @@ class RecentCodecTest {
         byte[] stream = Arrays.copyOf(header, header.length + (1 << 20));
         long allocated = dev.deja.seen.Allocations.of(() -> read(stream));
         assertThat(allocated).isLessThan(16L << 20);
+    }
+
+    /**
+     * Sets the filter never writes, with correct checksums: a fingerprint held twice in one set (a forget would
+     * erase one copy and leave the key), a full slot after an empty one, an empty slot with an owner. Each is
+     * refused naming the set.
+     */
+    @Test
+    void forgedSetsAreRefusedThoughTheirChecksumsAreRight() {
+        long a = 0x1234_5678_9ABC_DEF0L;
+        assertThatThrownBy(() -> read(forged(4, false, new long[] {a, 7, a, 0})))
+                .isInstanceOf(IOException.class)
+                .hasMessage("corrupt recent filter: set 0 holds fingerprint " + Long.toHexString(a)
+                        + " twice (slots 0 and 2)");
+        assertThatThrownBy(() -> read(forged(4, false, new long[] {a, 0, 7, 0})))
+                .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
+        assertThatThrownBy(() -> read(forged(4, true, new long[] {a, 0, 0, 0, 1, 2, 0, 0})))
+                .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
+        assertThatCode(() -> read(forged(4, true, new long[] {a, 7, 0, 0, 1, 2, 0, 0}))).doesNotThrowAnyException();
+    }
+
+    /** A filter of one set of {@code ways} buckets holding {@code set} (fingerprints, then owners), checksums right. */
+    private static byte[] forged(int ways, boolean owners, long[] set) {
+        ByteBuffer body = ByteBuffer.allocate(set.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (long word : set) {
+            body.putLong(word);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(body.array());
+        ByteBuffer stream = ByteBuffer.allocate(RecentCodec.HEADER_BYTES + body.capacity() + 4)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        stream.put(forgedHeader(ways, ways, owners ? RecentCodec.FLAG_OWNERS : 0)).put(body.array())
+                .putInt((int) crc.getValue());
+        return stream.array();
     }
 
     /** A header with a correct checksum for any shape, as anyone can write one. */
