@@ -82,7 +82,10 @@ final class RecentCodec {
         int hashId = Short.toUnsignedInt(h.getShort());
         int ways = Byte.toUnsignedInt(h.get());
         int flags = Byte.toUnsignedInt(h.get());
-        h.position(h.position() + 6);
+        boolean reservedZero = true;
+        for (int i = 0; i < 6; i++) {
+            reservedZero &= h.get() == 0;
+        }
         long buckets = h.getLong();
         long insertions = h.getLong();
         int storedCrc = h.getInt();
@@ -97,6 +100,10 @@ final class RecentCodec {
         }
         if ((flags & ~FLAG_OWNERS) != 0 || insertions < 0) {
             throw new IOException("corrupt recent filter: unknown flags " + flags + " or negative insertions");
+        }
+        if (!reservedZero) {
+            // a later version may give them a meaning this build would silently ignore
+            throw new IOException("corrupt recent filter: header bytes 10 to 15 are reserved and must be 0");
         }
         try {
             RecentSizing.checkShape(buckets, ways);

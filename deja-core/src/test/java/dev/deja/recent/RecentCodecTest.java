@@ -108,7 +108,7 @@ class RecentCodecTest {
     /**
      * Sets the filter never writes, with correct checksums: a fingerprint held twice in one set (a forget would
      * erase one copy and leave the key), a full slot after an empty one, an empty slot with an owner. Each is
-     * refused naming the set.
+     * refused naming the set; so is a header whose reserved bytes are not zero.
      */
     @Test
     void forgedSetsAreRefusedThoughTheirChecksumsAreRight() {
@@ -122,6 +122,15 @@ class RecentCodecTest {
         assertThatThrownBy(() -> read(forged(4, true, new long[] {a, 0, 0, 0, 1, 2, 0, 0})))
                 .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
         assertThatCode(() -> read(forged(4, true, new long[] {a, 7, 0, 0, 1, 2, 0, 0}))).doesNotThrowAnyException();
+
+        byte[] reserved = forged(4, false, new long[] {a, 7, 0, 0});
+        reserved[12] = 1; // a reserved header byte
+        CRC32C crc = new CRC32C();
+        crc.update(reserved, 0, RecentCodec.HEADER_BYTES - 4);
+        ByteBuffer.wrap(reserved).order(ByteOrder.LITTLE_ENDIAN).putInt(RecentCodec.HEADER_BYTES - 4,
+                (int) crc.getValue());
+        assertThatThrownBy(() -> read(reserved)).isInstanceOf(IOException.class)
+                .hasMessage("corrupt recent filter: header bytes 10 to 15 are reserved and must be 0");
     }
 
     /** A filter of one set of {@code ways} buckets holding {@code set} (fingerprints, then owners), checksums right. */
