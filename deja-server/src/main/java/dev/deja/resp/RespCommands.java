@@ -76,15 +76,17 @@ final class RespCommands {
             return refuse(session, null, unknown(args), "unknown_command");
         }
         RespCommand command = entry.command;
-        if (!session.authenticated && !command.beforeAuth()) {
-            return refuse(session, command, "NOAUTH Authentication required.", "noauth");
-        }
+        // Redis's order: a command that does not exist or has the wrong number of arguments is refused as such even
+        // before AUTH, and only a well-formed one gets NOAUTH
         if (!command.arityMatches(args.size())) {
             return refuse(session, command, RespError.arity(args.string(0)).getMessage(), "arity");
         }
         String refusal = command.subcommand() == null ? null : command.subcommand().refusal(args);
         if (refusal != null) {
             return refuse(session, command, refusal, "subcommand");
+        }
+        if (!session.authenticated && !command.beforeAuth()) {
+            return refuse(session, command, "NOAUTH Authentication required.", "noauth");
         }
         Transaction transaction = session.transaction;
         if (transaction != null && !Transaction.runsAtOnce(command)) {

@@ -124,6 +124,9 @@ class ServerBehaviourTest {
             assertThat(get(server, "/health", null).statusCode()).isEqualTo(200);
 
             assertThat(resp(server, "PING\r\n")).isEqualTo("-NOAUTH Authentication required.\r\n");
+            // as Redis 7 does, a malformed command is refused as such before authentication is asked for
+            assertThat(resp(server, "GET\r\n")).isEqualTo("-ERR wrong number of arguments for 'get' command\r\n");
+            assertThat(resp(server, "GET k\r\n")).isEqualTo("-NOAUTH Authentication required.\r\n");
             assertThat(resp(server, "AUTH nope\r\n"))
                     .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
 
