@@ -44,6 +44,7 @@ final class ConnectionCommands {
             return Replies.OK;
         }));
         commands.add(new RespCommand("AUTH", -2, true, false, this::auth));
+        commands.add(new RespCommand("RESET", 1, true, false, this::reset));
         commands.add(new RespCommand("HELLO", -1, true, false, this::hello));
         commands.add(new RespCommand("SELECT", 2, false, false, (s, a) -> {
             if (a.integer(1) != 0) {
@@ -162,6 +163,19 @@ final class ConnectionCommands {
         field(fields, "role", Replies.bulk("master"));
         field(fields, "modules", Replies.array(List.of()));
         return Replies.map(session, fields);
+    }
+
+    /**
+     * {@code RESET} (Redis 6.2): the connection as it was when it opened. An open transaction is discarded, the
+     * protocol is RESP2 again, the client name is cleared, and with {@code --password} the client must authenticate
+     * again: a client can start over without reconnecting.
+     */
+    private RedisMessage reset(RespSession session, RespArgs args) {
+        session.transaction = null;
+        session.protocol = 2;
+        session.clientName = null;
+        session.authenticated = password == null;
+        return Replies.simple("RESET");
     }
 
     /** CLIENT's subcommands, their names and arities checked before (see {@link #subcommands}). */

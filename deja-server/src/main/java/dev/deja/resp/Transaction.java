@@ -22,7 +22,7 @@ final class Transaction {
     }
 
     /** The commands that act at once inside MULTI instead of being queued, as in Redis 7. */
-    private static final Set<String> RUN_AT_ONCE = Set.of("EXEC", "DISCARD", "MULTI", "WATCH", "QUIT");
+    private static final Set<String> RUN_AT_ONCE = Set.of("EXEC", "DISCARD", "MULTI", "WATCH", "QUIT", "RESET");
 
     private final long maxArguments;
     private final long maxBytes;

@@ -90,6 +90,23 @@ class RespCompatibilityTest {
                 .isEqualTo("$2\r\nhi\r\n+PONG\r\n$3\r\na\nb\r\n");
     }
 
+    /**
+     * RESET gives back the connection as it opened, as Redis 6.2 and later do (checked against redis-server 7.0.15):
+     * the transaction discarded, RESP2, no name, and with a password the client must authenticate again. It acts at
+     * once inside MULTI and may be sent before AUTH.
+     */
+    @Test
+    void resetGivesBackTheConnectionAsItOpened(@TempDir Path other) throws Exception {
+        try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
+            String reply = guarded.respExchange("RESET\r\nAUTH s3cret\r\nHELLO 3 SETNAME foo\r\nMULTI\r\nPING\r\n"
+                    + "RESET\r\nPING\r\nAUTH s3cret\r\nCLIENT GETNAME\r\nEXEC\r\n", "without MULTI\r\n");
+            assertThat(reply).startsWith("+RESET\r\n+OK\r\n%7\r\n")
+                    .endsWith("modules\r\n*0\r\n+OK\r\n+QUEUED\r\n+RESET\r\n-NOAUTH Authentication required.\r\n"
+                            + "+OK\r\n$-1\r\n-ERR EXEC without MULTI\r\n");
+        }
+        assertThat(exchange("RESET\r\nPING\r\n", "+PONG\r\n")).isEqualTo("+RESET\r\n+PONG\r\n");
+    }
+
     @Test
     void aRefusedHelloLeavesTheConnectionAsItWas(@TempDir Path other) throws Exception {
         // Redis reads every option before acting on any: a HELLO it refuses neither authenticates nor names
