@@ -139,12 +139,8 @@ public final class BloomPairedRun {
     }
 
     private static Contender guava(BloomShape shape) throws IOException {
-        BloomBenchmark.Guava state = new BloomBenchmark.Guava();
-        state.shape = shape;
-        state.setUp();
-        BloomBenchmark.Guava checkThenAddState = new BloomBenchmark.Guava();
-        checkThenAddState.shape = shape;
-        checkThenAddState.setUp();
+        BloomBenchmark.Guava state = guavaState(shape);
+        BloomBenchmark.Guava checkThenAddState = guavaState(shape);
         return new Contender() {
             @Override
             public String name() {
@@ -160,6 +156,13 @@ public final class BloomPairedRun {
                 };
             }
         };
+    }
+
+    private static BloomBenchmark.Guava guavaState(BloomShape shape) throws IOException {
+        BloomBenchmark.Guava state = new BloomBenchmark.Guava();
+        state.shape = shape;
+        state.setUp();
+        return state;
     }
 
     // One method per loop, so that each is compiled with its own profile, as a JMH benchmark method is (deja's are

@@ -98,15 +98,17 @@ final class Recovery<S extends HashedSeenSet> {
             rejectedFiles.add(candidate.file());
         }
         long position = loaded == null ? 0 : loaded.position();
+        // listed once: setting rejected snapshots aside below does not touch the segments
+        List<Segment.File> segments = Segment.list(dir);
         if (store == null) {
-            refuseWhenNothingRebuildsTheContent();
+            refuseWhenNothingRebuildsTheContent(segments);
             store = empty.get();
         }
         for (Path file : rejectedFiles) {
             // out of the way, so it is neither retried nor counted among the two snapshots kept
             setAside.add(moveAside(file));
         }
-        long next = replay(store, position);
+        long next = replay(store, position, segments);
         RecoveryReport report = new RecoveryReport(Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
                 position, rejected, replayed, next, bytesCut, setAside, problems);
         (report.clean() ? LOG.atInfo() : LOG.atWarn()).log("{}: {}", dir, report.summary());
@@ -126,8 +128,7 @@ final class Recovery<S extends HashedSeenSet> {
      * It stops before it moves or cuts anything, so each start repeats the refusal until an operator acts, and the
      * error says how.
      */
-    private void refuseWhenNothingRebuildsTheContent() throws IOException {
-        List<Segment.File> segments = Segment.list(dir);
+    private void refuseWhenNothingRebuildsTheContent(List<Segment.File> segments) throws IOException {
         long firstRecord = segments.isEmpty() ? 0 : segments.get(0).firstSeq();
         if (rejected.isEmpty() && firstRecord == 0) {
             return; // no snapshot was ever written, and every record is there (or none was ever written)
@@ -150,8 +151,7 @@ final class Recovery<S extends HashedSeenSet> {
     }
 
     /** Replays every segment's records from {@code position} on; returns the next sequence number. */
-    private long replay(S store, long position) throws IOException {
-        List<Segment.File> segments = Segment.list(dir);
+    private long replay(S store, long position, List<Segment.File> segments) throws IOException {
         long expected = position;
         for (int i = 0; i < segments.size(); i++) {
             Segment.File segment = segments.get(i);

@@ -41,6 +41,17 @@ class JournaledSeenSetTest {
         return IntStream.range(from, to).mapToObj(JournaledSeenSetTest::key).toList();
     }
 
+    /**
+     * Adds keys 0 to 1,999 in four rounds of 500, each followed by a snapshot: with 4 KiB segments, snapshots stay
+     * at 1,500 and 2,000 and the journal is pruned to start at 1,500.
+     */
+    static void addInFourSnapshottedRounds(JournaledSeenSet<MapSeenSet> set) throws Exception {
+        for (int round = 0; round < 4; round++) {
+            set.addAll(keys(round * 500, round * 500 + 500));
+            set.snapshotNow().get();
+        }
+    }
+
     /** Adds, owner-aware check-then-adds and forgets, through single and batch calls. */
     private static void writeHistory(JournaledSeenSet<MapSeenSet> set) {
         for (int i = 0; i < 100; i++) {
@@ -167,10 +178,7 @@ class JournaledSeenSetTest {
     void snapshotsKeepTwoAndTheJournalThatTheOlderNeeds() throws Exception {
         Path dir = tmp.resolve("store");
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).segmentBytes(4096).open()) {
-            for (int round = 0; round < 4; round++) {
-                set.addAll(keys(round * 500, round * 500 + 500));
-                set.snapshotNow().get();
-            }
+            addInFourSnapshottedRounds(set);
             assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(2000L, 1500L);
             // every batch of 500 records overflows a 4 KiB segment, so the segment after it starts at 1500
             assertThat(Segment.list(dir).get(0).firstSeq()).isEqualTo(1500);

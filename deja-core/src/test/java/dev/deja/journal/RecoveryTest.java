@@ -1,5 +1,6 @@
 package dev.deja.journal;
 
+import static dev.deja.journal.JournaledSeenSetTest.addInFourSnapshottedRounds;
 import static dev.deja.journal.JournaledSeenSetTest.builder;
 import static dev.deja.journal.JournaledSeenSetTest.key;
 import static dev.deja.journal.JournaledSeenSetTest.keys;
@@ -357,10 +358,7 @@ class RecoveryTest {
     void aStoreWhoseSnapshotsAreAllDamagedAndWhoseJournalWasPrunedIsNotOpenedEmpty() throws Exception {
         Path live = tmp.resolve("pruned");
         try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
-            for (int round = 0; round < 4; round++) {
-                set.addAll(keys(round * 500, round * 500 + 500));
-                set.snapshotNow().get();
-            }
+            addInFourSnapshottedRounds(set);
         }
         assertThat(Snapshots.list(live)).extracting(Snapshots.Snapshot::position).containsExactly(2000L, 1500L);
         long firstRecord = Segment.list(live).get(0).firstSeq();

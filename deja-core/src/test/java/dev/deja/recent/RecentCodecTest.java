@@ -123,18 +123,18 @@ class RecentCodecTest {
                 .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
         assertThatCode(() -> read(forged(4, true, new long[] {a, 7, 0, 0, 1, 2, 0, 0}))).doesNotThrowAnyException();
 
-        byte[] reserved = forged(4, false, new long[] {a, 7, 0, 0});
-        reserved[12] = 1; // a reserved header byte
-        CRC32C crc = new CRC32C();
-        crc.update(reserved, 0, RecentCodec.HEADER_BYTES - 4);
-        ByteBuffer.wrap(reserved).order(ByteOrder.LITTLE_ENDIAN).putInt(RecentCodec.HEADER_BYTES - 4,
-                (int) crc.getValue());
+        byte[] reserved = forged(4, false, new long[] {a, 7, 0, 0}, new byte[] {0, 0, 1, 0, 0, 0});
         assertThatThrownBy(() -> read(reserved)).isInstanceOf(IOException.class)
                 .hasMessage("corrupt recent filter: header bytes 10 to 15 are reserved and must be 0");
     }
 
     /** A filter of one set of {@code ways} buckets holding {@code set} (fingerprints, then owners), checksums right. */
     private static byte[] forged(int ways, boolean owners, long[] set) {
+        return forged(ways, owners, set, new byte[6]);
+    }
+
+    /** {@link #forged(int, boolean, long[])} with the header's six reserved bytes as given. */
+    private static byte[] forged(int ways, boolean owners, long[] set, byte[] reserved) {
         ByteBuffer body = ByteBuffer.allocate(set.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         for (long word : set) {
             body.putLong(word);
@@ -143,16 +143,20 @@ class RecentCodecTest {
         crc.update(body.array());
         ByteBuffer stream = ByteBuffer.allocate(RecentCodec.HEADER_BYTES + body.capacity() + 4)
                 .order(ByteOrder.LITTLE_ENDIAN);
-        stream.put(forgedHeader(ways, ways, owners ? RecentCodec.FLAG_OWNERS : 0)).put(body.array())
+        stream.put(forgedHeader(ways, ways, owners ? RecentCodec.FLAG_OWNERS : 0, reserved)).put(body.array())
                 .putInt((int) crc.getValue());
         return stream.array();
     }
 
     /** A header with a correct checksum for any shape, as anyone can write one. */
     private static byte[] forgedHeader(long buckets, int ways, int flags) {
+        return forgedHeader(buckets, ways, flags, new byte[6]);
+    }
+
+    private static byte[] forgedHeader(long buckets, int ways, int flags, byte[] reserved) {
         ByteBuffer h = ByteBuffer.allocate(RecentCodec.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         h.put(RecentCodec.MAGIC).put(RecentCodec.KIND_RECENT).put(RecentCodec.FORMAT_VERSION).putShort((short) 1)
-                .put((byte) ways).put((byte) flags).put(new byte[6]).putLong(buckets).putLong(0);
+                .put((byte) ways).put((byte) flags).put(reserved).putLong(buckets).putLong(0);
         CRC32C crc = new CRC32C();
         crc.update(h.array(), 0, RecentCodec.HEADER_BYTES - 4);
         h.putInt((int) crc.getValue());
