@@ -1,11 +1,8 @@
 package dev.deja.bench;
 
 import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;
-import java.io.DataOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,10 +23,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * check, add and checkThenAdd of deja's blocked Bloom filter beside Guava's {@code BloomFilter} at the same capacity
  * and fpp, in cache (about 1 MiB) and out of cache (about 1 GiB), single-threaded.
  *
- * <p>Both filters start at their design fill: the in-cache ones by inserting {@code capacity} keys, the 1 GiB ones
- * by loading bits that are each set with probability 1/2 (inserting 5e8 keys would take minutes per fork). Then the
- * even keys of a 2^20-key pool are added, so {@code check} alternates between a present and an absent key. Guava has
- * no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue measured. Method names
+ * <p>Both filters start at their design fill ({@link DesignFill}). Then the even keys of a 2^20-key pool are added,
+ * so {@code check} alternates between a present and an absent key, and {@code add} and {@code checkThenAdd}, after
+ * their first pass, meet only keys already held: a duplicate delivery ({@link BloomNewKeyBenchmark} measures new
+ * keys). Guava has no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue measured. Method names
  * put the operation first so that JMH, which runs benchmarks in name order, measures each deja/Guava pair back to
  * back, under the same machine load.
  *
@@ -66,24 +63,7 @@ public class BloomBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws IOException {
-            if (layout == BloomLayout.SCATTERED) {
-                filter = FormatOneFilters.sized(shape.capacity, shape.fpp, shape == BloomShape.OUT_OF_CACHE);
-            } else {
-                filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
-            }
-            if (shape == BloomShape.IN_CACHE) {
-                KeyPool fill = new KeyPool(1);
-                for (int i = 0; i < shape.capacity; i++) {
-                    filter.add(fill.next());
-                }
-            } else if (layout == BloomLayout.SECTORED) {
-                HalfFullBits bits = new HalfFullBits(new byte[0], filter.sizeInBytes(), 1);
-                byte[] buffer = new byte[1 << 20];
-                for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
-                    int n = bits.read(buffer, 0, (int) Math.min(buffer.length, filter.sizeInBytes() - offset));
-                    filter.loadBits(offset, buffer, 0, n);
-                }
-            }
+            filter = DesignFill.deja(shape, layout);
             keys = new KeyPool(2);
             for (int i = 0; i < KeyPool.SIZE; i += 2) {
                 filter.add(keys.get(i));
@@ -101,26 +81,7 @@ public class BloomBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws IOException {
-            if (shape == BloomShape.IN_CACHE) {
-                filter = BloomFilter.create(Funnels.byteArrayFunnel(), shape.capacity, shape.fpp);
-                KeyPool fill = new KeyPool(1);
-                for (int i = 0; i < shape.capacity; i++) {
-                    filter.put(fill.next());
-                }
-            } else {
-                // Guava's own sizing (BloomFilter.optimalNumOfBits / optimalNumOfHashFunctions), then its
-                // serialised form: strategy ordinal 1 (MURMUR128_MITZ_64), k, the number of longs, the longs.
-                long bits = (long) (-shape.capacity * Math.log(shape.fpp) / (Math.log(2) * Math.log(2)));
-                int k = Math.max(1, (int) Math.round((double) bits / shape.capacity * Math.log(2)));
-                int longs = (int) ((bits + 63) / 64);
-                ByteArrayOutputStream header = new ByteArrayOutputStream();
-                DataOutputStream out = new DataOutputStream(header);
-                out.writeByte(1);
-                out.writeByte(k);
-                out.writeInt(longs);
-                filter = BloomFilter.readFrom(new HalfFullBits(header.toByteArray(), 8L * longs, 1),
-                        Funnels.byteArrayFunnel());
-            }
+            filter = DesignFill.guava(shape);
             keys = new KeyPool(2);
             for (int i = 0; i < KeyPool.SIZE; i += 2) {
                 filter.put(keys.get(i));
