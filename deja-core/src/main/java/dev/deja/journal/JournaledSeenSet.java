@@ -648,7 +648,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
 
     /**
      * Records that the store was changed directly, not through this journal (a bulk merge into it): the next
-     * snapshot, which makes that change durable, is written even if no journaled write came since the last one.
+     * snapshot, which makes that change durable, is written even if no journaled write came since the last one, and
+     * every older snapshot, which lacks the change, is then deleted ({@link Snapshots#pruneToNewest}).
      */
     public void markChanged() {
         changedOutsideJournal = true;
@@ -681,9 +682,13 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             long start = System.nanoTime();
             Snapshots.write(dir, position, abandonedOnDiscard, store);
             snapshotPosition = position;
-            OptionalLong keepFrom = Snapshots.prune(dir);
-            if (keepFrom.isPresent()) {
-                Segment.deleteBefore(dir, keepFrom.getAsLong());
+            if (direct) {
+                Snapshots.pruneToNewest(dir);
+            } else {
+                OptionalLong keepFrom = Snapshots.prune(dir);
+                if (keepFrom.isPresent()) {
+                    Segment.deleteBefore(dir, keepFrom.getAsLong());
+                }
             }
             LOG.info("{}: wrote {} ({} bytes) in {} ms", dir, file.getFileName(), Files.size(file),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));

@@ -156,6 +156,19 @@ final class Snapshots {
         return snapshots.size() < 2 ? OptionalLong.empty() : OptionalLong.of(snapshots.get(1).position());
     }
 
+    /**
+     * Deletes every snapshot but the newest, after a change the journal does not record (a filter merged in) was
+     * written into it: an older snapshot lacks that change, and recovering from one because the newest was damaged
+     * would drop it without a word. With the newest the only one, its damage stops the open instead
+     * ({@link Recovery}). Journal segments are left alone: the next snapshot prunes them as usual.
+     */
+    static void pruneToNewest(Path dir) throws IOException {
+        List<Snapshot> snapshots = list(dir);
+        for (Snapshot old : snapshots.subList(Math.min(1, snapshots.size()), snapshots.size())) {
+            Files.deleteIfExists(old.file());
+        }
+    }
+
     /** Deletes temporary files a crash left behind while writing a snapshot. */
     static void deleteTemporaryFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {

@@ -7,9 +7,11 @@ import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.hash.Hash128;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -433,6 +435,50 @@ class RecoveryTest {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(600);
             assertThat(set.checkAll(keys(0, 600))).containsOnly(true);
         }
+    }
+
+    /**
+     * A merge changes the store without a journal record, so only snapshots written after it hold the merged keys.
+     * The snapshot that makes it durable is then the only one kept: with the older one still there, damage to the
+     * newest made recovery load the older one and replay the journal onto it, and the merged keys were gone without
+     * a word (a bloom filter then calls them new). Now that damage stops the open, as when no snapshot verifies; and
+     * the next snapshot, which holds the merge too, brings back the usual two.
+     */
+    @Test
+    void damageToTheSnapshotHoldingAMergeStopsTheOpenInsteadOfDroppingTheMerge() throws Exception {
+        Path dir = tmp.resolve("merged");
+        MapSeenSet[] inner = new MapSeenSet[1];
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC,
+                () -> inner[0] = new MapSeenSet()).snapshotInterval(Duration.ZERO).open()) {
+            set.addAll(keys(0, 100));
+            set.snapshotNow().get();
+            set.addAll(keys(100, 200));
+            set.snapshotNow().get();
+            for (byte[] merged : keys(1000, 1100)) { // straight into the store, as a merge does
+                Hash128 h = Hash128.of(merged);
+                inner[0].addHash(h.high(), h.low(), 0);
+            }
+            set.markChanged();
+            set.snapshotNow().get();
+        }
+        Path damaged = Crash.copy(dir, tmp.resolve("merged-damaged"));
+        flip(damaged.resolve(Snapshots.fileName(200)), Snapshots.HEADER_BYTES + 5);
+        Map<String, String> before = contents(damaged);
+        assertThatThrownBy(() -> builder(damaged).open()).isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot rebuild the store in " + damaged)
+                .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(200));
+        assertThat(contents(damaged)).isEqualTo(before);
+
+        assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(200L);
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.checkAll(keys(1000, 1100))).containsOnly(true);
+        }
+
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            set.addAll(keys(200, 300));
+            set.snapshotNow().get();
+        }
+        assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(300L, 200L);
     }
 
     /** Each file's name and bytes (in hex, so that two listings compare by content). */
