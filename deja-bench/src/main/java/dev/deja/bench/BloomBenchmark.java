@@ -26,9 +26,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Both filters start at their design fill ({@link DesignFill}). Then the even keys of a 2^20-key pool are added,
  * so {@code check} alternates between a present and an absent key, and {@code add} and {@code checkThenAdd}, after
  * their first pass, meet only keys already held: a duplicate delivery ({@link BloomNewKeyBenchmark} measures new
- * keys). Guava has no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue measured. Method names
- * put the operation first so that JMH, which runs benchmarks in name order, measures each deja/Guava pair back to
- * back, under the same machine load.
+ * keys). Guava has no checkThenAdd; its {@code put}, which returns whether any bit changed, is the analogue
+ * measured. Method names put the operation first so that JMH, which runs benchmarks in name order, measures each
+ * deja/Guava pair back to back, under the same machine load.
  *
  * <p>The {@code batch*} benchmarks pass 64 keys per call to deja's batch forms ({@code checkAll}, {@code addAll},
  * {@code checkThenAddAll}), which hash every key and then test every block, so the cache misses of one batch

@@ -143,17 +143,14 @@ final class Snapshots {
     }
 
     /**
-     * Deletes all but the two newest snapshots and stale temporary files.
+     * Deletes all but the two newest snapshots.
      *
      * @return the position of the older snapshot kept (the journal must reach back to it), or empty when fewer than
      *         two snapshots exist
      */
     static OptionalLong prune(Path dir) throws IOException {
-        List<Snapshot> snapshots = list(dir);
-        for (Snapshot old : snapshots.subList(Math.min(2, snapshots.size()), snapshots.size())) {
-            Files.deleteIfExists(old.file());
-        }
-        return snapshots.size() < 2 ? OptionalLong.empty() : OptionalLong.of(snapshots.get(1).position());
+        List<Snapshot> kept = keepNewest(dir, 2);
+        return kept.size() < 2 ? OptionalLong.empty() : OptionalLong.of(kept.get(1).position());
     }
 
     /**
@@ -163,10 +160,17 @@ final class Snapshots {
      * ({@link Recovery}). Journal segments are left alone: the next snapshot prunes them as usual.
      */
     static void pruneToNewest(Path dir) throws IOException {
+        keepNewest(dir, 1);
+    }
+
+    /** Deletes all but the {@code keep} newest snapshots; returns those kept, newest first. */
+    private static List<Snapshot> keepNewest(Path dir, int keep) throws IOException {
         List<Snapshot> snapshots = list(dir);
-        for (Snapshot old : snapshots.subList(Math.min(1, snapshots.size()), snapshots.size())) {
+        int kept = Math.min(keep, snapshots.size());
+        for (Snapshot old : snapshots.subList(kept, snapshots.size())) {
             Files.deleteIfExists(old.file());
         }
+        return snapshots.subList(0, kept);
     }
 
     /** Deletes temporary files a crash left behind while writing a snapshot. */
