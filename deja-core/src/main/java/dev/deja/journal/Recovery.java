@@ -109,6 +109,9 @@ final class Recovery<S extends HashedSeenSet> {
             setAside.add(moveAside(file));
         }
         long next = replay(store, position, segments);
+        if (loaded != null) {
+            keepOnlyTheLoadedSnapshotWhenTheJournalStopsShort(position);
+        }
         RecoveryReport report = new RecoveryReport(Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
                 position, rejected, replayed, next, bytesCut, setAside, problems);
         (report.clean() ? LOG.atInfo() : LOG.atWarn()).log("{}: {}", dir, report.summary());
@@ -220,6 +223,30 @@ final class Recovery<S extends HashedSeenSet> {
             break;
         }
         return expected;
+    }
+
+    /**
+     * A journal that stops short of the loaded snapshot's position (a crash kept the snapshot but lost the journal's
+     * unsynced tail, or segments are gone) leaves the records between only in that snapshot. An older snapshot can
+     * no longer be brought up to date across the gap: falling back to one, were the loaded snapshot damaged later,
+     * would open the store without those records and, since replay stops at a gap, without every record after
+     * them. Only the loaded snapshot is kept, so that such damage stops the open instead
+     * ({@link #refuseWhenNothingRebuildsTheContent}).
+     */
+    private void keepOnlyTheLoadedSnapshotWhenTheJournalStopsShort(long position) throws IOException {
+        long end = 0;
+        for (Segment.File segment : Segment.list(dir)) {
+            try {
+                end = Math.max(end, segment.firstSeq() + Segment.slots(Files.size(segment.path())));
+            } catch (IOException e) {
+                throw cannotRead(segment.path(), e);
+            }
+        }
+        if (end < position && Snapshots.list(dir).size() > 1) {
+            problem("journal records " + end + " to " + (position - 1) + " are gone; the loaded snapshot holds them,"
+                    + " and the older snapshots, which the journal can no longer bring up to date, were deleted");
+            Snapshots.pruneToNewest(dir);
+        }
     }
 
     /**

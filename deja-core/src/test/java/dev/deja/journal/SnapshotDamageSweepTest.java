@@ -4,6 +4,7 @@ import static dev.deja.journal.JournalDamageSweepTest.assertState;
 import static dev.deja.journal.JournalDamageSweepTest.recover;
 import static dev.deja.journal.JournalDamageSweepTest.restore;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -204,6 +205,38 @@ class SnapshotDamageSweepTest {
         assertThat(result.nextSeq()).isEqualTo(1_000);
         assertThat(new HashMap<>(result.store().owners)).isEqualTo(all.owners);
         continueAndRecover(dir, 1_000);
+    }
+
+    /**
+     * A journal that ends below the newest snapshot's position (here at record 219, the snapshot at 300) cannot bring
+     * the older snapshot (150) up to date any more. Kept, that one was loaded once the newest was damaged: replay
+     * stopped at the gap, and the store opened without records 220 on, those written after the crash included. Now
+     * only the newest is kept, and its damage stops the open.
+     */
+    @Test
+    void aSnapshotAheadOfTheJournalIsTheOnlyOneKeptSoItsDamageStopsTheOpen() throws IOException {
+        Path dir = tmp.resolve("d");
+        Map<String, byte[]> lost = new HashMap<>();
+        lost.put(Segment.fileName(220), null);
+        lost.put(Segment.fileName(330), null);
+        restore(dir, lost);
+        Recovery.Result<MapSeenSet> result = recover(dir);
+        assertState(result, 300, "the journal ends at record 219");
+        assertThat(result.report().problems()).anySatisfy(p -> assertThat(p).contains("journal records 220 to 299"
+                + " are gone"));
+        Path crashed;
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+            set.add(JournaledSeenSetTest.key(2_000_000), 4); // record 300, after the gap
+            crashed = Crash.copy(dir, tmp.resolve("crashed"));
+        }
+        assertThat(Snapshots.list(crashed)).extracting(Snapshots.Snapshot::position).containsExactly(300L);
+
+        Path newest = crashed.resolve(NEWEST);
+        byte[] damaged = Files.readAllBytes(newest);
+        damaged[damaged.length - 1] ^= 1;
+        Files.write(newest, damaged);
+        assertThatThrownBy(() -> recover(crashed)).isInstanceOf(IOException.class)
+                .hasMessageContaining("no snapshot verifies ([" + NEWEST);
     }
 
     @Test
