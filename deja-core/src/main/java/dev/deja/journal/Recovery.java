@@ -144,13 +144,42 @@ final class Recovery<S extends HashedSeenSet> {
             why.append(" and the journal starts at record ").append(firstRecord).append(", so records 0 to ")
                     .append(firstRecord - 1).append(" are lost.");
         } else {
-            why.append(". The journal starts at record 0: unless a dump was loaded into the store or a filter merged"
-                    + " into it, it holds everything, and moving the damaged snapshots out of the directory rebuilds"
-                    + " the store from it.");
+            long[] gap = firstGap(segments);
+            if (gap != null) {
+                why.append(". The journal starts at record 0, but records ").append(gap[0]).append(" to ")
+                        .append(gap[1] - 1).append(" are missing, so it cannot rebuild the store either: with the"
+                                + " damaged snapshots moved out, the store would open with records 0 to ")
+                        .append(gap[0] - 1).append(" only.");
+            } else {
+                why.append(". The journal starts at record 0: unless a dump was loaded into the store or a filter"
+                        + " merged into it, it holds everything, and moving the damaged snapshots out of the directory"
+                        + " rebuilds the store from it.");
+            }
         }
         throw new IOException(why + " Nothing was changed. To start the store empty instead, losing what it held,"
                 + " move its snapshot-* and journal-* files out of the directory (keep them to inspect), or restore"
                 + " them from a backup");
+    }
+
+    /**
+     * The first gap between segments, as {first record missing, first record after it}, or null: a segment that
+     * starts past the end of the one before (journaling went on at a snapshot's position after a crash had lost
+     * the journal's tail below it).
+     */
+    private static long[] firstGap(List<Segment.File> segments) throws IOException {
+        for (int i = 1; i < segments.size(); i++) {
+            Segment.File before = segments.get(i - 1);
+            long end;
+            try {
+                end = before.firstSeq() + Segment.slots(Files.size(before.path()));
+            } catch (IOException e) {
+                throw cannotRead(before.path(), e);
+            }
+            if (segments.get(i).firstSeq() > end) {
+                return new long[] {end, segments.get(i).firstSeq()};
+            }
+        }
+        return null;
     }
 
     /** Replays every segment's records from {@code position} on; returns the next sequence number. */

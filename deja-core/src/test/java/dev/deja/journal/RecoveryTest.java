@@ -9,8 +9,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.hash.Hash128;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -479,6 +481,38 @@ class RecoveryTest {
             set.snapshotNow().get();
         }
         assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(300L, 200L);
+    }
+
+    /**
+     * A journal from record 0 with a gap (a crash lost records 55 to 59 below the snapshot at 60, and journaling went
+     * on at 60) cannot rebuild the store once that snapshot is damaged: the refusal says so and names the missing
+     * records, instead of telling the operator that moving the snapshot out rebuilds everything.
+     */
+    @Test
+    void theRefusalOverAJournalWithAGapDoesNotPromiseARebuild() throws Exception {
+        Path dir = tmp.resolve("gap");
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            set.addAll(keys(0, 50));
+            set.snapshotNow().get();
+            set.addAll(keys(50, 60));
+        } // the final snapshot is at 60
+        Path segment = dir.resolve(Segment.fileName(0));
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            ch.truncate(Segment.HEADER_BYTES + 55L * Segment.RECORD_BYTES); // the unsynced tail, lost
+        }
+        Path crashed;
+        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            assertThat(set.recovery().problems()).anySatisfy(p -> assertThat(p).contains("journal records 55 to 59"));
+            set.add(key(60), 0); // record 60, in a new segment after the gap
+            crashed = Crash.copy(dir, tmp.resolve("gap-crashed"));
+        }
+        flip(crashed.resolve(Snapshots.fileName(60)), Snapshots.HEADER_BYTES + 5);
+        assertThatThrownBy(() -> builder(crashed).open()).isInstanceOf(IOException.class)
+                .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(60))
+                .hasMessageContaining("The journal starts at record 0, but records 55 to 59 are missing, so it cannot"
+                        + " rebuild the store either: with the damaged snapshots moved out, the store would open with"
+                        + " records 0 to 54 only.")
+                .hasMessageNotContaining("rebuilds the store from it");
     }
 
     /** Each file's name and bytes (in hex, so that two listings compare by content). */
