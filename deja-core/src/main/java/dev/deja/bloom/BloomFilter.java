@@ -245,16 +245,6 @@ public final class BloomFilter implements HashedSeenSet {
         }
     }
 
-    /** {@link #checkThenAdd(byte[], long)} for each key, in order, with the same answers as single calls. */
-    @Override
-    public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
-        Require.sameLength(keys, owners);
-        long[] hashes = Hash128.ofAll(keys);
-        Verdict[] out = new Verdict[keys.size()];
-        checkThenAddHashes(hashes, owners, out);
-        return out;
-    }
-
     /**
      * {@link #checkThenAddHash} for each key, in order, with the same answers: every key's block is first brought
      * toward the cache with the misses overlapped ({@link #touchBlocks}); then a key whose bits are all set is a

@@ -483,7 +483,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             position = Math.max(position, snapshot.position());
         }
         for (Segment.File segment : segments) {
-            position = Math.max(position, segment.firstSeq() + Segment.slots(Files.size(segment.path())));
+            position = Math.max(position, segment.end());
         }
         Path written = Snapshots.write(dir, position, codec, content);
         for (Snapshots.Snapshot snapshot : snapshots) {

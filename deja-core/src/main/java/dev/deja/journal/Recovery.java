@@ -168,13 +168,7 @@ final class Recovery<S extends HashedSeenSet> {
      */
     private static long[] firstGap(List<Segment.File> segments) throws IOException {
         for (int i = 1; i < segments.size(); i++) {
-            Segment.File before = segments.get(i - 1);
-            long end;
-            try {
-                end = before.firstSeq() + Segment.slots(Files.size(before.path()));
-            } catch (IOException e) {
-                throw cannotRead(before.path(), e);
-            }
+            long end = end(segments.get(i - 1));
             if (segments.get(i).firstSeq() > end) {
                 return new long[] {end, segments.get(i).firstSeq()};
             }
@@ -265,16 +259,21 @@ final class Recovery<S extends HashedSeenSet> {
     private void keepOnlyTheLoadedSnapshotWhenTheJournalStopsShort(long position) throws IOException {
         long end = 0;
         for (Segment.File segment : Segment.list(dir)) {
-            try {
-                end = Math.max(end, segment.firstSeq() + Segment.slots(Files.size(segment.path())));
-            } catch (IOException e) {
-                throw cannotRead(segment.path(), e);
-            }
+            end = Math.max(end, end(segment));
         }
         if (end < position && Snapshots.list(dir).size() > 1) {
             problem("journal records " + end + " to " + (position - 1) + " are gone; the loaded snapshot holds them,"
                     + " and the older snapshots, which the journal can no longer bring up to date, were deleted");
             Snapshots.pruneToNewest(dir);
+        }
+    }
+
+    /** {@link Segment.File#end}, a read error reported as {@link #cannotRead} does. */
+    private static long end(Segment.File segment) throws IOException {
+        try {
+            return segment.end();
+        } catch (IOException e) {
+            throw cannotRead(segment.path(), e);
         }
     }
 

@@ -65,6 +65,11 @@ final class Segment {
 
     /** A segment file and the sequence number of its first record. */
     record File(Path path, long firstSeq) {
+
+        /** One past the last record slot the file has begun (a slot cut short included): where the next one starts. */
+        long end() throws IOException {
+            return firstSeq + slots(Files.size(path));
+        }
     }
 
     /** The segment files in the directory, oldest first. */
