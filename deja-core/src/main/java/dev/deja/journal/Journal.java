@@ -536,7 +536,7 @@ final class Journal implements AutoCloseable {
                 at += ch.write(header, at);
             }
             ch.force(false);
-            Snapshots.forceDirectory(dir);
+            Directories.force(dir);
         } catch (IOException e) {
             ch.close();
             Files.deleteIfExists(file);

@@ -337,7 +337,7 @@ final class Recovery<S extends HashedSeenSet> {
             Path aside = asideName(file.getFileName().toString(), n);
             try {
                 Files.move(file, aside); // refuses to replace an existing file
-                Snapshots.forceDirectory(dir);
+                Directories.force(dir);
                 return aside;
             } catch (FileAlreadyExistsException taken) {
                 // set aside before: try the next name
@@ -357,7 +357,7 @@ final class Recovery<S extends HashedSeenSet> {
             } catch (FileAlreadyExistsException taken) {
                 continue;
             }
-            Snapshots.forceDirectory(dir);
+            Directories.force(dir);
             return aside;
         }
     }

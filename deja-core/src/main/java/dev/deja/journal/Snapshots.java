@@ -93,7 +93,7 @@ final class Snapshots {
             throw e;
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceDirectory(dir);
+        Directories.force(dir);
         return target;
     }
 
@@ -182,13 +182,6 @@ final class Snapshots {
                     Files.deleteIfExists(f);
                 }
             }
-        }
-    }
-
-    /** Makes renames and newly created files in the directory durable. */
-    static void forceDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.bloom.BloomFilter;
+import dev.deja.journal.Directories;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -198,8 +199,8 @@ final class KeyFilterFiles {
     }
 
     private void forceDirectory() throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+        try {
+            Directories.force(dir);
         } catch (NoSuchFileException e) {
             // nothing was ever written
         }
