@@ -3,6 +3,7 @@ package dev.deja.namespace;
 import dev.deja.exact.ExactStore;
 import dev.deja.exact.ExactStoreBuilder;
 import dev.deja.exact.IdFormat;
+import dev.deja.journal.Directories;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
@@ -13,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +52,10 @@ final class ExactNamespaceStore implements NamespaceStore {
     /** Checkpoints kept; older ones are deleted when a new one is written. */
     static final int CHECKPOINTS_KEPT = 2;
     private static final Duration MAINTENANCE_INTERVAL = Duration.ofSeconds(5);
+    /** The RocksDB store's directory, inside the namespace's. */
+    static final String DB = "db";
+    /** What {@link #clear} renames {@link #DB} to before deleting it. */
+    static final String CLEARED = "db.cleared";
     private static final DateTimeFormatter CHECKPOINT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -81,6 +87,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     static ExactNamespaceStore open(String namespace, Map<String, String> parameters, Path dir,
                                     Durability durability) throws IOException {
         ExactNamespaceStore opened = new ExactNamespaceStore(namespace, parameters, dir, durability);
+        deleteTree(dir.resolve(CLEARED)); // a clear that a crash interrupted after renaming the old store aside
         try {
             opened.store = opened.openStore();
         } catch (RuntimeException e) {
@@ -95,7 +102,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     private ExactStore openStore() {
-        ExactStoreBuilder builder = ExactStore.builder(dir.resolve("db"))
+        ExactStoreBuilder builder = ExactStore.builder(dir.resolve(DB))
                 .generations(Integer.parseInt(parameters.get("generations")))
                 .idFormat(IdFormat.valueOf(parameters.get("idFormat").toUpperCase(Locale.ROOT)))
                 .refreshOnDuplicate(Boolean.parseBoolean(parameters.get("refresh")))
@@ -307,14 +314,37 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     /**
-     * Deletes the store's files and starts an empty one. When the empty one cannot be created (RocksDB writes files
-     * to create a store, which a full disk refuses) the clear is done all the same, the keys being gone: the store is
-     * created by the maintenance timer once the disk takes writes, and writes are refused until then.
+     * Deletes the store's files and starts an empty one. The store's directory is first renamed aside (and the rename
+     * synced) and deleted after, so a crash leaves the old store whole or none of it: deleted in place, file by file,
+     * a crash could leave RocksDB a directory it refuses to open (a manifest gone, its tables still there) or one that
+     * holds part of the old keys. {@link #open} finishes the deletion a crash interrupted. When the empty store cannot
+     * be created (RocksDB writes files to create a store, which a full disk refuses) the clear is done all the same,
+     * the keys being gone: the store is created by the maintenance timer once the disk takes writes, and writes are
+     * refused until then. When the directory cannot be renamed, the old store opens again and the clear fails.
      */
     @Override
     public synchronized void clear() throws IOException {
         closeQuietly(store);
-        deleteTree(dir.resolve("db"));
+        Path cleared = dir.resolve(CLEARED);
+        try {
+            deleteTree(cleared);
+            Path db = dir.resolve(DB);
+            if (Files.exists(db)) {
+                Files.move(db, cleared, StandardCopyOption.ATOMIC_MOVE);
+                Directories.force(dir);
+            }
+        } finally {
+            openAfterClear(); // the old store again if the rename failed
+        }
+        try {
+            deleteTree(cleared);
+        } catch (IOException e) {
+            log.warn("exact namespace '{}': cleared, but the old store's files in {} could not all be deleted"
+                    + " (deleted at the next start): {}", namespace, cleared, e.getMessage());
+        }
+    }
+
+    private void openAfterClear() {
         try {
             store = openStore();
         } catch (RuntimeException e) {

@@ -9,13 +9,10 @@ import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,21 +132,25 @@ final class JournaledStore implements NamespaceStore {
         return store.snapshotNow();
     }
 
+    /**
+     * Forgets every key, as a {@link #replace} with empty content: the empty content is written as a snapshot past
+     * every record before the old files go, so a crash at any point of the clear recovers the old content whole or
+     * nothing. Deleting the old files first, as clears once did, let a crash between two deletions recover an old
+     * snapshot without the journal after it. Writing an empty snapshot of the default namespace (1 GiB of bits,
+     * stored sparse) takes a few hundred milliseconds (docs/BENCHMARKS.md).
+     */
     @Override
-    public synchronized void clear() throws IOException {
-        // a request that fetched the old store just before the swap is refused as closed rather than writing into a
-        // journal that is about to be deleted (Namespace makes it again on the new store); no final snapshot of
-        // content that is thrown away. A crash after the deletion leaves what a clear asks for: nothing.
-        store.closeDiscarding();
-        deleteJournalFiles();
-        store = openJournal(null);
+    public void clear() throws IOException {
+        replace(kind.create(parameters));
     }
 
     /**
      * Replaces the content with {@code loaded}, durably before it returns. The new content is written as a snapshot
-     * before the old files go ({@link JournaledSeenSet#replaceContent}): deleting them first, as a clear does, left
-     * a window in which a crash lost the old content, acknowledged long before, and the new one both. When the
-     * snapshot cannot be written, the old content is opened again and keeps serving.
+     * before the old files go ({@link JournaledSeenSet#replaceContent}): deleting them first left a window in which a
+     * crash lost the old content, acknowledged long before, and the new one both. A request that fetched the old
+     * store just before the swap is refused as closed rather than written to files about to be deleted
+     * ({@link Namespace} makes it again on the new store). When the snapshot cannot be written, the old content is
+     * opened again and keeps serving.
      */
     @Override
     public synchronized void replace(HashedSeenSet loaded) throws IOException {
@@ -190,17 +191,5 @@ final class JournaledStore implements NamespaceStore {
     /** Whether {@link #close()} could not write the final snapshot; the journal then still holds every change. */
     boolean finalSnapshotFailed() {
         return store.finalSnapshotFailure().isPresent();
-    }
-
-    /** Deletes the journal and snapshots; keeps the metadata, and the damaged files recovery set aside. */
-    private void deleteJournalFiles() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> !f.getFileName().toString().equals(Namespace.METADATA)
-                    && !f.getFileName().toString().endsWith(JournaledSeenSet.SET_ASIDE_SUFFIX)).toList()) {
-                Files.deleteIfExists(file); // gone meanwhile is as good as deleted
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
     }
 }

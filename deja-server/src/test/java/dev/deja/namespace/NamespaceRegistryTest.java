@@ -801,6 +801,68 @@ class NamespaceRegistryTest {
         }
     }
 
+    /**
+     * A clear writes the empty content as a snapshot past every record before it deletes the old files, so a crash at
+     * any point of it recovers the namespace empty. The image below is the worst point: the new snapshot written and
+     * no old file deleted yet. Clears used to delete the files first, in directory order, and a crash between two
+     * deletions recovered an old snapshot without the journal after it.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"bloom", "recent"})
+    void aCrashInTheMiddleOfAClearRecoversTheNamespaceEmpty(String kind) throws Exception {
+        Path dir = dataDir.resolve("c");
+        Path crashed = tmpCopy.resolve("data");
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            registry.create("c", kind, kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
+            registry.get("c").checkThenAdd(keys(0, 100), null).join();
+            registry.get("c").durableStore().snapshot().join();
+            registry.get("c").checkThenAdd(keys(100, 200), null).join(); // only in the journal
+            copyTree(dir, tmpCopy.resolve("before"));
+            registry.clear("c");
+            registry.get("c").checkThenAdd(List.of("after".getBytes()), null).join();
+            copyTree(dir, crashed.resolve("c"));
+        }
+        try (Stream<Path> old = Files.list(tmpCopy.resolve("before"))) {
+            for (Path file : old.toList()) {
+                Path target = crashed.resolve("c").resolve(file.getFileName().toString());
+                if (!Files.exists(target)) {
+                    Files.copy(file, target); // a deletion the crash came before
+                }
+            }
+        }
+        try (NamespaceRegistry reopened = new NamespaceRegistry(crashed, StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+            reopened.open();
+            assertThat(reopened.get("c").store().checkAll(keys(0, 200))).as("cleared keys").containsOnly(false);
+            assertThat(reopened.get("c").store().check("after".getBytes())).as("written after the clear").isTrue();
+        }
+    }
+
+    /**
+     * An exact namespace's clear renames its RocksDB directory aside before deleting it; a crash after the rename
+     * leaves it there, and the next start deletes it rather than serving any of its keys.
+     */
+    @Test
+    void anExactStoreRenamedAsideByAnInterruptedClearIsDeletedAtTheNextStart() throws Exception {
+        Path dir = dataDir.resolve("x");
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+            registry.create("x", "exact", Map.of()).checkThenAdd(keys(0, 100), null).join();
+            registry.clear("x");
+            assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).as("deleted by the clear").doesNotExist();
+            assertThat(registry.get("x").store().checkAll(keys(0, 100))).containsOnly(false);
+            registry.get("x").checkThenAdd(keys(100, 200), null).join();
+        }
+        // the image of a second clear that a crash stopped right after its rename
+        Files.move(dir.resolve(ExactNamespaceStore.DB), dir.resolve(ExactNamespaceStore.CLEARED));
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+            assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).doesNotExist();
+            assertThat(reopened.get("x").store().checkAll(keys(100, 200))).containsOnly(false);
+            reopened.get("x").checkThenAdd(List.of("after".getBytes()), null).join();
+            assertThat(reopened.get("x").store().check("after".getBytes())).isTrue();
+        }
+    }
+
     @Test
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
