@@ -12,6 +12,7 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.StoreClosedException;
 import dev.deja.server.Failures;
+import dev.deja.server.PipelinedHandler.Offloaded;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
@@ -74,7 +75,10 @@ final class HttpApi {
         this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The reply to one request, or a future of it for writes waiting for the journal; never fails. */
+    /**
+     * The reply to one request, a future of it for writes waiting for the journal, or an {@link Offloaded} one for an
+     * admin request that may take seconds (create, delete, clear, merge); never fails.
+     */
     Object handle(HttpCall call) {
         try {
             String token = bearerToken(call.authorization());
@@ -87,13 +91,27 @@ final class HttpApi {
                         : unauthorized("the bearer token is not this server's password", ", error=\"invalid_token\"");
             }
             Object reply = route(call);
-            if (reply instanceof CompletableFuture<?> future) {
-                return future.handle((value, error) -> error == null ? value : failure(call, Failures.cause(error)));
+            if (reply instanceof Offloaded offloaded) {
+                return new Offloaded(() -> {
+                    try {
+                        return settled(call, offloaded.work().get());
+                    } catch (RuntimeException e) {
+                        return failure(call, e);
+                    }
+                });
             }
-            return reply;
+            return settled(call, reply);
         } catch (RuntimeException e) {
             return failure(call, e);
         }
+    }
+
+    /** A reply, or a future whose failure becomes an error reply. */
+    private Object settled(HttpCall call, Object reply) {
+        if (reply instanceof CompletableFuture<?> future) {
+            return future.handle((value, error) -> error == null ? value : failure(call, Failures.cause(error)));
+        }
+        return reply;
     }
 
     private HttpReply failure(HttpCall call, Throwable error) {
@@ -195,18 +213,22 @@ final class HttpApi {
                 return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
             }
             if (call.method().equals(HttpMethod.PUT)) {
-                return create(name, call);
+                return new Offloaded(() -> create(name, call)); // allocates, may load: off the event loop
             }
-            namespaces.delete(name);
-            return done("deleted", name);
+            return new Offloaded(() -> {
+                namespaces.delete(name);
+                return done("deleted", name);
+            });
         }
         if (parts.length == 2) {
             switch (parts[1]) {
                 case "clear" -> {
                     allow(call, HttpMethod.POST);
-                    namespaces.clear(name);
-                    context.snapshotInBackground(name);
-                    return done("cleared", name);
+                    return new Offloaded(() -> {
+                        namespaces.clear(name);
+                        context.snapshotInBackground(name);
+                        return done("cleared", name);
+                    });
                 }
                 case "snapshot" -> {
                     allow(call, HttpMethod.POST);
@@ -220,8 +242,10 @@ final class HttpApi {
                 case "merge" -> {
                     allow(call, HttpMethod.POST);
                     String from = required(call, "from");
-                    namespaces.get(name).mergeFrom(namespaces.get(Namespace.checkName(from)));
-                    return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
+                    return new Offloaded(() -> {
+                        namespaces.get(name).mergeFrom(namespaces.get(Namespace.checkName(from)));
+                        return namespaceInfo(HttpResponseStatus.OK, namespaces.get(name));
+                    });
                 }
                 default -> {
                 }

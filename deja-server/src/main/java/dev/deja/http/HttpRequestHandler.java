@@ -1,6 +1,7 @@
 package dev.deja.http;
 
 import dev.deja.server.PipelinedHandler;
+import dev.deja.server.PipelinedHandler.Offloaded;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
@@ -53,13 +54,20 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         // an HTTP/1.0 request gets an HTTP/1.0 answer, any later 1.x one the version this server speaks
         HttpVersion version = call.version().minorVersion() == 0 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
         Object reply = api.handle(call);
-        boolean head = call.method().equals(HttpMethod.HEAD);
-        Object response = reply instanceof CompletableFuture<?> future
-                ? future.thenApply(done -> response(version, (HttpReply) done, call.keepAlive(), head))
-                : response(version, (HttpReply) reply, call.keepAlive(), head);
+        Object response = reply instanceof Offloaded offloaded
+                ? new Offloaded(() -> response(version, call, offloaded.work().get()))
+                : response(version, call, reply);
         // the connection's last request ("Connection: close", HTTP/1.0): requests pipelined after it are not run
         // (RFC 9112, section 9.6), as the client will not read their answers
         return call.keepAlive() ? response : new Closing(response);
+    }
+
+    /** The response to {@code call} for the API's reply, or a future of it. */
+    private static Object response(HttpVersion version, HttpCall call, Object reply) {
+        boolean head = call.method().equals(HttpMethod.HEAD);
+        return reply instanceof CompletableFuture<?> future
+                ? future.thenApply(done -> response(version, (HttpReply) done, call.keepAlive(), head))
+                : response(version, (HttpReply) reply, call.keepAlive(), head);
     }
 
     /**

@@ -41,7 +41,7 @@ final class BloomCommands {
     }
 
     void register(RespCommands commands) {
-        commands.add(new RespCommand("BF.RESERVE", -4, false, true, this::reserve));
+        commands.add(new RespCommand("BF.RESERVE", -4, false, true, RespCommand.slow(this::reserve)));
         commands.add(new RespCommand("BF.ADD", 3, false, true, this::add));
         commands.add(new RespCommand("BF.MADD", -3, false, true, this::madd));
         commands.add(new RespCommand("BF.EXISTS", 3, false, false, this::exists));
@@ -50,14 +50,14 @@ final class BloomCommands {
         commands.add(new RespCommand("BF.INFO", -2, false, false, this::info));
         commands.add(new RespCommand("BF.CARD", 2, false, false, this::card));
         // RedisBloom's words for an iterator that is not a number, with ERR on one of the two only
-        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false, (s, a) -> {
+        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false, RespCommand.slow((s, a) -> {
             Namespace namespace = existing(a.string(1));
             return transfers.scanDump(namespace, parse(a.string(2), RespArgs::strictInteger,
                     "Second argument must be numeric"));
-        }));
-        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true, (s, a) -> transfers.loadChunk(
+        })));
+        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true, RespCommand.slow((s, a) -> transfers.loadChunk(
                 Namespace.checkName(a.string(1)),
-                parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"), a.bytes(3))));
+                parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"), a.bytes(3)))));
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {

@@ -31,22 +31,22 @@ final class DejaCommands {
     }
 
     void register(RespCommands commands) {
-        commands.add(new RespCommand("DJ.CREATE", -3, false, true, this::create));
-        commands.add(new RespCommand("DJ.DROP", 2, false, true, (s, a) -> {
+        commands.add(new RespCommand("DJ.CREATE", -3, false, true, RespCommand.slow(this::create)));
+        commands.add(new RespCommand("DJ.DROP", 2, false, true, RespCommand.slow((s, a) -> {
             namespaces.delete(a.string(1));
             return Replies.OK;
-        }));
-        commands.add(new RespCommand("DJ.CLEAR", 2, false, true, (s, a) -> {
+        })));
+        commands.add(new RespCommand("DJ.CLEAR", 2, false, true, RespCommand.slow((s, a) -> {
             namespaces.clear(a.string(1));
             context.snapshotInBackground(a.string(1));
             return Replies.OK;
-        }));
+        })));
         commands.add(new RespCommand("DJ.LIST", 1, false, false, (s, a) -> Replies.array(
                 namespaces.list().stream().map(n -> Replies.bulk(n.name())).toList())));
         commands.add(new RespCommand("DJ.INFO", 2, false, false,
                 (s, a) -> Replies.fields(s, namespaces.get(a.string(1)).info().fields())));
         commands.add(new RespCommand("DJ.SNAPSHOT", -1, false, false, this::snapshot));
-        commands.add(new RespCommand("DJ.MERGE", 3, false, true, this::merge));
+        commands.add(new RespCommand("DJ.MERGE", 3, false, true, RespCommand.slow(this::merge)));
         commands.add(new RespCommand("DJ.CHECK", 3, false, false, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
             SeenSet store = namespaces.storeWithoutCreating(a.string(1));

@@ -24,6 +24,19 @@ record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Ac
         Object run(RespSession session, RespArgs args);
     }
 
+    /**
+     * The body of a command that may take a second or more (it writes, reads or deletes a whole store): executed off
+     * the event loop ({@link dev.deja.server.PipelinedHandler.Offloaded}), except inside {@code EXEC}, which runs its
+     * queued commands together.
+     */
+    interface Slow extends Action {
+    }
+
+    /** Marks {@code action} as {@link Slow}. */
+    static Action slow(Action action) {
+        return (Slow) action::run;
+    }
+
     /** A check made before a command runs or is queued: the error that refuses it, or null. */
     interface Check {
         String refusal(RespArgs args);

@@ -6,6 +6,7 @@ import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.seen.StoreClosedException;
 import dev.deja.server.Failures;
+import dev.deja.server.PipelinedHandler;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.io.UncheckedIOException;
@@ -92,6 +93,10 @@ final class RespCommands {
         if (transaction != null && !Transaction.runsAtOnce(command)) {
             String tooLarge = transaction.queue(entry, args);
             return tooLarge == null ? QUEUED : failure(tooLarge, "transaction_too_large");
+        }
+        if (command.action() instanceof RespCommand.Slow) {
+            Gathering.current().runNow(); // on the loop, whose gathered writes these are
+            return new PipelinedHandler.Offloaded(() -> run(session, entry, args));
         }
         return run(session, entry, args);
     }

@@ -10,6 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The part of a front end's handler that pipelining needs: requests decoded from one read of the socket are
@@ -24,6 +31,9 @@ import java.util.concurrent.CompletableFuture;
  * bound. Reading is not paused for every waiting batch: a client waiting for its one reply sends nothing more,
  * and turning reads off and on again costs two system calls per request. A connection whose replies cannot be
  * written to the socket stops being read too.
+ *
+ * <p>A request that may take a second or more (a clear, a merge, a dump) is executed off the event loop
+ * ({@link Offloaded}), so that it does not stall the other connections the loop serves.
  *
  * @param <R> the request a front end turns each decoded message into
  */
@@ -42,6 +52,34 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
      * reply, it may be a future.
      */
     public record Closing(Object reply) {
+    }
+
+    /**
+     * A reply computed off the event loop, for a request that may take a second or more: a clear writes the empty
+     * content as a snapshot, a dump stages a whole filter, a merge ORs two; on the loop it would stall every
+     * connection the loop serves. The work starts once the journal writes of the loop's turn are made (so after
+     * everything the connection sent before it), and the connection's later requests are executed only once it is
+     * done, so they see its effect; the loop serves its other connections meanwhile. The work returns a reply or a
+     * future of one and turns its own failures into replies; it may be wrapped in a {@link Closing}.
+     */
+    public record Offloaded(Supplier<Object> work) {
+    }
+
+    /**
+     * Threads for {@link Offloaded} work, shared by every connection: two, since the work is mostly disk-bound and a
+     * connection has at most one at a time; idle ones end after a minute.
+     */
+    private static final ExecutorService OFF_LOOP = offLoopThreads();
+
+    private static ExecutorService offLoopThreads() {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "deja-admin-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Turns a decoded message into a request; the message is released after this returns. */
@@ -81,10 +119,21 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         List<R> batch = new ArrayList<>(pending);
         pending.clear();
         List<Object> replies = new ArrayList<>(batch.size());
+        List<Runnable> offLoop = new ArrayList<>(1);
         LoopWrites writes = LoopWrites.current();
         writes.collect(() -> {
-            for (R request : batch) {
-                Object reply = execute(ctx, request);
+            for (int i = 0; i < batch.size(); i++) {
+                Object reply = execute(ctx, batch.get(i));
+                Object inner = reply instanceof Closing closing ? closing.reply() : reply;
+                if (inner instanceof Offloaded offloaded) {
+                    CompletableFuture<Object> done = new CompletableFuture<>();
+                    replies.add(reply instanceof Closing ? new Closing(done) : done);
+                    offLoop.add(() -> start(offloaded, done));
+                    if (!(reply instanceof Closing)) {
+                        pending.addAll(0, batch.subList(i + 1, batch.size())); // executed once it is done
+                    }
+                    break;
+                }
                 replies.add(reply);
                 if (reply instanceof Closing) {
                     break;
@@ -93,9 +142,31 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             endOfBatch(ctx);
         });
         waiting = true;
-        // the replies of writes go out once the loop has written the journal records of this turn's requests
-        if (!writes.thenRun(ctx.executor(), () -> answer(ctx, replies))) {
+        // the replies of writes go out once the loop has written the journal records of this turn's requests, and
+        // work off the loop starts then too
+        Runnable then = offLoop.isEmpty() ? () -> answer(ctx, replies) : () -> {
+            offLoop.getFirst().run();
             answer(ctx, replies);
+        };
+        if (!writes.thenRun(ctx.executor(), then)) {
+            then.run();
+        }
+    }
+
+    private static void start(Offloaded offloaded, CompletableFuture<Object> done) {
+        try {
+            CompletableFuture.supplyAsync(offloaded.work(), OFF_LOOP)
+                    .thenCompose(reply -> reply instanceof CompletableFuture<?> future
+                            ? future.thenApply(Object.class::cast) : CompletableFuture.completedFuture(reply))
+                    .whenComplete((reply, error) -> {
+                        if (error == null) {
+                            done.complete(reply);
+                        } else {
+                            done.completeExceptionally(error);
+                        }
+                    });
+        } catch (RejectedExecutionException e) {
+            done.completeExceptionally(e);
         }
     }
 

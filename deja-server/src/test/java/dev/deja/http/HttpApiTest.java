@@ -311,6 +311,28 @@ class HttpApiTest {
         assertThat(replies.indexOf("PRESENT\n")).isLessThan(replies.indexOf("MISSING\n"));
     }
 
+    /**
+     * A clear runs off the network thread; the requests pipelined after it run once it is done, so they see its
+     * effect, and a clear with "Connection: close" is answered before the connection closes.
+     */
+    @Test
+    void requestsPipelinedAfterAClearSeeItAndAClosingClearIsAnswered() throws Exception {
+        String clear = "POST /namespaces/pclear/clear HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n";
+        String replies = exchange("GET /add?e=c1&ns=pclear HTTP/1.1\r\nHost: x\r\n\r\n"
+                + clear + "\r\n"
+                + "GET /check?e=c1&ns=pclear HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /add?e=c2&ns=pclear HTTP/1.1\r\nHost: x\r\n\r\n"
+                + clear + "Connection: close\r\n\r\n");
+        assertThat(replies.split("HTTP/1.1 200 OK", -1)).as("five replies").hasSize(6);
+        int added = replies.indexOf("ADDED\n");
+        int cleared = replies.indexOf("\"cleared\"");
+        int missing = replies.indexOf("MISSING\n");
+        int addedAgain = replies.indexOf("ADDED\n", added + 1);
+        int clearedAgain = replies.indexOf("\"cleared\"", cleared + 1);
+        assertThat(List.of(added, cleared, missing, addedAgain, clearedAgain)).doesNotContain(-1).isSorted();
+        assertThat(get("/check?e=c2&ns=pclear").body()).isEqualTo("MISSING\n");
+    }
+
     @Test
     void requestsPipelinedAfterTheLastOneOfTheConnectionAreNotExecuted() throws Exception {
         // RFC 9112, section 9.6: after a request with "Connection: close" (or an HTTP/1.0 one without keep-alive)

@@ -8,14 +8,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Replies go out in request order, and requests piling up behind a pending (journaled) reply pause reading. */
 class PipelinedHandlerTest {
 
-    /** Echoes each request; requests starting with "slow" get a future the test completes. */
+    /**
+     * Echoes each request; requests starting with "slow" get a future the test completes, ones starting with "admin"
+     * are {@link PipelinedHandler.Offloaded} work that waits for {@link #release}.
+     */
     private static final class Echo extends PipelinedHandler<String> {
         final List<CompletableFuture<Object>> slow = new ArrayList<>();
+        /** Each request as executed, with whether the admin work was done by then. */
+        final List<String> executed = new CopyOnWriteArrayList<>();
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch adminStarted = new CountDownLatch(1);
+        volatile Thread adminThread;
+        volatile boolean adminDone;
 
         @Override
         protected String request(ChannelHandlerContext ctx, Object message) {
@@ -24,6 +36,16 @@ class PipelinedHandlerTest {
 
         @Override
         protected Object execute(ChannelHandlerContext ctx, String request) {
+            executed.add(request + (adminDone ? " after admin" : ""));
+            if (request.startsWith("admin")) {
+                return new Offloaded(() -> {
+                    adminThread = Thread.currentThread();
+                    adminStarted.countDown();
+                    awaitQuietly(release);
+                    adminDone = true;
+                    return request + " done";
+                });
+            }
             if (request.startsWith("slow")) {
                 CompletableFuture<Object> future = new CompletableFuture<>();
                 slow.add(future);
@@ -66,6 +88,44 @@ class PipelinedHandlerTest {
         assertThat(replies).containsExactlyElementsOf(expected);
         assertThat(channel.config().isAutoRead()).isTrue();
         channel.finishAndReleaseAll();
+    }
+
+    /**
+     * A request that may take seconds (a clear, a dump) runs off the event loop, which is free again as soon as the
+     * batch is read, and the requests the client pipelined after it execute only once it is done, so they see its
+     * effect; the replies keep their order.
+     */
+    @Test
+    void offloadedWorkRunsOffTheLoopAndLaterRequestsWaitForIt() throws Exception {
+        Echo echo = new Echo();
+        EmbeddedChannel channel = new EmbeddedChannel(echo);
+        channel.writeInbound("a", "admin-1", "b", "c"); // returns: the loop (this thread) is not held by the work
+        assertThat(echo.adminStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(echo.adminThread).as("the work's thread").isNotSameAs(Thread.currentThread());
+        assertThat(echo.executed).as("requests after the work wait for it").containsExactly("a", "admin-1");
+        assertThat((Object) channel.readOutbound()).as("no reply before the work's").isNull();
+
+        echo.release.countDown();
+        List<Object> replies = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (replies.size() < 4 && System.nanoTime() < deadline) {
+            channel.runPendingTasks(); // the reply is handed back to the loop
+            for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
+                replies.add(reply);
+            }
+            Thread.sleep(1);
+        }
+        assertThat(replies).containsExactly("a", "admin-1 done", "b", "c");
+        assertThat(echo.executed).containsExactly("a", "admin-1", "b after admin", "c after admin");
+        channel.finishAndReleaseAll();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
