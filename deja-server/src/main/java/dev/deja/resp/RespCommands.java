@@ -122,11 +122,12 @@ final class RespCommands {
 
     /**
      * A command refused by the checks before it runs. Inside MULTI that also dooms the transaction, as in Redis;
-     * an EXEC so refused ends it at once, with Redis's {@code EXECABORT} and the reason.
+     * an EXEC so refused ends it at once, with Redis's {@code EXECABORT} and the reason, and outside MULTI is
+     * answered {@code EXECABORT} too, as Redis 7 answers it (its {@code rejectCommand}).
      */
     private RedisMessage refuse(RespSession session, RespCommand command, String message, String reason) {
         Transaction transaction = session.transaction;
-        if (transaction != null && command != null && command.name().equals("EXEC")) {
+        if (command != null && command.name().equals("EXEC")) {
             session.transaction = null;
             String why = message.startsWith("ERR ") ? message.substring(4) : message;
             return failure("EXECABORT Transaction discarded because of: " + why, reason);

@@ -190,6 +190,14 @@ class TransactionTest {
                     "*2\r\n+OK\r\n+PONG\r\n"))
                     .isEqualTo("-NOAUTH Authentication required.\r\n-NOAUTH Authentication required.\r\n+OK\r\n"
                             + "+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n+PONG\r\n");
+            // Redis 7 answers a refused EXEC with EXECABORT, inside MULTI or not (its rejectCommand)
+            assertThat(guarded.respExchange("EXEC\r\nEXEC x\r\nAUTH s3cret\r\nEXEC x\r\nEXEC\r\n",
+                    "MULTI\r\n"))
+                    .isEqualTo("-EXECABORT Transaction discarded because of: NOAUTH Authentication required.\r\n"
+                            + "-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec'"
+                            + " command\r\n+OK\r\n"
+                            + "-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec'"
+                            + " command\r\n-ERR EXEC without MULTI\r\n");
         }
     }
 
