@@ -42,17 +42,17 @@ import java.util.zip.CRC32C;
  * Region-sized chunks waste no heap, and they start every block on a cache line, so a lookup costs one cache miss
  * rather than two ({@link ChunkedBits} says how).
  *
- * <p>Concurrency, without a global lock. {@code add} sets bits with atomic {@code getAndBitwiseOr}, so concurrent
- * adds never lose bits; {@code check} reads the chunk and its words with plain loads (enough, as
+ * <p>Concurrency, without a global lock. Every write of bits ({@code add}, {@code checkThenAdd}, a merge) takes the
+ * lock of its block's stripe ({@link BlockLocks}, one of {@value #STRIPES}), so concurrent writers never lose each
+ * other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its words with plain loads (enough, as
  * {@link ChunkedBits#read} explains) and takes no lock: it sees every add that happens-before it, and one racing with
  * an add may or may not see it. So a thread that waits for another thread's add by calling {@code check} in a loop
  * must also synchronize with that thread (a volatile read, a lock, {@link Thread#onSpinWait}): without that the
  * compiler may read the words once for the whole loop. {@code checkThenAdd} must be
  * linearizable per key: when many threads race on the same new key, exactly one is told {@link Verdict#NEW}. Atomic
  * ORs alone cannot give that, since two racers may each set a different missing bit of the same key and both conclude
- * it was new. A key's bits all lie in one block, so a lock chosen by block index (one of {@value #STRIPES} stripes)
- * serialises every {@code checkThenAdd} of the same key, while keys in other stripes proceed in parallel. Inside the
- * lock the answer is {@code NEW} exactly when this call set a bit that was clear. Before locking, a lock-free check
+ * it was new. A key's bits all lie in one block, so its block's lock serialises every {@code checkThenAdd} of the
+ * same key, and inside the lock the answer is {@code NEW} exactly when this call set a bit that was clear. Before locking, a lock-free check
  * answers {@code DUPLICATE} for keys whose bits are all set already (bits are never cleared, so that answer stays
  * true), which keeps the lock off the path of the duplicates that dominate a de-duplication workload.
  *
@@ -71,8 +71,8 @@ import java.util.zip.CRC32C;
  */
 public final class BloomFilter implements HashedSeenSet {
 
-    /** Number of lock stripes for {@code checkThenAdd}; a power of two. */
-    static final int STRIPES = 1024;
+    /** Number of lock stripes, here and in the filters built on this one; a power of two. */
+    static final int STRIPES = BlockLocks.STRIPES;
     private static final int HEADER_BYTES = 32;
     /**
      * Bytes of bit array that {@link #readFrom} tests for zero at a time: eight blocks, so that a filter holding
@@ -98,8 +98,9 @@ public final class BloomFilter implements HashedSeenSet {
     private final long capacity;
     private final double targetFpp;
     private final ChunkedBits words;
+    /** Bits set by restores ({@link ChunkedBits#storeBytes}); writes under the locks count there. */
     private final LongAdder setBits = new LongAdder();
-    private final Object[] stripes = new Object[STRIPES];
+    private final BlockLocks locks = new BlockLocks();
     /** Written with the words {@link #touchBlocks} loads, only so that the compiler cannot drop those loads. */
     @SuppressWarnings("unused")
     private long touchSink;
@@ -114,9 +115,6 @@ public final class BloomFilter implements HashedSeenSet {
         this.capacity = capacity;
         this.targetFpp = targetFpp;
         this.words = new ChunkedBits(bits / 64);
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new Object();
-        }
     }
 
     /** A builder; give either {@code capacity} and {@code fpp}, or {@code bits} with {@code hashes} and/or capacity. */
@@ -155,18 +153,21 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * Sets the key's {@code k} bits in the block starting at word {@code base} and counts the bits this call set, in
-     * either layout ({@link BlockHash#position}). Each word is read before it is written, so a bit already set costs
-     * no atomic write. Off the duplicate path, so it takes the reference derivation rather than the lookup's.
+     * either layout ({@link BlockHash#position}); under the block's lock. Sectored keys of 8 to 10 bits (most filters)
+     * take {@link SectoredBlocks#setFromLow}'s straight-line form; others the reference derivation, bit by bit.
      */
     private int setAll(long[] chunk, int base, long low) {
+        if (sectored && hashes >= BlockHash.SECTORS && hashes <= BlockHash.OFFSETS_PER_WORD) {
+            return SectoredBlocks.setFromLow(chunk, base, low, hashes);
+        }
         int newlySet = 0;
         for (int i = 0; i < hashes; i++) {
             int pos = BlockHash.position(layout, low, i);
             int w = base + (pos >>> 6);
             long bit = 1L << pos;
-            if ((ChunkedBits.read(chunk, w) & bit) == 0 && ChunkedBits.or(chunk, w, bit) != 0) {
-                newlySet++;
-            }
+            long word = ChunkedBits.read(chunk, w);
+            ChunkedBits.write(chunk, w, word | bit);
+            newlySet += Long.bitCount(bit & ~word);
         }
         return newlySet;
     }
@@ -188,17 +189,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     @Override
     public Verdict checkThenAddHash(long high, long low, long owner) {
-        return checkHash(high, low) ? Verdict.DUPLICATE : putLocked(high, low);
-    }
-
-    /**
-     * The locked half of {@link #checkThenAddHash} and of the batch form, shared by both; the lock-free test before
-     * it answers every duplicate without it.
-     */
-    private Verdict putLocked(long high, long low) {
-        synchronized (stripes[stripe(high)]) {
-            return put(high, low) ? Verdict.NEW : Verdict.DUPLICATE;
-        }
+        return checkHash(high, low) || !put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
     }
 
     /**
@@ -257,7 +248,7 @@ public final class BloomFilter implements HashedSeenSet {
         for (int i = 0; i < out.length; i++) {
             long high = hashes[2 * i];
             long low = hashes[2 * i + 1];
-            out[i] = checkHash(high, low) ? Verdict.DUPLICATE : putLocked(high, low);
+            out[i] = checkHash(high, low) || !put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
         }
     }
 
@@ -319,20 +310,22 @@ public final class BloomFilter implements HashedSeenSet {
     }
 
     /**
-     * Sets the key's bits; true when at least one bit was clear. No presence test of its own: every caller has just
-     * made the branch-free one ({@link #checkHash}), and the setting reads each word before it writes, so a bit
-     * already set costs no atomic write.
+     * Sets the key's bits under its block's lock; true when at least one bit was clear. No presence test of its own:
+     * every caller has just made the branch-free one ({@link #checkHash}), so a key already held takes no lock.
      */
     boolean put(long high, long low) {
         int block = (int) BlockHash.block(high, blocks);
-        long[] chunk = words.arrayForWrite(block);
+        long[] chunk = words.arrayForWrite(block); // may allocate, so before the lock
         int base = ChunkedBits.firstWord(block);
-        int newlySet = setAll(chunk, base, low);
-        if (newlySet == 0) {
-            return false;
+        int stripe = BlockLocks.stripe(block);
+        int newlySet = 0;
+        locks.lock(stripe);
+        try {
+            newlySet = setAll(chunk, base, low);
+        } finally {
+            locks.unlock(stripe, newlySet);
         }
-        setBits.add(newlySet);
-        return true;
+        return newlySet != 0;
     }
 
     // ---- shape and statistics ----
@@ -364,7 +357,7 @@ public final class BloomFilter implements HashedSeenSet {
 
     /** Fraction of bits set. */
     public double fillRatio() {
-        return (double) setBits.sum() / bits;
+        return (double) (setBits.sum() + locks.bitsSet()) / bits;
     }
 
     /**
@@ -415,7 +408,7 @@ public final class BloomFilter implements HashedSeenSet {
 
     /** The lock stripe a key's block maps to; equal for equal keys in filters of the same shape. */
     int stripe(long high) {
-        return (int) BlockHash.block(high, blocks) & (STRIPES - 1);
+        return BlockLocks.stripe(BlockHash.block(high, blocks));
     }
 
     // ---- union and raw access ----
@@ -434,7 +427,7 @@ public final class BloomFilter implements HashedSeenSet {
                     + other.hashes + ", layout " + other.layout);
         }
         if (other != this) {
-            setBits.add(words.orAll(other.words));
+            words.orAll(other.words, locks);
         }
     }
 

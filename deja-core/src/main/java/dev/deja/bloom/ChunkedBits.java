@@ -31,10 +31,11 @@ import java.util.Arrays;
  * costs a small table of null references and its {@code lastSlots}; memory grows a chunk at a time as the filter
  * fills, and a read of an absent chunk is zero.
  *
- * <p>Bits are only ever set by {@link #or}, an atomic {@code getAndBitwiseOr}, so concurrent setters never lose each
- * other's bits; lookups read chunks ({@link #chunkForLookup}) and words ({@link #read}) with plain loads, which say
- * why that is enough, and see every bit set by an {@code or} that happens-before them. Bulk {@link #storeBytes}
- * replaces words and is meant for restoring a filter that nobody writes to at the same time.
+ * <p>Bits are only ever set by {@link #write}, under the lock of the block's stripe ({@link BlockLocks}), so
+ * concurrent setters never lose each other's bits; lookups read chunks ({@link #chunkForLookup}) and words
+ * ({@link #read}) with plain loads, which say why that is enough, and see every bit set by a write that
+ * happens-before them. Bulk {@link #storeBytes} replaces words and is meant for restoring a filter that nobody writes
+ * to at the same time.
  *
  * <p>Logically, bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, and word {@code w} is word {@code w & 7}
  * of block {@code w >>> 3}; as bytes, word {@code w} is bytes {@code 8w..8w+7} in little-endian order, so bit
@@ -145,10 +146,13 @@ final class ChunkedBits {
         return chunk[i];
     }
 
-    /** Atomically ORs the mask into word {@code i} of a chunk; returns the bits this call newly set. */
-    static long or(long[] chunk, int i, long mask) {
-        long old = (long) WORD.getAndBitwiseOr(chunk, i, mask);
-        return mask & ~old;
+    /**
+     * Writes word {@code i} of a chunk; only under the block's lock ({@link BlockLocks}), which serialises the writers
+     * of a block. Opaque, so the word is written whole (the memory model lets a plain long write be split);
+     * {@link #read} says what a racing lookup sees.
+     */
+    static void write(long[] chunk, int i, long word) {
+        WORD.setOpaque(chunk, i, word);
     }
 
     /** Reads a word anywhere in the array; absent chunks read as zero. */
@@ -218,32 +222,51 @@ final class ChunkedBits {
         return n;
     }
 
-    /** ORs every word of {@code other} (same size) into this array; returns the number of bits newly set. */
-    long orAll(ChunkedBits other) {
-        long added = 0;
+    /**
+     * ORs every block of {@code other} (same size) into this array, each under its stripe of {@code locks}, which
+     * counts the bits it newly sets.
+     */
+    void orAll(ChunkedBits other, BlockLocks locks) {
         for (int i = 0; i < other.chunks.length; i++) {
             long[] source = (long[]) CHUNK.getAcquire(other.chunks, i);
             if (source == null) {
                 continue;
             }
-            long[] target = null;
-            for (int j = 0; j < source.length; j++) {
-                long w = get(source, j);
-                if (w != 0) {
-                    if (target == null) {
-                        target = arrayForWrite(i << SLOT_SHIFT);
-                    }
-                    added += Long.bitCount(or(target, j, w));
+            for (int slot = 0, from = LEAD_WORDS; from < source.length; slot++, from += BLOCK_WORDS) {
+                orBlock(source, from, (i << SLOT_SHIFT) | slot, locks);
+            }
+        }
+        for (int from = 0; from < other.lastSlots.length; from += BLOCK_WORDS) {
+            orBlock(other.lastSlots, from, ((from / BLOCK_WORDS) << SLOT_SHIFT) | SLOT_MASK, locks);
+        }
+    }
+
+    /** ORs the block at {@code source[from..from+7]} into block {@code block}, allocating its chunk only if needed. */
+    private void orBlock(long[] source, int from, int block, BlockLocks locks) {
+        long any = 0;
+        for (int j = 0; j < BLOCK_WORDS; j++) {
+            any |= get(source, from + j);
+        }
+        if (any == 0) {
+            return;
+        }
+        long[] target = arrayForWrite(block);
+        int to = firstWord(block);
+        int stripe = BlockLocks.stripe(block);
+        long added = 0;
+        locks.lock(stripe);
+        try {
+            for (int j = 0; j < BLOCK_WORDS; j++) {
+                long old = read(target, to + j);
+                long merged = old | get(source, from + j);
+                if (merged != old) {
+                    write(target, to + j, merged);
+                    added += Long.bitCount(merged & ~old);
                 }
             }
+        } finally {
+            locks.unlock(stripe, added);
         }
-        for (int j = 0; j < other.lastSlots.length; j++) {
-            long w = get(other.lastSlots, j);
-            if (w != 0) {
-                added += Long.bitCount(or(lastSlots, j, w));
-            }
-        }
-        return added;
     }
 
     /**

@@ -93,6 +93,51 @@ class BloomConcurrencyTest {
         }
     }
 
+    /** A merge and adds into the same filter at once: every key of both ends up held, and the bit count is exact. */
+    @Test
+    void aMergeRacingAddsLosesNoBits() throws Exception {
+        BloomFilter target = BloomFilter.builder().capacity(200_000).fpp(0.01).build();
+        BloomFilter source = BloomFilter.builder().bits(target.bits()).hashes(target.hashes())
+                .capacity(target.capacity()).build();
+        byte[][] merged = Keys.random(78, 100_000);
+        byte[][] added = Keys.random(79, 100_000);
+        for (byte[] key : merged) {
+            source.add(key);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CyclicBarrier start = new CyclicBarrier(2);
+            Future<?> adder = pool.submit(() -> {
+                start.await();
+                for (byte[] key : added) {
+                    target.add(key);
+                }
+                return null;
+            });
+            Future<?> merger = pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < 20; i++) {
+                    target.mergeFrom(source); // again and again, so that it overlaps the adds
+                }
+                return null;
+            });
+            adder.get();
+            merger.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        for (byte[] key : merged) {
+            assertThat(target.check(key)).isTrue();
+        }
+        for (byte[] key : added) {
+            assertThat(target.check(key)).isTrue();
+        }
+        BloomFilter scanned = BloomFilter.builder().bits(target.bits()).hashes(target.hashes())
+                .capacity(target.capacity()).build();
+        scanned.mergeFrom(target);
+        assertThat(scanned.fillRatio()).isEqualTo(target.fillRatio());
+    }
+
     @Test
     void concurrentAddsLoseNoBits() throws Exception {
         BloomFilter filter = BloomFilter.builder().capacity(400_000).fpp(0.01).build();
