@@ -12,10 +12,12 @@ import java.lang.invoke.VarHandle;
  * <p>Why a lock rather than an atomic OR per word. A new key of a filter at its design load has half of its bits
  * clear, spread over its block's eight words; setting them atomically costs a locked read-modify-write per word, and a
  * shared counter updated atomically one more. A stripe lock costs one locked instruction to take and a plain store to
- * release, and the words between are written without a branch on their bits. Measured in one JVM on the 1 GiB
- * filter at its design load, single {@code add} calls of new keys took 250 to 280 ns this way against 295 to 299 ns
- * with an unconditional atomic OR per word and 336 to 400 ns with the earlier per-bit loop (docs/BENCHMARKS.md).
- * {@code synchronized} would not do: taking and releasing a monitor are both locked instructions on HotSpot.
+ * release, and the words between are written without a branch on their bits. With the straight-line setting of
+ * {@link SectoredBlocks#setFromLow}, single calls of new keys on the 1 GiB filter at its design load ran 1.24x
+ * ({@code add}) and 1.36x ({@code checkThenAdd}) as fast as with the per-bit atomic loop (JMH, paired runs), and in a
+ * timing loop 250 to 280 ns per {@code add} against 295 to 299 ns with an unconditional atomic OR per word
+ * (docs/BENCHMARKS.md). {@code synchronized} would not do: taking and releasing a monitor are both locked
+ * instructions on HotSpot.
  *
  * <p>The lock is a test-and-set word per stripe, held for a few dozen instructions that neither block nor allocate
  * (the caller allocates the block's chunk before taking it). A waiter spins with {@link Thread#onSpinWait} and, in
