@@ -27,7 +27,8 @@ import java.lang.invoke.VarHandle;
  * output equals Guava's, so it is not reimplemented here.
  *
  * <p>Because its hash is Murmur3, not deja's XXH3-128, it is a {@link SeenSet} on keys rather than a
- * {@code HashedSeenSet}. Like {@link BloomFilter}: adds are atomic ORs, {@code checkThenAdd} is linearizable per key
+ * {@code HashedSeenSet}. Its adds are atomic ORs: a key's bits are spread over the whole array, not kept in one
+ * block, so {@link BlockLocks} does not fit it. Like {@link BloomFilter}, {@code checkThenAdd} is linearizable per key
  * through a lock striped by {@code h1} (the same key always takes the same stripe, since its bits are spread over the
  * whole array), owners are ignored, it never answers {@link Verdict#RETRY}, and {@code forget} is not supported.
  *

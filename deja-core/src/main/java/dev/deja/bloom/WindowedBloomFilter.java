@@ -48,8 +48,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Recording a key ({@code add}, or {@code checkThenAdd} of a key found in an older generation) always refreshes it
  * into the newest generation, so a key keeps being held as long as it keeps arriving. Concurrency follows
- * {@link BloomFilter}: lock-free checks and adds, and {@code checkThenAdd} serialised per key by a lock stripe chosen
- * by the key's block, which is the same in every generation because all have the same shape; the generations are an
+ * {@link BloomFilter}: lock-free checks, adds under the lock of the key's block in the newest generation, and
+ * {@code checkThenAdd} serialised per key across the generations by a lock stripe chosen by the key's block, which is
+ * the same in every generation because all have the same shape; the generations are an
  * immutable snapshot replaced atomically on rotation. Owners are ignored, {@link Verdict#RETRY} is never answered and
  * {@code forget} is not supported, as for {@link BloomFilter}.
  */
