@@ -813,7 +813,8 @@ class NamespaceRegistryTest {
         Path dir = dataDir.resolve("c");
         Path crashed = tmpCopy.resolve("data");
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
-            registry.create("c", kind, kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
+            registry.create("c", kind,
+                    kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
             registry.get("c").checkThenAdd(keys(0, 100), null).join();
             registry.get("c").durableStore().snapshot().join();
             registry.get("c").checkThenAdd(keys(100, 200), null).join(); // only in the journal
