@@ -7,13 +7,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LAUNCHER="${1:-$ROOT/deja}"
 . "$ROOT/deja-bench/scripts/servers.sh"
-WORK="$(mktemp -d)"; PORT="$(free_port)"
-cleanup() { kill "$DEJA_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-"$LAUNCHER" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$PORT" --io-threads 1 --snapshot-interval 0 \
-  >"$WORK/deja.log" 2>&1 &
-DEJA_PID=$!
-for _ in $(seq 1 600); do redis-cli -p "$PORT" PING >/dev/null 2>&1 && break; sleep 0.1; done
+start_deja "$LAUNCHER" --io-threads 1 --snapshot-interval 0
+PORT="$DEJA_PORT"
 seq 1 200000 | sed 's/^/BF.ADD default k/' | redis-cli -p "$PORT" --pipe >/dev/null
 for _ in 1 2 3; do
   python3 - "$PORT" <<'PY'

@@ -1,4 +1,4 @@
-# Sourced by the benchmark scripts: free loopback ports, and a deja server beside a Redis server, each on its own
+# Sourced by the benchmark scripts: free loopback ports, a deja server alone or beside a Redis server, each on its own
 # free port, stopped and cleaned up when the script exits. Expects ROOT (the repository) to be set.
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
@@ -30,6 +30,25 @@ start_deja_and_redis() {
 
 stop_deja_and_redis() {
   kill "$DEJA_PID" "$REDIS_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+
+# Usage: start_deja LAUNCHER [deja serve options...]
+# A deja server alone, RESP only, from LAUNCHER (another build's ./deja to compare builds). Sets WORK, DEJA_PORT and
+# DEJA_PID; returns once it answers PING; stopped and cleaned up when the script exits.
+start_deja() {
+  local launcher="$1"; shift
+  WORK="$(mktemp -d)"; DEJA_PORT="$(free_port)"
+  trap stop_deja EXIT
+  "$launcher" serve --data-dir "$WORK/deja" --http-port 0 --resp-port "$DEJA_PORT" "$@" >"$WORK/deja.log" 2>&1 &
+  DEJA_PID=$!
+  for _ in $(seq 1 600); do redis-cli -p "$DEJA_PORT" PING >/dev/null 2>&1 && return 0; sleep 0.1; done
+  cat "$WORK/deja.log" >&2; exit 1
+}
+
+stop_deja() {
+  kill "$DEJA_PID" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$WORK"
 }

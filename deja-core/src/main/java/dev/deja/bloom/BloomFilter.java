@@ -43,10 +43,10 @@ import java.util.zip.CRC32C;
  * rather than two ({@link ChunkedBits} says how).
  *
  * <p>Concurrency, without a global lock. Every write of bits ({@code add}, {@code checkThenAdd}, a merge) takes the
- * lock of its block's stripe ({@link BlockLocks}, one of {@value #STRIPES}), so concurrent writers never lose each
- * other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its words with
- * plain loads (enough, as {@link ChunkedBits#read} explains) and takes no lock: it sees every add that happens-before
- * it, and one racing with an add may or may not see it. So a thread that waits for another thread's add by calling
+ * lock of its block's stripe ({@link BlockLocks}, one of {@value BlockLocks#STRIPES}), so concurrent writers never
+ * lose each other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its
+ * words with plain loads (enough, as {@link ChunkedBits#read} explains) and takes no lock: it sees every add that
+ * happens-before it, and one racing with an add may or may not see it. So a thread that waits for another thread's add by calling
  * {@code check} in a loop must also synchronize with that thread (a volatile read, a lock,
  * {@link Thread#onSpinWait}): without that the compiler may read the words once for the whole loop.
  * {@code checkThenAdd} must be linearizable per key: when many threads race on the same new key, exactly one is told
@@ -72,8 +72,6 @@ import java.util.zip.CRC32C;
  */
 public final class BloomFilter implements HashedSeenSet {
 
-    /** Number of lock stripes, here and in the filters built on this one; a power of two. */
-    static final int STRIPES = BlockLocks.STRIPES;
     private static final int HEADER_BYTES = 32;
     /**
      * Bytes of bit array that {@link #readFrom} tests for zero at a time: eight blocks, so that a filter holding

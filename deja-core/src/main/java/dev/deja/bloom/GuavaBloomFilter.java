@@ -44,7 +44,7 @@ public final class GuavaBloomFilter implements SeenSet {
     private final int hashes;
     private final long bits;
     private final GuavaBloomFilters.Funnel funnel;
-    private final Object[] stripes = new Object[BloomFilter.STRIPES];
+    private final Object[] stripes = new Object[BlockLocks.STRIPES];
 
     GuavaBloomFilter(long[] data, int hashes, GuavaBloomFilters.Funnel funnel) {
         this.data = data;

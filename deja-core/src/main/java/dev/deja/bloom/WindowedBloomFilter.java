@@ -72,7 +72,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final long windowMillis;
     private final long spanMillis;
     private final InstantSource clock;
-    private final Object[] stripes = new Object[BloomFilter.STRIPES];
+    private final Object[] stripes = new Object[BlockLocks.STRIPES];
     private final AtomicReference<Snapshot> current;
 
     /** The generations, oldest first, with the start time and recorded-key count of the newest. */

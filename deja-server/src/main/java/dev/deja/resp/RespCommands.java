@@ -96,21 +96,25 @@ final class RespCommands {
         }
         if (command.action() instanceof RespCommand.Slow) {
             Gathering.current().runNow(); // on the loop, whose gathered writes these are
-            return new PipelinedHandler.Offloaded(() -> run(session, entry, args));
+            return new PipelinedHandler.Offloaded(() -> invoke(session, entry, args));
         }
         return run(session, entry, args);
     }
 
     /** Runs a command that passed its checks (EXEC runs the ones it queued through here). */
     Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
-        RespCommand command = entry.command;
-        String name = command.name();
         if (!Gathering.gathers(args)) {
             Gathering.current().runNow(); // what the client sent before this command takes effect before it
         }
+        return invoke(session, entry, args);
+    }
+
+    /** Counts and runs the command's action, its failures turned into replies. */
+    private Object invoke(RespSession session, CommandTable.Entry entry, RespArgs args) {
+        String name = entry.command.name();
         try {
             entry.counter().increment();
-            Object reply = command.action().run(session, args);
+            Object reply = entry.command.action().run(session, args);
             if (reply instanceof CompletableFuture<?> future) {
                 return future.handle((value, error) -> error == null ? value : failure(name, Failures.cause(error)));
             }
