@@ -43,19 +43,19 @@ import java.util.zip.CRC32C;
  * rather than two ({@link ChunkedBits} says how).
  *
  * <p>Concurrency, without a global lock. Every write of bits ({@code add}, {@code checkThenAdd}, a merge) takes the
- * lock of its block's stripe ({@link BlockLocks}, one of {@value BlockLocks#STRIPES}), so concurrent writers never
- * lose each other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its
- * words with plain loads (enough, as {@link ChunkedBits#read} explains) and takes no lock: it sees every add that
- * happens-before it, and one racing with an add may or may not see it. So a thread that waits for another thread's add by calling
- * {@code check} in a loop must also synchronize with that thread (a volatile read, a lock,
+ * lock of its block's stripe ({@link BlockLocks}, one of {@value BlockLocks#STRIPES}), so concurrent writers never lose
+ * each other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its words
+ * with plain loads (enough, as {@link ChunkedBits#read} explains) and takes no lock: it sees every add that
+ * happens-before it, and one racing with an add may or may not see it. So a thread that waits for another thread's add
+ * by calling {@code check} in a loop must also synchronize with that thread (a volatile read, a lock,
  * {@link Thread#onSpinWait}): without that the compiler may read the words once for the whole loop.
  * {@code checkThenAdd} must be linearizable per key: when many threads race on the same new key, exactly one is told
- * {@link Verdict#NEW}. Atomic ORs alone cannot give that, since two racers may each set a different missing bit of
- * the same key and both conclude it was new. A key's bits all lie in one block, so its block's lock serialises every
- * {@code checkThenAdd} of the same key, and inside the lock the answer is {@code NEW} exactly when this call set a
- * bit that was clear. Before locking, a lock-free check answers {@code DUPLICATE} for keys whose bits are all set
- * already (bits are never cleared, so that answer stays true), which keeps the lock off the path of the duplicates
- * that dominate a de-duplication workload.
+ * {@link Verdict#NEW}. Atomic ORs alone cannot give that, since two racers may each set a different missing bit of the
+ * same key and both conclude it was new. A key's bits all lie in one block, so its block's lock serialises every
+ * {@code checkThenAdd} of the same key, and inside the lock the answer is {@code NEW} exactly when this call set a bit
+ * that was clear. Before locking, a lock-free check answers {@code DUPLICATE} for keys whose bits are all set already
+ * (bits are never cleared, so that answer stays true), which keeps the lock off the path of the duplicates that
+ * dominate a de-duplication workload.
  *
  * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first, then touch every
  * key's block in a short loop whose iterations do not depend on each other, so the processor overlaps a large
