@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -45,8 +46,8 @@ public class BloomBatchSizeBenchmark {
 
         @Override
         @Setup(Level.Trial)
-        public void setUp() throws IOException {
-            super.setUp();
+        public void setUp(BenchmarkParams run) throws IOException {
+            super.setUp(run);
             List<byte[]> all = IntStream.range(0, KeyPool.SIZE).mapToObj(keys::get).toList();
             batches = IntStream.range(0, KeyPool.SIZE / batch)
                     .mapToObj(i -> all.subList(i * batch, (i + 1) * batch)).toList();

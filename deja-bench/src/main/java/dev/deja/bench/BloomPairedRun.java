@@ -36,10 +36,11 @@ public final class BloomPairedRun {
 
     /**
      * One filter under test: its name and a burst of {@link #CALLS} calls of an operation. checkThenAdd runs on a
-     * filter of its own, so that its first burst, like its first JMH iterations, meets the odd keys new: add, which
-     * runs before it in each round, would otherwise have added them, and the compiler would then build
-     * checkThenAdd for a stream that never inserts (docs/BENCHMARKS.md, 2026-11-26: that made it up to a third faster
-     * than in JMH).
+     * filter of its own, so that its first burst, like add's, meets the odd keys new: add, which runs before it in
+     * each round, would otherwise have added them, and the compiler would then build checkThenAdd for a stream that
+     * never inserts and add for one that does (docs/BENCHMARKS.md, 2026-11-26: that made checkThenAdd up to a third
+     * faster). Both then run on duplicates with code compiled while inserting, the case {@code BloomBenchmark} no
+     * longer measures ("Duplicates measured on code compiled for them").
      */
     private interface Contender {
         String name();

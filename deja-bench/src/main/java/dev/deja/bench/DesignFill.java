@@ -1,24 +1,60 @@
 package dev.deja.bench;
 
 import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import dev.deja.sizing.BloomLayout;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * deja's and Guava's filters at one shape, each at its design fill: the in-cache ones by inserting {@code capacity}
- * keys, the 1 GiB ones by loading bits that are each set with probability 1/2 (inserting 5e8 keys would take
- * minutes per fork).
+ * deja's and Guava's filters at one shape, each at its design fill, and then holding the keys a benchmark asks for:
+ * the in-cache ones by inserting {@code capacity} keys, the 1 GiB ones by loading bits that are each set with
+ * probability 1/2 (inserting 5e8 keys would take minutes per fork).
+ *
+ * <p>No key goes in through the single calls a benchmark measures ({@code add}, {@code checkThenAdd}, Guava's
+ * {@code put}): HotSpot compiles them for the branch profile of the calls they have seen, and a setup inserting
+ * millions of new keys through them would compile for new keys the very methods then measured on duplicates. deja's
+ * filter takes its keys through a batch form the fork does not measure ({@link Insert}), Guava's through its
+ * serialised form ({@link GuavaFill}).
  */
 final class DesignFill {
 
     private DesignFill() {
     }
 
-    /** deja's filter, in the given layout (format 1's for {@link BloomLayout#SCATTERED}). */
+    /**
+     * The batch form through which deja's filter takes a setup's keys: each loop is compiled on its own, so a fork
+     * measuring one of them takes its keys through the other.
+     */
+    enum Insert {
+        /** {@code checkThenAddAll}: its own loop, with no single call inside. */
+        CHECK_THEN_ADD_ALL,
+        /** {@code addAll}: a loop over {@code add}'s hashed form, for forks that measure {@code checkThenAddAll}. */
+        ADD_ALL;
+
+        /** The form the benchmark {@code run} does not measure. */
+        static Insert avoiding(BenchmarkParams run) {
+            return run.getBenchmark().contains("batchCheckThenAdd") ? ADD_ALL : CHECK_THEN_ADD_ALL;
+        }
+
+        void into(dev.deja.bloom.BloomFilter filter, List<byte[]> keys) {
+            if (this == ADD_ALL) {
+                filter.addAll(keys);
+            } else {
+                filter.checkThenAddAll(keys, null);
+            }
+        }
+    }
+
+    /** deja's filter at its design fill, in the given layout (format 1's for {@link BloomLayout#SCATTERED}). */
     static dev.deja.bloom.BloomFilter deja(BloomShape shape, BloomLayout layout) throws IOException {
+        return deja(shape, layout, List.of(), Insert.CHECK_THEN_ADD_ALL);
+    }
+
+    /** {@link #deja(BloomShape, BloomLayout)}, then holding {@code held} too, every key inserted {@code via}. */
+    static dev.deja.bloom.BloomFilter deja(BloomShape shape, BloomLayout layout, List<byte[]> held, Insert via)
+            throws IOException {
         dev.deja.bloom.BloomFilter filter;
         if (layout == BloomLayout.SCATTERED) {
             filter = FormatOneFilters.sized(shape.capacity, shape.fpp, shape == BloomShape.OUT_OF_CACHE);
@@ -26,10 +62,7 @@ final class DesignFill {
             filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
         }
         if (shape == BloomShape.IN_CACHE) {
-            KeyPool fill = new KeyPool(1);
-            for (int i = 0; i < shape.capacity; i++) {
-                filter.add(fill.next());
-            }
+            via.into(filter, fillKeys(shape));
         } else if (layout == BloomLayout.SECTORED) {
             HalfFullBits bits = new HalfFullBits(new byte[0], filter.sizeInBytes(), 1);
             byte[] buffer = new byte[1 << 20];
@@ -38,29 +71,28 @@ final class DesignFill {
                 filter.loadBits(offset, buffer, 0, n);
             }
         }
+        via.into(filter, held);
         return filter;
     }
 
-    /** Guava's filter at the same capacity and fpp. */
+    /** Guava's filter at the same capacity and fpp, at its design fill. */
     static BloomFilter<byte[]> guava(BloomShape shape) throws IOException {
+        return guava(shape, List.of());
+    }
+
+    /** {@link #guava(BloomShape)}, then holding {@code held} too. */
+    static BloomFilter<byte[]> guava(BloomShape shape, List<byte[]> held) throws IOException {
         if (shape == BloomShape.IN_CACHE) {
-            BloomFilter<byte[]> filter = BloomFilter.create(Funnels.byteArrayFunnel(), shape.capacity, shape.fpp);
-            KeyPool fill = new KeyPool(1);
-            for (int i = 0; i < shape.capacity; i++) {
-                filter.put(fill.next());
-            }
-            return filter;
+            List<byte[]> keys = new ArrayList<>(fillKeys(shape));
+            keys.addAll(held);
+            return GuavaFill.filter(shape.capacity, shape.fpp, false, keys);
         }
-        // Guava's own sizing (BloomFilter.optimalNumOfBits / optimalNumOfHashFunctions), then its serialised
-        // form: strategy ordinal 1 (MURMUR128_MITZ_64), k, the number of longs, the longs.
-        long bits = (long) (-shape.capacity * Math.log(shape.fpp) / (Math.log(2) * Math.log(2)));
-        int k = Math.max(1, (int) Math.round((double) bits / shape.capacity * Math.log(2)));
-        int longs = (int) ((bits + 63) / 64);
-        ByteArrayOutputStream header = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(header);
-        out.writeByte(1);
-        out.writeByte(k);
-        out.writeInt(longs);
-        return BloomFilter.readFrom(new HalfFullBits(header.toByteArray(), 8L * longs, 1), Funnels.byteArrayFunnel());
+        return GuavaFill.filter(shape.capacity, shape.fpp, true, held);
+    }
+
+    /** The in-cache filters' fill: {@code capacity} keys of their own pool. */
+    private static List<byte[]> fillKeys(BloomShape shape) {
+        KeyPool fill = new KeyPool(1);
+        return java.util.stream.IntStream.range(0, (int) shape.capacity).mapToObj(fill::get).toList();
     }
 }
