@@ -64,7 +64,7 @@ final class DesignFill {
         if (shape == BloomShape.IN_CACHE) {
             via.into(filter, fillKeys(shape));
         } else if (layout == BloomLayout.SECTORED) {
-            HalfFullBits bits = new HalfFullBits(new byte[0], filter.sizeInBytes(), 1);
+            HalfFullBits bits = new HalfFullBits(filter.sizeInBytes(), 1);
             byte[] buffer = new byte[1 << 20];
             for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
                 int n = bits.read(buffer, 0, (int) Math.min(buffer.length, filter.sizeInBytes() - offset));

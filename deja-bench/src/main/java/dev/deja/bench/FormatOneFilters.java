@@ -46,7 +46,7 @@ final class FormatOneFilters {
      * for the in-cache shape, whose array fits in memory twice).
      */
     private static InputStream bits(long bytes, boolean halfFull) {
-        return halfFull ? new HalfFullBits(new byte[0], bytes, 1) : new ByteArrayInputStream(new byte[(int) bytes]);
+        return halfFull ? new HalfFullBits(bytes, 1) : new ByteArrayInputStream(new byte[(int) bytes]);
     }
 
     private static long crc(InputStream in, long bytes) throws IOException {

@@ -5,19 +5,16 @@ import java.util.SplittableRandom;
 
 /**
  * Random bytes in which every bit is set with probability 1/2: the fill of a Bloom filter at its design capacity,
- * produced in seconds instead of inserting 5e8 keys. Optionally preceded by a fixed header, so Guava's
- * {@code BloomFilter.readFrom} can load it.
+ * produced in seconds instead of inserting 5e8 keys.
  */
 final class HalfFullBits extends InputStream {
 
-    private final byte[] header;
-    private final long randomBytes;
+    private final long length;
     private final SplittableRandom random;
     private long position;
 
-    HalfFullBits(byte[] header, long randomBytes, long seed) {
-        this.header = header;
-        this.randomBytes = randomBytes;
+    HalfFullBits(long length, long seed) {
+        this.length = length;
         this.random = new SplittableRandom(seed);
     }
 
@@ -29,14 +26,14 @@ final class HalfFullBits extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) {
-        long total = header.length + randomBytes;
-        if (position >= total) {
+        if (position >= length) {
             return -1;
         }
-        int n = (int) Math.min(len, total - position);
-        for (int i = 0; i < n; i++, position++) {
-            b[off + i] = position < header.length ? header[(int) position] : (byte) random.nextInt(256);
+        int n = (int) Math.min(len, length - position);
+        for (int i = 0; i < n; i++) {
+            b[off + i] = (byte) random.nextInt(256);
         }
+        position += n;
         return n;
     }
 }
