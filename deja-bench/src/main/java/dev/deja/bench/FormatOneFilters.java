@@ -30,23 +30,15 @@ final class FormatOneFilters {
         header.put(new byte[] {'D', 'J', 'B', 'F', 1, 1, 1, (byte) size.hashes()});
         header.putLong(size.bits()).putLong(capacity).putDouble(size.expectedFpp());
         header.putInt((int) crc(new ByteArrayInputStream(header.array(), 0, 32), 32));
-        long bitsCrc = crc(bits(bytes, halfFull), bytes);
+        long bitsCrc = crc(HalfFullBits.orZeros(bytes, halfFull), bytes);
         byte[] trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) bitsCrc).array();
         InputStream all = new SequenceInputStream(new ByteArrayInputStream(header.array(), 0, 36),
-                new SequenceInputStream(bits(bytes, halfFull), new ByteArrayInputStream(trailer)));
+                new SequenceInputStream(HalfFullBits.orZeros(bytes, halfFull), new ByteArrayInputStream(trailer)));
         BloomFilter filter = BloomFilter.readFrom(all);
         if (filter.layout() != BloomLayout.SCATTERED) {
             throw new IllegalStateException("expected a format-1 filter, read " + filter);
         }
         return filter;
-    }
-
-    /**
-     * The bit array: random with every bit set with probability 1/2 (seed 1, as {@link BloomBenchmark}), or zero (only
-     * for the in-cache shape, whose array fits in memory twice).
-     */
-    private static InputStream bits(long bytes, boolean halfFull) {
-        return halfFull ? new HalfFullBits(bytes, 1) : new ByteArrayInputStream(new byte[(int) bytes]);
     }
 
     private static long crc(InputStream in, long bytes) throws IOException {

@@ -50,8 +50,7 @@ final class GuavaFill {
         out.writeByte(MURMUR128_MITZ_64);
         out.writeByte(k);
         out.writeInt(longs);
-        InputStream array = halfFull ? new HalfFullBits(8L * longs, 1)
-                : new ByteArrayInputStream(new byte[Math.multiplyExact(8, longs)]);
+        InputStream array = HalfFullBits.orZeros(8L * longs, halfFull);
         long[] positions = streamBits(keys, k, 64L * longs, header.size());
         InputStream stream = new OrBits(new SequenceInputStream(new ByteArrayInputStream(header.toByteArray()), array),
                 positions);

@@ -1,5 +1,6 @@
 package dev.deja.bench;
 
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.SplittableRandom;
 
@@ -16,6 +17,14 @@ final class HalfFullBits extends InputStream {
     HalfFullBits(long length, long seed) {
         this.length = length;
         this.random = new SplittableRandom(seed);
+    }
+
+    /**
+     * {@code length} bytes of a filter's bit array: half full (seed 1), or all zero (held in memory: small filters
+     * only).
+     */
+    static InputStream orZeros(long length, boolean halfFull) {
+        return halfFull ? new HalfFullBits(length, 1) : new ByteArrayInputStream(new byte[Math.toIntExact(length)]);
     }
 
     @Override
