@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.State;
  * {@link BloomBenchmark}'s stream of duplicates only and {@link BloomNewKeyBenchmark}'s of new keys only, and the
  * shape of a de-duplication stream whose redeliveries are common.
  *
- * <p>The duplicates are the held keys of {@link KeyPool}, the new keys come from
+ * <p>The stream is a {@link DuplicateStream}: the held keys of {@link KeyPool}, and new keys from
  * {@link BloomNewKeyBenchmark.FreshKeys}; the filters are {@link BloomBenchmark}'s 1 GiB ones, holding the same keys,
  * filled the same way ({@link DesignFill}), so the methods measured are compiled for this stream from its first call.
  */
@@ -32,28 +32,22 @@ import org.openjdk.jmh.annotations.State;
     "--add-modules=jdk.incubator.vector"})
 public class BloomMixBenchmark {
 
-    /** Held keys, and a fresh key in place of every {@code newEvery}-th. */
+    /** Held keys, and a fresh key in place of every {@code newEvery}-th ({@link DuplicateStream}). */
     @State(Scope.Thread)
     public static class Stream {
+        /** A new key in place of every {@code newEvery}-th held key; 0 for a stream of duplicates only. */
         @Param("16")
         int newEvery;
         final KeyPool keys = new KeyPool(2);
-        final BloomNewKeyBenchmark.FreshKeys fresh = new BloomNewKeyBenchmark.FreshKeys();
-        private int sinceNew;
+        private DuplicateStream deliveries;
 
         @Setup(Level.Trial)
         public void setUp() {
-            if (newEvery < 1) {
-                throw new IllegalArgumentException("newEvery must be at least 1 (got " + newEvery + ")");
-            }
+            deliveries = new DuplicateStream(keys, newEvery, 0);
         }
 
         byte[] next() {
-            if (++sinceNew == newEvery) {
-                sinceNew = 0;
-                return fresh.next();
-            }
-            return keys.nextHeld();
+            return deliveries.next();
         }
     }
 

@@ -43,6 +43,18 @@ public class BloomNewKeyBenchmark {
         private final byte[] key = new byte[16];
         private long counter;
 
+        /** The keys of series 0, the ones the benchmarks of this class measure. */
+        public FreshKeys() {
+        }
+
+        /**
+         * The keys of another series: two series share no key within their first 2^48 keys, since their counters
+         * start a multiple of 2^48 apart and step by an odd number.
+         */
+        FreshKeys(int series) {
+            counter = (long) series << 48;
+        }
+
         byte[] next() {
             long a = mix(counter += 0x9E3779B97F4A7C15L);
             LONG.set(key, 0, a);
