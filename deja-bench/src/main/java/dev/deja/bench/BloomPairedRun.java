@@ -195,7 +195,8 @@ public final class BloomPairedRun {
         return ratios;
     }
 
-    private static double median(double[] values) {
+    /** The median (the upper one for an even count). */
+    static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];

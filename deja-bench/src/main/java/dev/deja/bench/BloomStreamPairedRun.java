@@ -41,13 +41,20 @@ public final class BloomStreamPairedRun {
 
     /** Runs the rounds and prints one line per round and a summary per operation. */
     public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: BloomStreamPairedRun newEvery [rounds]  (newEvery: 0 duplicates only, "
-                    + "1 new keys only, 16 one new key in sixteen)");
+        int newEvery;
+        int rounds;
+        try {
+            if (args.length < 1 || args.length > 2) {
+                throw new IllegalArgumentException("expected one or two arguments (got " + args.length + ")");
+            }
+            newEvery = number("newEvery", args[0], 0);
+            rounds = args.length > 1 ? number("rounds", args[1], 1) : 21;
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage() + "\nusage: BloomStreamPairedRun newEvery [rounds]  (newEvery: 0 "
+                    + "duplicates only, 1 new keys only, 16 one new key in sixteen; rounds: 21 unless given)");
             System.exit(2);
+            return;
         }
-        int newEvery = Integer.parseInt(args[0]);
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 21;
         KeyPool pool = new KeyPool(2);
         dev.deja.bloom.BloomFilter deja = DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
                 DesignFill.Insert.CHECK_THEN_ADD_ALL);
@@ -89,10 +96,24 @@ public final class BloomStreamPairedRun {
             }
             Arrays.sort(ratios);
             System.out.printf("%-12s deja %.2f, Guava %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, "
-                    + "lowest %.2fx)%n", OPERATIONS[op], median(dejaRates[op]), median(guavaRates[op]),
+                    + "lowest %.2fx)%n", OPERATIONS[op], BloomPairedRun.median(dejaRates[op]),
+                    BloomPairedRun.median(guavaRates[op]),
                     ratios[rounds / 2], ratios[rounds / 4], ratios[rounds * 3 / 4], ratios[0]);
         }
         System.out.println("(sink " + sink + ")");
+    }
+
+    /** The argument as a number of at least {@code min}, or the usage error. */
+    private static int number(String name, String arg, int min) {
+        try {
+            int value = Integer.parseInt(arg);
+            if (value >= min) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + " must be a whole number of at least " + min + " (got " + arg + ")");
     }
 
     /** Calls per microsecond of one burst of the operation on deja's filter. */
@@ -164,11 +185,5 @@ public final class BloomStreamPairedRun {
             n += filter.put(keys.next()) ? 1 : 0;
         }
         return n;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }
