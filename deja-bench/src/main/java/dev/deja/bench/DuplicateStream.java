@@ -34,7 +34,6 @@ final class DuplicateStream {
             sinceNew = 0;
             return fresh.next();
         }
-        held += 2;
-        return pool.get(held & (KeyPool.SIZE - 2));
+        return pool.heldAt(held += 2);
     }
 }

@@ -54,7 +54,12 @@ final class KeyPool {
 
     /** The next held key: the even keys, in a cycle. */
     byte[] nextHeld() {
-        return keys[(next += 2) & (SIZE - 2)];
+        return heldAt(next += 2);
+    }
+
+    /** The held key at even index {@code i} of the cycle over the pool, for walkers keeping their own count. */
+    byte[] heldAt(int i) {
+        return keys[i & (SIZE - 2)];
     }
 
     /** The next {@link #BATCH} consecutive keys in the cycle over every key. */
