@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.State;
  * first deliveries), on the 1 GiB filters of {@link BloomBenchmark}, deja beside Guava, single-threaded.
  * {@link BloomBenchmark}'s add and checkThenAdd measure the other case, a key already held.
  *
- * <p>Every call takes a fresh 16-byte key from a counter (two SplitMix64 words, written into one reused array), the
- * same generator for both filters, so its cost, a few nanoseconds, is in both scores. Out of cache only: a 1 MiB
+ * <p>Every call takes a fresh 16-byte key from a counter ({@link FreshKeys}, written into one reused array), the
+ * same generator for both filters, so its cost, a nanosecond or two, is in both scores. Out of cache only: a 1 MiB
  * filter taking millions of new keys a second would be saturated within a second, and every key would then read as
  * held. The 1 GiB filters start at their design fill ({@link DesignFill}) and take about 10^8 further keys in a run,
  * which raises their fill but not the cost of a call.
@@ -35,38 +35,35 @@ import org.openjdk.jmh.annotations.State;
     "--add-modules=jdk.incubator.vector"})
 public class BloomNewKeyBenchmark {
 
-    /** Keys that no filter has held: 16 bytes from a counter, in one array each call overwrites. */
+    /**
+     * Keys that no filter has held, 16 bytes in one array each call overwrites: a counter in the first eight bytes,
+     * stepping by an odd number, so no key repeats within 2^64 calls, and the series in the last eight, so no two
+     * series share a key. The filters' hashes mix every byte, so keys need not look random to land on random blocks.
+     * One eight-byte store per key: a narrower store followed by the hash's eight-byte load of the same bytes cannot
+     * be forwarded, and made deja's check of new keys wait for the store to retire (docs/BENCHMARKS.md).
+     */
     @State(Scope.Thread)
     public static class FreshKeys {
         private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
                 ByteOrder.LITTLE_ENDIAN);
+        /** The counter's step: odd (the golden ratio's), so the counter takes 2^64 values before it repeats. */
+        private static final long STEP = 0x9E3779B97F4A7C15L;
         private final byte[] key = new byte[16];
         private long counter;
 
         /** The keys of series 0, the ones the benchmarks of this class measure. */
         public FreshKeys() {
+            this(0);
         }
 
-        /**
-         * The keys of another series: two series share no key within their first 2^48 keys, since their counters
-         * start a multiple of 2^48 apart and step by an odd number.
-         */
+        /** The keys of another series, none of which any other series gives. */
         FreshKeys(int series) {
-            counter = (long) series << 48;
+            LONG.set(key, 8, (long) series);
         }
 
         byte[] next() {
-            long a = mix(counter += 0x9E3779B97F4A7C15L);
-            LONG.set(key, 0, a);
-            LONG.set(key, 8, mix(a ^ 0x5DEECE66DL));
+            LONG.set(key, 0, counter += STEP);
             return key;
-        }
-
-        /** The SplitMix64 finaliser. */
-        private static long mix(long z) {
-            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-            return z ^ (z >>> 31);
         }
     }
 

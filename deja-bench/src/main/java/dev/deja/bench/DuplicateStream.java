@@ -28,11 +28,19 @@ final class DuplicateStream {
         this.fresh = new BloomNewKeyBenchmark.FreshKeys(freshSeries);
     }
 
-    /** The next delivery; a new key is written into one array that the next new key overwrites. */
+    /** The next delivery; a new key is written into one array that the next call overwrites. */
     byte[] next() {
-        if (newEvery != 0 && ++sinceNew == newEvery) {
+        if (newEvery == 0) {
+            return pool.heldAt(held += 2);
+        }
+        // A new key is made for every delivery, and delivered for one in newEvery. Made only for that one, the call
+        // ran one time in sixteen, too rarely for HotSpot to inline it (or the store it makes), and the call left in
+        // the measured loop slowed deja's check by about a third where Guava's, bound by its memory accesses, hardly
+        // moved (docs/BENCHMARKS.md). Made every time, it is inlined, and costs both filters a store per delivery.
+        byte[] key = fresh.next();
+        if (++sinceNew == newEvery) {
             sinceNew = 0;
-            return fresh.next();
+            return key;
         }
         return pool.heldAt(held += 2);
     }
