@@ -32,7 +32,7 @@ class DuplicateStreamTest {
         }
     }
 
-    /** The next {@code n} deliveries, copied (a new key's array is overwritten by the next new key). */
+    /** The next {@code n} deliveries, copied (a new key's array is overwritten by the next call). */
     private static List<ByteBuffer> take(DuplicateStream stream, int n) {
         List<ByteBuffer> keys = new ArrayList<>();
         for (int i = 0; i < n; i++) {
