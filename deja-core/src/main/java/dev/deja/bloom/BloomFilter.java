@@ -371,9 +371,12 @@ public final class BloomFilter implements HashedSeenSet {
         return Math.round(layout.keysPerBlockAtFill(fill, hashes) * blocks);
     }
 
-    /** Heap taken by the bit array so far, in bytes (grows a chunk at a time as the filter fills). */
+    /**
+     * Heap taken so far, in bytes: the bit array, which grows a chunk at a time as the filter fills, and the 64 KiB of
+     * block locks every filter carries from its creation.
+     */
     public long allocatedBytes() {
-        return words.allocatedBytes();
+        return words.allocatedBytes() + BlockLocks.HEAP_BYTES;
     }
 
     /**
@@ -388,13 +391,13 @@ public final class BloomFilter implements HashedSeenSet {
     /**
      * Heap a filter of {@code bits} bits takes once full: its {@code bits / 8} bytes, 64 bytes per chunk for
      * alignment and the chunks' last slots, and, when its last chunk is large enough for G1 to give it regions of
-     * its own, the rest of that region.
+     * its own, the rest of that region; and its block locks, 64 KiB whatever its size.
      *
      * @throws IllegalArgumentException if {@code bits} is not a positive multiple of 512 up to 2^40
      */
     public static long heapBytes(long bits) {
         BloomSizing.checkShape(bits, 1);
-        return ChunkedBits.heapBytesWhenFull(bits / 64);
+        return ChunkedBits.heapBytesWhenFull(bits / 64) + BlockLocks.HEAP_BYTES;
     }
 
     private double fppAtFill(double fill) {

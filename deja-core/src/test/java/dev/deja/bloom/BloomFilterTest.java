@@ -214,10 +214,30 @@ class BloomFilterTest {
         }
         System.gc();
         long used = memory.getHeapMemoryUsage().getUsed() - before;
+        // The bits, the chunks' alignment and last slots (under 64 KiB here), and the 64 KiB of block locks.
         assertThat(filter.allocatedBytes()).isEqualTo(BloomFilter.heapBytes(filter.bits()))
-                .isBetween(64L << 20, (64L << 20) + 64 * 1024);
+                .isBetween((64L << 20) + 64 * 1024, (64L << 20) + 128 * 1024);
         assertThat(used).as("heap taken by a full 64 MiB filter").isBetween(60L << 20, 80L << 20);
         assertThat(filter.check("anything")).isTrue();
+    }
+
+    /** An empty filter's heap is mostly its 64 KiB of block locks, and the memory it reports counts them. */
+    @Test
+    void theMemoryReportedCountsTheBlockLocks() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        System.gc();
+        long before = memory.getHeapMemoryUsage().getUsed();
+        List<BloomFilter> filters = new ArrayList<>();
+        for (int i = 0; i < 256; i++) {
+            filters.add(BloomFilter.builder().bits(512).hashes(7).build());
+        }
+        System.gc();
+        long used = memory.getHeapMemoryUsage().getUsed() - before;
+        BloomFilter one = filters.get(0);
+        assertThat(one.allocatedBytes()).isGreaterThan(64 * 1024).isEqualTo(one.stats().memoryBytes())
+                .isLessThanOrEqualTo(BloomFilter.heapBytes(512));
+        assertThat(used).as("heap taken by 256 empty filters").isBetween(filters.size() * one.allocatedBytes() * 9 / 10,
+                filters.size() * one.allocatedBytes() * 12 / 10);
     }
 
     @Test

@@ -87,7 +87,10 @@ final class BloomKind implements SnapshotKind {
         return Long.parseLong(parameters.get("capacity"));
     }
 
-    /** The bit array, a little over {@code bits / 8} bytes ({@link BloomFilter#heapBytes}), allocated as it fills. */
+    /**
+     * The bit array, a little over {@code bits / 8} bytes allocated as it fills, and the filter's 64 KiB of block
+     * locks ({@link BloomFilter#heapBytes}).
+     */
     @Override
     public long memoryBytes(Map<String, String> parameters) {
         return BloomFilter.heapBytes(Long.parseLong(parameters.get("bits")));

@@ -59,7 +59,10 @@ class NamespaceRegistryTest {
     /** 1 MiB of bits (bloom) and 1 MiB of buckets (recent, 16 bytes each with owners). */
     private static final Map<String, String> ONE_MIB_BLOOM = Map.of("bits", Long.toString(8L << 20), "k", "7");
     private static final Map<String, String> ONE_MIB_RECENT = Map.of("buckets", Long.toString(1L << 16));
-    /** What the two reserve together: the bloom's heap is its bits and a little chunk overhead. */
+    /**
+     * What the two reserve together: the bloom's heap is its bits, a little chunk overhead and 64 KiB of block locks,
+     * which the messages round to 1.1 MiB.
+     */
     private static final long ONE_MIB_EACH = BloomFilter.heapBytes(8L << 20) + (1L << 20);
 
     @Test
@@ -75,14 +78,14 @@ class NamespaceRegistryTest {
             assertThatThrownBy(() -> registry.create("b", "bloom", ONE_MIB_BLOOM))
                     .isInstanceOfSatisfying(NamespaceException.class,
                             e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.NO_MEMORY))
-                    .hasMessageContaining("namespace 'b' needs 1.0 MiB of memory when full")
+                    .hasMessageContaining("namespace 'b' needs 1.1 MiB of memory when full")
                     .hasMessageContaining("of the server's 3.0 MiB namespace memory limit is free");
             assertThat(registry.find("b")).isEmpty();
             assertThat(dataDir.resolve("b")).doesNotExist();
             assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + ONE_MIB_EACH);
             // a namespace created on first use is refused the same way
             assertThatThrownBy(() -> registry.getOrCreate("c", NamespaceSpec.parse("bloom", "bits=8388608,k=7")))
-                    .isInstanceOf(NamespaceException.class).hasMessageContaining("namespace 'c' needs 1.0 MiB");
+                    .isInstanceOf(NamespaceException.class).hasMessageContaining("namespace 'c' needs 1.1 MiB");
 
             // resolving the shape of a 1 TiB recent store must not allocate it (the test JVM would run out)
             assertThatThrownBy(() -> registry.create("vast", "recent", Map.of("buckets", Long.toString(1L << 36))))
@@ -292,7 +295,7 @@ class NamespaceRegistryTest {
                 new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT));
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
-                .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.0 MiB of memory when full");
+                .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.1 MiB of memory when full");
         // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
