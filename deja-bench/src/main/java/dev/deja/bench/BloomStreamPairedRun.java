@@ -5,6 +5,7 @@ import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * check, add and checkThenAdd of deja's 1 GiB filter and Guava's, on one de-duplication stream
@@ -118,23 +119,22 @@ public final class BloomStreamPairedRun {
 
     /** Calls per microsecond of one burst of the operation on deja's filter. */
     private static double dejaRate(dev.deja.bloom.BloomFilter filter, int operation, DuplicateStream keys) {
-        long start = System.nanoTime();
-        sink += switch (operation) {
+        return rate(() -> switch (operation) {
             case 0 -> check(filter, keys);
             case 1 -> add(filter, keys);
             default -> checkThenAdd(filter, keys);
-        };
-        return CALLS / ((System.nanoTime() - start) / 1e3);
+        });
     }
 
     /** Calls per microsecond of one burst of the operation on Guava's filter. */
     private static double guavaRate(BloomFilter<byte[]> filter, int operation, DuplicateStream keys) {
+        return rate(() -> operation == 0 ? mightContain(filter, keys) : put(filter, keys));
+    }
+
+    /** Calls per microsecond of one burst of {@link #CALLS} calls; its answers go to {@link #sink}. */
+    private static double rate(LongSupplier burst) {
         long start = System.nanoTime();
-        sink += switch (operation) {
-            case 0 -> mightContain(filter, keys);
-            case 1 -> put(filter, keys);
-            default -> put(filter, keys);
-        };
+        sink += burst.getAsLong();
         return CALLS / ((System.nanoTime() - start) / 1e3);
     }
 

@@ -14,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -203,17 +202,14 @@ class BloomFilterTest {
      */
     @Test
     void aFullFilterTakesItsSizeOfHeap() {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        System.gc();
-        long before = memory.getHeapMemoryUsage().getUsed();
+        long before = heapUsedAfterGc();
         BloomFilter filter = BloomFilter.builder().bits(64L << 23).hashes(7).build(); // 64 MiB
         byte[] ones = new byte[1 << 20];
         Arrays.fill(ones, (byte) 0xFF);
         for (long offset = 0; offset < filter.sizeInBytes(); offset += ones.length) {
             filter.loadBits(offset, ones, 0, ones.length);
         }
-        System.gc();
-        long used = memory.getHeapMemoryUsage().getUsed() - before;
+        long used = heapUsedAfterGc() - before;
         // The bits, the chunks' alignment and last slots (under 64 KiB here), and the 64 KiB of block locks.
         assertThat(filter.allocatedBytes()).isEqualTo(BloomFilter.heapBytes(filter.bits()))
                 .isBetween((64L << 20) + 64 * 1024, (64L << 20) + 128 * 1024);
@@ -221,18 +217,21 @@ class BloomFilterTest {
         assertThat(filter.check("anything")).isTrue();
     }
 
+    /** The heap in use after a full collection, so that a difference of two is what lives between them. */
+    private static long heapUsedAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     /** An empty filter's heap is mostly its 64 KiB of block locks, and the memory it reports counts them. */
     @Test
     void theMemoryReportedCountsTheBlockLocks() {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        System.gc();
-        long before = memory.getHeapMemoryUsage().getUsed();
+        long before = heapUsedAfterGc();
         List<BloomFilter> filters = new ArrayList<>();
         for (int i = 0; i < 256; i++) {
             filters.add(BloomFilter.builder().bits(512).hashes(7).build());
         }
-        System.gc();
-        long used = memory.getHeapMemoryUsage().getUsed() - before;
+        long used = heapUsedAfterGc() - before;
         BloomFilter one = filters.get(0);
         assertThat(one.allocatedBytes()).isGreaterThan(64 * 1024).isEqualTo(one.stats().memoryBytes())
                 .isLessThanOrEqualTo(BloomFilter.heapBytes(512));
