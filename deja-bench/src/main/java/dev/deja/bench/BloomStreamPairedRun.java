@@ -31,7 +31,7 @@ import java.util.function.LongSupplier;
  */
 public final class BloomStreamPairedRun {
 
-    private static final int CALLS = 1 << 20;
+    static final int CALLS = 1 << 20;
     private static final int WARM_UP_ROUNDS = 5;
     private static final String[] OPERATIONS = {"check", "add", "checkThenAdd"};
     /** Consumes every answer, so no call can be dropped as dead code. */
@@ -105,7 +105,7 @@ public final class BloomStreamPairedRun {
     }
 
     /** The argument as a number of at least {@code min}, or the usage error. */
-    private static int number(String name, String arg, int min) {
+    static int number(String name, String arg, int min) {
         try {
             int value = Integer.parseInt(arg);
             if (value >= min) {
@@ -149,14 +149,14 @@ public final class BloomStreamPairedRun {
         return n;
     }
 
-    private static long add(dev.deja.bloom.BloomFilter filter, DuplicateStream keys) {
+    static long add(dev.deja.bloom.BloomFilter filter, DuplicateStream keys) {
         for (int i = 0; i < CALLS; i++) {
             filter.add(keys.next());
         }
         return CALLS;
     }
 
-    private static long checkThenAdd(dev.deja.bloom.BloomFilter filter, DuplicateStream keys) {
+    static long checkThenAdd(dev.deja.bloom.BloomFilter filter, DuplicateStream keys) {
         long n = 0;
         for (int i = 0; i < CALLS; i++) {
             n += filter.checkThenAdd(keys.next()) == Verdict.NEW ? 1 : 0;
@@ -172,7 +172,7 @@ public final class BloomStreamPairedRun {
         return n;
     }
 
-    private static long put(BloomFilter<byte[]> filter, DuplicateStream keys) {
+    static long put(BloomFilter<byte[]> filter, DuplicateStream keys) {
         long n = 0;
         for (int i = 0; i < CALLS; i++) {
             n += filter.put(keys.next()) ? 1 : 0;
