@@ -88,14 +88,15 @@ public final class InsertCostRun {
         dev.deja.bloom.BloomFilter deja = DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
                 DesignFill.Insert.CHECK_THEN_ADD_ALL);
         BloomFilter<byte[]> guava = DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held());
-        InsertCostRun floor = new InsertCostRun();
+        InsertCostRun bare = new InsertCostRun();
         // Each filter loop has its own series of new keys; deja's add and checkThenAdd share a filter.
         DuplicateStream dejaAdds = new DuplicateStream(pool, 1, 1);
         DuplicateStream dejaCheckThenAdds = new DuplicateStream(pool, 1, 2);
         DuplicateStream guavaPuts = new DuplicateStream(pool, 1, 1);
         LongSupplier[] loops = {
-            floor::chain, floor::locked, floor::unlocked,
-            () -> BloomStreamPairedRun.add(deja, dejaAdds), () -> BloomStreamPairedRun.checkThenAdd(deja, dejaCheckThenAdds),
+            bare::chain, bare::locked, bare::unlocked,
+            () -> BloomStreamPairedRun.add(deja, dejaAdds),
+            () -> BloomStreamPairedRun.checkThenAdd(deja, dejaCheckThenAdds),
             () -> BloomStreamPairedRun.put(guava, guavaPuts)
         };
         double[][] nanos = new double[LOOPS.length][rounds];
