@@ -47,7 +47,7 @@ public class BloomNewKeyBenchmark {
         private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
                 ByteOrder.LITTLE_ENDIAN);
         /** The counter's step: odd (the golden ratio's), so the counter takes 2^64 values before it repeats. */
-        private static final long STEP = 0x9E3779B97F4A7C15L;
+        static final long STEP = 0x9E3779B97F4A7C15L;
         private final byte[] key = new byte[16];
         private long counter;
 

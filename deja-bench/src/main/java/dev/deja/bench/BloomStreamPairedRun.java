@@ -2,7 +2,6 @@ package dev.deja.bench;
 
 import com.google.common.hash.BloomFilter;
 import dev.deja.seen.Verdict;
-import dev.deja.sizing.BloomLayout;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
@@ -56,10 +55,10 @@ public final class BloomStreamPairedRun {
             System.exit(2);
             return;
         }
-        KeyPool pool = new KeyPool(2);
-        dev.deja.bloom.BloomFilter deja = DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
-                DesignFill.Insert.CHECK_THEN_ADD_ALL);
-        BloomFilter<byte[]> guava = DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held());
+        DesignFill.OutOfCache filters = DesignFill.OutOfCache.filled();
+        KeyPool pool = filters.pool();
+        dev.deja.bloom.BloomFilter deja = filters.deja();
+        BloomFilter<byte[]> guava = filters.guava();
         DuplicateStream[] dejaStreams = new DuplicateStream[OPERATIONS.length];
         DuplicateStream[] guavaStreams = new DuplicateStream[OPERATIONS.length];
         for (int op = 0; op < OPERATIONS.length; op++) {
@@ -132,7 +131,7 @@ public final class BloomStreamPairedRun {
     }
 
     /** Calls per microsecond of one burst of {@link #CALLS} calls; its answers go to {@link #sink}. */
-    private static double rate(LongSupplier burst) {
+    static double rate(LongSupplier burst) {
         long start = System.nanoTime();
         sink += burst.getAsLong();
         return CALLS / ((System.nanoTime() - start) / 1e3);

@@ -47,6 +47,19 @@ final class DesignFill {
         }
     }
 
+    /**
+     * The key pool of the single-JVM harnesses and deja's and Guava's 1 GiB filters at their design fill, both
+     * holding the pool's held keys (deja's taken in through {@code checkThenAddAll}, which no harness measures).
+     */
+    record OutOfCache(KeyPool pool, dev.deja.bloom.BloomFilter deja, BloomFilter<byte[]> guava) {
+
+        static OutOfCache filled() throws IOException {
+            KeyPool pool = new KeyPool(2);
+            return new OutOfCache(pool, DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
+                    Insert.CHECK_THEN_ADD_ALL), DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held()));
+        }
+    }
+
     /** deja's filter at its design fill, in the given layout (format 1's for {@link BloomLayout#SCATTERED}). */
     static dev.deja.bloom.BloomFilter deja(BloomShape shape, BloomLayout layout) throws IOException {
         return deja(shape, layout, List.of(), Insert.CHECK_THEN_ADD_ALL);

@@ -1,7 +1,6 @@
 package dev.deja.bench;
 
 import com.google.common.hash.BloomFilter;
-import dev.deja.sizing.BloomLayout;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -38,19 +37,19 @@ public final class InsertCostRun {
 
     private static final int CALLS = BloomStreamPairedRun.CALLS;
     private static final int WARM_UP_ROUNDS = 5;
-    /** Cache lines of the 1 GiB array. */
-    private static final int LINES = 1 << 24;
+    /** Cache lines of the 1 GiB array: 2^24. */
+    private static final int LINE_BITS = 24;
+    private static final int LINES = 1 << LINE_BITS;
     private static final int LINE_WORDS = 8;
     private static final int STRIPES = 1024;
-    /** An odd step, so the counter of random lines takes 2^64 values before it repeats. */
-    private static final long STEP = 0x9E3779B97F4A7C15L;
-    /** A multiplier that spreads the counter's bits into the top ones, which pick the line. */
+    /**
+     * A multiplier that spreads a counter's bits into the top ones, which pick the line. The counter steps as
+     * {@link BloomNewKeyBenchmark.FreshKeys}' does, by an odd number, so it takes 2^64 values before it repeats.
+     */
     private static final long MIX = 0xD6E8FEB86659FD93L;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     private static final String[] LOOPS = {"chain", "locked", "unlocked", "deja add", "deja checkThenAdd",
         "Guava put"};
-    /** Consumes every answer, so no call can be dropped as dead code. */
-    private static long sink;
 
     private final long[] memory = new long[LINES * LINE_WORDS];
     private final long[] locks = new long[STRIPES * LINE_WORDS];
@@ -84,10 +83,10 @@ public final class InsertCostRun {
             System.exit(2);
             return;
         }
-        KeyPool pool = new KeyPool(2);
-        dev.deja.bloom.BloomFilter deja = DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
-                DesignFill.Insert.CHECK_THEN_ADD_ALL);
-        BloomFilter<byte[]> guava = DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held());
+        DesignFill.OutOfCache filters = DesignFill.OutOfCache.filled();
+        KeyPool pool = filters.pool();
+        dev.deja.bloom.BloomFilter deja = filters.deja();
+        BloomFilter<byte[]> guava = filters.guava();
         InsertCostRun bare = new InsertCostRun();
         // Each filter loop has its own series of new keys; deja's add and checkThenAdd share a filter.
         DuplicateStream dejaAdds = new DuplicateStream(pool, 1, 1);
@@ -105,7 +104,7 @@ public final class InsertCostRun {
             // Every other round runs the loops in the opposite order, so no loop always follows the same one.
             for (int i = 0; i < LOOPS.length; i++) {
                 int loop = (r & 1) == 0 ? i : LOOPS.length - 1 - i;
-                double ns = nanosPerCall(loops[loop]);
+                double ns = 1e3 / BloomStreamPairedRun.rate(loops[loop]);
                 if (r >= 0) {
                     nanos[loop][r] = ns;
                 }
@@ -124,14 +123,11 @@ public final class InsertCostRun {
             System.out.printf("%-18s %6.1f ns  (per round %.2fx locked's)%n", LOOPS[loop],
                     BloomPairedRun.median(nanos[loop]), BloomPairedRun.median(toLocked));
         }
-        System.out.println("(sink " + sink + ")");
     }
 
-    /** Nanoseconds per call of one burst of {@link #CALLS} calls; its answers go to {@link #sink}. */
-    private static double nanosPerCall(LongSupplier burst) {
-        long start = System.nanoTime();
-        sink += burst.getAsLong();
-        return (System.nanoTime() - start) / (double) CALLS;
+    /** The random line of a counter value: its bits spread into the top {@link #LINE_BITS} by {@link #MIX}. */
+    private static int line(long counter) {
+        return (int) ((counter * MIX) >>> (Long.SIZE - LINE_BITS));
     }
 
     // One method per loop, so that each is compiled with its own profile.
@@ -149,7 +145,7 @@ public final class InsertCostRun {
         long c = counter;
         long sum = 0;
         for (int i = 0; i < CALLS; i++) {
-            int line = (int) (((c += STEP) * MIX) >>> 40);
+            int line = line(c += BloomNewKeyBenchmark.FreshKeys.STEP);
             int word = line * LINE_WORDS + 1;
             long value = memory[word];
             int lock = (line & (STRIPES - 1)) * LINE_WORDS;
@@ -168,7 +164,7 @@ public final class InsertCostRun {
         long c = counter;
         long sum = 0;
         for (int i = 0; i < CALLS; i++) {
-            int word = (int) (((c += STEP) * MIX) >>> 40) * LINE_WORDS + 1;
+            int word = line(c += BloomNewKeyBenchmark.FreshKeys.STEP) * LINE_WORDS + 1;
             long value = memory[word];
             memory[word] = value + 1;
             sum += value;
