@@ -132,12 +132,33 @@ final class ServeCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int maxBatch;
 
-    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "10000",
-            description = "Most open client connections, both front ends together. Default: ${DEFAULT-VALUE}.")
-    int maxConnections;
+    @Option(names = "--max-http-connections", paramLabel = "N", defaultValue = "auto",
+            description = "Most open HTTP connections; further ones get a 503 and are closed. A number, or auto: one"
+                    + " per 4 MiB of the JVM's maximum heap, between 64 and 10000. Each front end has its own limit, so"
+                    + " that clients of one cannot take the other's connections. Default: ${DEFAULT-VALUE}.")
+    String maxHttpConnections;
+
+    @Option(names = "--max-resp-connections", paramLabel = "N", defaultValue = "auto",
+            description = "Most open RESP connections; further ones get 'ERR max number of clients reached' and are"
+                    + " closed. A number, or auto, as for --max-http-connections. Default: ${DEFAULT-VALUE}.")
+    String maxRespConnections;
+
+    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Seconds within which a request (HTTP headers and body, or one RESP command) must arrive"
+                    + " whole once its first byte has, however its bytes trickle in; a connection that takes longer"
+                    + " gets an error (HTTP 408) and is closed. 0 never. Default: ${DEFAULT-VALUE}.")
+    int requestTimeout;
+
+    @Option(names = "--request-memory", paramLabel = "SIZE", defaultValue = "auto",
+            description = "Memory all connections together may hold in requests received and not yet executed,"
+                    + " beyond 64 KiB each; a connection whose next bytes do not fit gets an error (HTTP 503) and is"
+                    + " closed, the others go on. A size such as 512m, or auto: a sixteenth of the JVM's maximum"
+                    + " heap, and at least the largest request one connection may send. Default: ${DEFAULT-VALUE}.")
+    String requestMemory;
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "Seconds after which an idle HTTP connection is closed; 0 never. Default: ${DEFAULT-VALUE}.")
+            description = "Seconds after which an HTTP connection waiting for its next request is closed; 0 never."
+                    + " Default: ${DEFAULT-VALUE}.")
     int idleTimeout;
 
     @Option(names = "--resp-idle-timeout", paramLabel = "SECONDS", defaultValue = "0",
@@ -252,8 +273,11 @@ final class ServeCommand implements Callable<Integer> {
                     .defaultSpec(defaultSpec())
                     .kvNamespace(kvNamespace).kvSpec(NamespaceSpec.parse("exact", kvParams))
                     .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
-                    .maxBatch(maxBatch).maxConnections(maxConnections).idleTimeoutSeconds(idleTimeout)
-                    .respIdleTimeoutSeconds(respIdleTimeout)
+                    .maxBatch(maxBatch)
+                    .maxHttpConnections(countOrAuto("--max-http-connections", maxHttpConnections))
+                    .maxRespConnections(countOrAuto("--max-resp-connections", maxRespConnections))
+                    .requestTimeoutSeconds(requestTimeout).requestMemory(sizeOrAuto(requestMemory))
+                    .idleTimeoutSeconds(idleTimeout).respIdleTimeoutSeconds(respIdleTimeout)
                     .ioThreads(ioThreads)
                     .memoryLimit(sizeOrAuto(memoryLimit))
                     .nativeMemoryLimit(sizeOrAuto(nativeMemoryLimit))
@@ -319,6 +343,23 @@ final class ServeCommand implements Callable<Integer> {
             camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
         }
         return camel.toString();
+    }
+
+    /** A count option's number, at least 1, or 0 for {@code auto} (the server then derives the value). */
+    private int countOrAuto(String option, String value) {
+        if (value.equalsIgnoreCase("auto")) {
+            return 0;
+        }
+        try {
+            int count = Integer.parseInt(value.strip());
+            if (count >= 1) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), option + givenAs(option)
+                + " must be a whole number >= 1 or auto (got '" + value + "')");
     }
 
     /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */

@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
 final class HttpApi {
 
     private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
-    private static final String FRONT_END = "http";
+    static final String FRONT_END = "http";
     private static final String NAMESPACES = "/namespaces";
 
     /** The key operations, as the seed's paths and the batch {@code op} name them. */
@@ -66,13 +65,13 @@ final class HttpApi {
     private final ServerContext context;
     private final NamespaceRegistry namespaces;
     private final ServerConfig config;
-    private final byte[] password;
+    private final BearerAuth auth;
 
-    HttpApi(ServerContext context) {
+    HttpApi(ServerContext context, BearerAuth auth) {
         this.context = context;
         this.namespaces = context.namespaces();
         this.config = context.config();
-        this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.UTF_8);
+        this.auth = auth;
     }
 
     /**
@@ -81,14 +80,10 @@ final class HttpApi {
      */
     Object handle(HttpCall call) {
         try {
-            String token = bearerToken(call.authorization());
-            if (password != null && !call.path().equals("/health") && !authorized(token)) {
+            HttpProblem unauthorized = auth.refusal(call.path(), call.authorization());
+            if (unauthorized != null) {
                 context.metrics().error(FRONT_END, "unauthorized");
-                // RFC 6750 (3.1): a request with no bearer token gets the challenge alone, one with a wrong token
-                // the challenge with error="invalid_token"
-                return token == null
-                        ? unauthorized("this server needs the header 'Authorization: Bearer <password>'", "")
-                        : unauthorized("the bearer token is not this server's password", ", error=\"invalid_token\"");
+                return unauthorized.reply();
             }
             Object reply = route(call);
             if (reply instanceof Offloaded offloaded) {
@@ -117,8 +112,8 @@ final class HttpApi {
     private HttpReply failure(HttpCall call, Throwable error) {
         return switch (error) {
             case HttpProblem e -> {
-                HttpReply reply = failure(e.status(), e.getMessage(), e.status().reasonPhrase());
-                yield e.allow() == null ? reply : reply.withHeader("Allow", e.allow());
+                context.metrics().error(FRONT_END, e.status().reasonPhrase());
+                yield e.reply();
             }
             case NamespaceException e -> failure(switch (e.problem()) {
                 case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
@@ -570,22 +565,6 @@ final class HttpApi {
         return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 
-    private boolean authorized(String token) {
-        // Netty reads a header one char per byte: the token's bytes are the ones the client sent, the password's
-        // UTF-8 bytes (as in RESP's AUTH) whatever its characters
-        return token != null && MessageDigest.isEqual(password, token.getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    private static HttpReply unauthorized(String message, String challengeParameters) {
-        return HttpReply.error(HttpResponseStatus.UNAUTHORIZED, message)
-                .withHeader("WWW-Authenticate", "Bearer realm=\"deja\"" + challengeParameters);
-    }
-
-    /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */
-    private static String bearerToken(String header) {
-        return header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) ? null : header.substring(7).strip();
-    }
-
     private HttpReply namespaceInfo(HttpResponseStatus status, Namespace namespace) {
         return HttpReply.json(status, HttpReply.JSON.valueToTree(namespace.info().fields()));
     }
@@ -617,9 +596,14 @@ final class HttpApi {
         limits.put("maxKeyBytes", config.maxKeyBytes());
         limits.put("maxBodyBytes", config.maxBodyBytes());
         limits.put("maxBatch", config.maxBatch());
-        limits.put("maxConnections", config.maxConnections());
+        limits.put("maxHttpConnections", config.maxHttpConnections());
+        limits.put("maxRespConnections", config.maxRespConnections());
         limits.put("idleTimeoutSeconds", config.idleTimeoutSeconds());
         limits.put("respIdleTimeoutSeconds", config.respIdleTimeoutSeconds());
+        limits.put("requestTimeoutSeconds", config.requestTimeoutSeconds());
+        limits.put("maxRequestBytes", config.maxRequestBytes());
+        limits.put("requestMemoryBytes", context.requestMemory().limit());
+        limits.put("requestMemoryHeldBytes", context.requestMemory().held());
         return body;
     }
 }

@@ -82,6 +82,12 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
                 failure == null && HttpUtil.isKeepAlive(request), failure, malformedUri);
     }
 
+    /** A request that was refused before it was read whole: answered with {@code failure}, then the connection closes. */
+    static HttpCall failed(Throwable failure) {
+        return new HttpCall(HttpVersion.HTTP_1_1, HttpMethod.GET, "", Map.of(), null, null, new byte[0], false, failure,
+                null);
+    }
+
     /** The value of an HTTP/1.1 request's {@code Expect} header other than "100-continue", or null. */
     static String unsupportedExpectation(HttpMessage message) {
         String expect = message.headers().get(HttpHeaderNames.EXPECT);

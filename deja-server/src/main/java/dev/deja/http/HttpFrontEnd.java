@@ -1,5 +1,6 @@
 package dev.deja.http;
 
+import dev.deja.server.RequestGuard;
 import dev.deja.server.ServerContext;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -11,7 +12,10 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.nio.charset.StandardCharsets;
 
-/** Builds each HTTP connection's pipeline: Netty's HTTP/1.1 codec, keep-alive, the body limit, then the API. */
+/**
+ * Builds each HTTP connection's pipeline: the connection limit, the {@link RequestGuard} (request memory and timeout),
+ * Netty's HTTP/1.1 codec, keep-alive, the body limit and authentication before a body, then the API.
+ */
 public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
 
     /** What a connection beyond the limit receives before it is closed. */
@@ -21,13 +25,15 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
     static final int MAX_PIPELINE_DEPTH = 1 << 16;
 
     private final ServerContext context;
+    private final BearerAuth auth;
     private final HttpApi api;
     private final ChannelHandler connectionLimit;
 
-    /** A front end over the server's context; {@code connectionLimit} is the shared connection counter. */
+    /** A front end over the server's context; {@code connectionLimit} counts and limits its connections. */
     public HttpFrontEnd(ServerContext context, ChannelHandler connectionLimit) {
         this.context = context;
-        this.api = new HttpApi(context);
+        this.auth = new BearerAuth(context.config().password());
+        this.api = new HttpApi(context, auth);
         this.connectionLimit = connectionLimit;
     }
 
@@ -39,8 +45,12 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         int maxKey = context.config().maxKeyBytes();
+        // a request carries its own credentials, so no connection is held to the limits of an unauthenticated one;
+        // a body sent without them is refused before it is read (BodyLimit)
+        RequestGuard guard = context.requestGuard(HttpApi.FRONT_END, () -> false);
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast(connectionLimit);
+        pipeline.addLast(guard);
         if (context.config().idleTimeoutSeconds() > 0) {
             pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
         }
@@ -52,7 +62,7 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
                 .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
                 .setMaxHeaderSize(16 * 1024), MAX_PIPELINE_DEPTH));
         pipeline.addLast(new HttpServerKeepAliveHandler());
-        pipeline.addLast(new BodyLimit(context.config().maxBodyBytes()));
-        pipeline.addLast(new HttpRequestHandler(api));
+        pipeline.addLast(new BodyLimit(context.config().maxBodyBytes(), auth, guard));
+        pipeline.addLast(new HttpRequestHandler(api, guard));
     }
 }

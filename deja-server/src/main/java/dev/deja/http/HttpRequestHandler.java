@@ -2,6 +2,8 @@ package dev.deja.http;
 
 import dev.deja.server.PipelinedHandler;
 import dev.deja.server.PipelinedHandler.Offloaded;
+import dev.deja.server.RequestGuard;
+import dev.deja.server.RequestRefusal;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
@@ -31,7 +33,8 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
     private final HttpApi api;
 
-    HttpRequestHandler(HttpApi api) {
+    HttpRequestHandler(HttpApi api, RequestGuard guard) {
+        super(guard);
         this.api = api;
     }
 
@@ -77,7 +80,7 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
      */
     private static HttpReply refusal(Throwable failure) {
         if (failure instanceof HttpProblem problem) {
-            return HttpReply.error(problem.status(), problem.getMessage());
+            return problem.reply();
         }
         if (failure instanceof TooLongHttpLineException) {
             return HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long: "
@@ -90,6 +93,18 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         HttpResponseStatus status = failure instanceof TooLongFrameException
                 ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
         return HttpReply.error(status, "malformed HTTP request: " + failure.getMessage());
+    }
+
+    /** 413 for a request larger than a connection may hold, 503 when the request memory is full, 408 for a timeout. */
+    @Override
+    protected HttpCall refused(RequestRefusal refusal) {
+        HttpProblem problem = switch (refusal.reason()) {
+            case TOO_LARGE -> HttpProblem.tooLarge(refusal.message());
+            case MEMORY_FULL -> new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE, refusal.message())
+                    .withHeader("Retry-After", "1");
+            case TIMEOUT -> new HttpProblem(HttpResponseStatus.REQUEST_TIMEOUT, refusal.message());
+        };
+        return HttpCall.failed(problem);
     }
 
     @Override

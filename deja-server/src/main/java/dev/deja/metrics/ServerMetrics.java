@@ -5,6 +5,7 @@ import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceInfo;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.ErrorEstimate;
+import dev.deja.server.RequestMemory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
@@ -19,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -33,15 +34,22 @@ public final class ServerMetrics {
     private final Map<CounterKey, Counter> counters = new ConcurrentHashMap<>();
     private final List<NamespaceGauge> namespaceGauges = new ArrayList<>();
 
-    /** Metrics over the given namespaces and connection counter. */
-    public ServerMetrics(NamespaceRegistry namespaces, AtomicInteger openConnections) {
+    /** Metrics over the given namespaces, open connections and request memory. */
+    public ServerMetrics(NamespaceRegistry namespaces, IntSupplier openConnections, RequestMemory requestMemory) {
         this.namespaces = namespaces;
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
-        Gauge.builder("deja.connections", openConnections, AtomicInteger::get)
+        Gauge.builder("deja.connections", openConnections, IntSupplier::getAsInt)
                 .description("Open client connections, both front ends")
+                .register(registry);
+        Gauge.builder("deja.request.memory.held.bytes", requestMemory, RequestMemory::held)
+                .description("Bytes of requests received and not yet executed, beyond each connection's allowance,"
+                        + " held from the request memory")
+                .register(registry);
+        Gauge.builder("deja.request.memory.limit.bytes", requestMemory, RequestMemory::limit)
+                .description("The request memory (--request-memory)")
                 .register(registry);
         registryGauge("deja.namespace.memory.limit.bytes",
                 "Heap the namespaces may reserve together (--memory-limit)", NamespaceRegistry::memoryLimit);

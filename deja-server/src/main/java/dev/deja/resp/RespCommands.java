@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 final class RespCommands {
 
     private static final Logger log = LoggerFactory.getLogger(RespCommands.class);
-    private static final String FRONT_END = "resp";
+    static final String FRONT_END = "resp";
     private static final RedisMessage QUEUED = Replies.simple("QUEUED");
 
     private final Map<String, RespCommand> commands = new HashMap<>();

@@ -1,6 +1,8 @@
 package dev.deja.resp;
 
 import dev.deja.server.PipelinedHandler;
+import dev.deja.server.RequestGuard;
+import dev.deja.server.RequestRefusal;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderException;
@@ -17,10 +19,15 @@ final class RespHandler extends PipelinedHandler<Object> {
 
     private final RespCommands commands;
     private final RespSession session;
+    private final RequestGuard guard;
+    /** What the connection's transaction held after the last command, counted by the guard as kept. */
+    private long transactionBytes;
 
-    RespHandler(RespCommands commands, boolean passwordRequired) {
+    RespHandler(RespCommands commands, RespSession session, RequestGuard guard) {
+        super(guard);
         this.commands = commands;
-        this.session = new RespSession(passwordRequired);
+        this.session = session;
+        this.guard = guard;
     }
 
     @Override
@@ -41,12 +48,33 @@ final class RespHandler extends PipelinedHandler<Object> {
             return Unpooled.EMPTY_BUFFER;
         }
         Object reply = commands.execute(session, args);
+        session.executed(args);
+        keepTransaction();
         return session.closing ? new Closing(reply) : reply;
     }
 
     @Override
     protected void endOfBatch(ChannelHandlerContext ctx) {
         Gathering.current().runAtEndOfTurn(ctx.executor());
+    }
+
+    /**
+     * Keeps what the commands queued since MULTI hold counted against the request memory until EXEC or DISCARD lets
+     * them go, as if they were still being received.
+     */
+    private void keepTransaction() {
+        long now = session.transaction == null ? 0 : session.transaction.heldBytes();
+        if (now > transactionBytes) {
+            guard.kept(now - transactionBytes);
+        } else if (now < transactionBytes) {
+            guard.let(transactionBytes - now);
+        }
+        transactionBytes = now;
+    }
+
+    @Override
+    protected Object refused(RequestRefusal refusal) {
+        return new CommandAssembler.Violation("ERR " + refusal.message());
     }
 
     @Override

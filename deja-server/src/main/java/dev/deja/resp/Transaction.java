@@ -72,6 +72,11 @@ final class Transaction {
         return doomed;
     }
 
+    /** The heap the queued commands hold, counted as {@link CommandAssembler} counts a command's. */
+    long heldBytes() {
+        return doomed ? 0 : bytes + CommandAssembler.ARGUMENT_OVERHEAD * arguments;
+    }
+
     /** The queued commands, in the order they came. */
     List<Queued> commands() {
         return queued;

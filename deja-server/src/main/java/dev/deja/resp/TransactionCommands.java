@@ -24,7 +24,7 @@ final class TransactionCommands {
 
     TransactionCommands(ServerConfig config, RespCommands commands) {
         this.commands = commands;
-        this.maxArguments = RespFrontEnd.maxArguments(config);
+        this.maxArguments = config.maxCommandArguments();
         this.maxBytes = config.maxBodyBytes();
     }
 

@@ -10,19 +10,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Refuses connections beyond the configured number, with a front end's own refusal bytes, and counts the open
- * ones. One instance is shared by every connection of one front end; the counter by both front ends.
+ * ones. One instance is shared by every connection of one front end, and each front end has its own, so that
+ * clients of one protocol cannot take the connections of the other.
  */
 @ChannelHandler.Sharable
 final class ConnectionLimit extends ChannelInboundHandlerAdapter {
 
-    private final AtomicInteger open;
+    private final AtomicInteger open = new AtomicInteger();
     private final int max;
     private final ByteBuf refusal;
 
-    ConnectionLimit(AtomicInteger open, int max, byte[] refusal) {
-        this.open = open;
+    ConnectionLimit(int max, byte[] refusal) {
         this.max = max;
         this.refusal = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(refusal));
+    }
+
+    /** Connections open now, the refused ones still closing included. */
+    int open() {
+        return open.get();
     }
 
     @Override

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,20 +52,21 @@ public final class DejaServer implements AutoCloseable {
         NamespaceRegistry namespaces = new NamespaceRegistry(config.dataDir(), config.kinds(), config.defaultSpec(),
                 config.autoCreate(), config.durability(), config.namespaceLimits());
         namespaces.open();
-        AtomicInteger connections = new AtomicInteger();
-        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces, connections));
+        ConnectionLimit httpConnections = new ConnectionLimit(config.maxHttpConnections(), HttpFrontEnd.REFUSAL);
+        ConnectionLimit respConnections = new ConnectionLimit(config.maxRespConnections(), RespFrontEnd.REFUSAL);
+        RequestMemory requestMemory = new RequestMemory(config.requestMemory());
+        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces,
+                () -> httpConnections.open() + respConnections.open(), requestMemory), requestMemory);
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), NioIoHandler.newFactory());
         Channel http = null;
         Channel resp = null;
         try {
             if (enabled(config, config.httpPort())) {
-                http = bind(config, config.httpPort(), acceptors, workers, new HttpFrontEnd(context,
-                        new ConnectionLimit(connections, config.maxConnections(), HttpFrontEnd.REFUSAL)));
+                http = bind(config, config.httpPort(), acceptors, workers, new HttpFrontEnd(context, httpConnections));
             }
             if (enabled(config, config.respPort())) {
-                resp = bind(config, config.respPort(), acceptors, workers, new RespFrontEnd(context,
-                        new ConnectionLimit(connections, config.maxConnections(), RespFrontEnd.REFUSAL)));
+                resp = bind(config, config.respPort(), acceptors, workers, new RespFrontEnd(context, respConnections));
             }
         } catch (RuntimeException | InterruptedException e) {
             acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -98,8 +98,9 @@ public final class DejaServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                // replies beyond the high mark pause reading from that client (PipelinedHandler)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                // replies beyond the high mark pause reading from that client (PipelinedHandler), which bounds what
+                // a client that does not read its replies makes the server hold
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 << 10, 256 << 10))
                 .childHandler(frontEnd)
                 .bind(config.bind(), port).sync().channel();
     }

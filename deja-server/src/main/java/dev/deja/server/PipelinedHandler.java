@@ -29,8 +29,14 @@ import java.util.function.Supplier;
  * have more than one batch executing; once {@link #PAUSE_AT} requests wait behind it the connection stops being
  * read, so when the disk is slower than the writes the server answers more slowly instead of buffering without
  * bound. Reading is not paused for every waiting batch: a client waiting for its one reply sends nothing more,
- * and turning reads off and on again costs two system calls per request. A connection whose replies cannot be
- * written to the socket stops being read too.
+ * and turning reads off and on again costs two system calls per request. Reading pauses too once the waiting
+ * requests hold {@link RequestMemory#PER_CONNECTION_ALLOWANCE} bytes. A connection whose replies cannot be written
+ * to the socket (a client that does not read them) stops being read, and the requests it already sent wait until
+ * it reads again, so its unread replies stay within the channel's write buffer and one batch.
+ *
+ * <p>The connection's {@link RequestGuard} is told when each request has been taken whole and when it has
+ * executed, so that the bytes it holds count against the server's request memory until then; a
+ * {@link RequestRefusal} it passes down is answered in its turn, and closes the connection.
  *
  * <p>A request that may take a second or more (a clear, a merge, a dump) is executed off the event loop
  * ({@link Offloaded}), so that it does not stall the other connections the loop serves.
@@ -42,10 +48,15 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     /** Requests waiting behind an executing batch at which the connection stops being read. */
     static final int PAUSE_AT = 16;
 
+    private final RequestGuard guard;
     private final List<R> pending = new ArrayList<>();
+    /** Bytes the requests in {@link #pending} hold, as {@link RequestGuard#completed} counted them. */
+    private long pendingBytes;
     private boolean waiting;
     /** Whether this handler turned reading off while a batch executes. */
     private boolean paused;
+    /** Whether the connection's guard refused it: it is never read again. */
+    private boolean refusedConnection;
 
     /**
      * A reply after which the connection is closed (and later requests of the batch are not executed); like any
@@ -82,6 +93,11 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         return pool;
     }
 
+    /** A handler whose connection is guarded by {@code guard}, which must come first in its pipeline. */
+    protected PipelinedHandler(RequestGuard guard) {
+        this.guard = guard;
+    }
+
     /** Turns a decoded message into a request; the message is released after this returns. */
     protected abstract R request(ChannelHandlerContext ctx, Object message);
 
@@ -98,6 +114,12 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     /** The reply that stands for a future that failed. */
     protected abstract Object failure(Throwable cause);
 
+    /**
+     * The request that stands for the guard's refusal of the connection; its execution must answer with a
+     * {@link Closing} reply.
+     */
+    protected abstract R refused(RequestRefusal refusal);
+
     @Override
     public final void channelRead(ChannelHandlerContext ctx, Object message) {
         try {
@@ -105,19 +127,24 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(message);
         }
-        if (waiting && !paused && pending.size() >= PAUSE_AT) {
+        pendingBytes += guard.completed();
+        if (waiting && !paused && (pending.size() >= PAUSE_AT
+                || pendingBytes >= RequestMemory.PER_CONNECTION_ALLOWANCE)) {
             paused = true;
             ctx.channel().config().setAutoRead(false);
+            guard.pausedByServer(true);
         }
     }
 
     @Override
     public final void channelReadComplete(ChannelHandlerContext ctx) {
-        if (pending.isEmpty() || waiting) {
-            return;
+        if (pending.isEmpty() || waiting || !ctx.channel().isWritable()) {
+            return; // an unwritable connection goes on once its client reads (channelWritabilityChanged)
         }
         List<R> batch = new ArrayList<>(pending);
         pending.clear();
+        long batchBytes = pendingBytes;
+        pendingBytes = 0;
         List<Object> replies = new ArrayList<>(batch.size());
         List<Runnable> offLoop = new ArrayList<>(1);
         LoopWrites writes = LoopWrites.current();
@@ -141,6 +168,9 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             }
             endOfBatch(ctx);
         });
+        // the requests an offloaded one sent back to pending are given back with the rest, before they execute: at
+        // most the rest of one batch, which the connection's limits bound
+        guard.executed(batchBytes);
         waiting = true;
         // the replies of writes go out once the loop has written the journal records of this turn's requests, and
         // work off the loop starts then too
@@ -204,7 +234,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         writeAll(ctx, replies);
         if (paused) {
             paused = false;
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable() && !refusedConnection);
+            guard.pausedByServer(false);
         }
         if (!pending.isEmpty()) {
             channelReadComplete(ctx);
@@ -240,14 +271,26 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (!waiting) {
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            boolean writable = ctx.channel().isWritable();
+            ctx.channel().config().setAutoRead(writable && !refusedConnection);
+            if (writable) {
+                channelReadComplete(ctx); // the requests that waited for the client to read its replies
+            }
         }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent) {
+        if (event instanceof RequestRefusal refusal) {
+            refusedConnection = true;
+            if (!ctx.channel().isWritable()) {
+                ctx.close(); // a client that does not read its replies would not read the refusal either
+                return;
+            }
+            pending.add(refused(refusal));
+            channelReadComplete(ctx);
+        } else if (event instanceof IdleStateEvent) {
             ctx.close();
         } else {
             ctx.fireUserEventTriggered(event);

@@ -30,17 +30,22 @@ import java.util.Objects;
  * @param maxKeyBytes             largest key accepted
  * @param maxBodyBytes            largest HTTP body and RESP bulk string accepted
  * @param maxBatch                most keys in one batch request or command
- * @param maxConnections          most open client connections, both front ends together
+ * @param maxHttpConnections      most open HTTP connections; 0 for {@link #defaultConnections()}
+ * @param maxRespConnections      most open RESP connections; 0 for {@link #defaultConnections()}
  * @param idleTimeoutSeconds      seconds after which an idle HTTP connection is closed; 0 never
  * @param respIdleTimeoutSeconds  seconds after which an idle RESP connection is closed; 0 never, Redis's default,
  *                                which pooled Redis clients count on
+ * @param requestTimeoutSeconds   seconds within which a request must arrive whole once its first byte has; 0 never
+ * @param requestMemory           bytes every connection together may hold in requests not yet executed, beyond
+ *                                each one's {@link RequestMemory#PER_CONNECTION_ALLOWANCE}; 0 for
+ *                                {@link #defaultRequestMemory}
  * @param ioThreads               Netty event loop threads; 0 means one per core
  */
 public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
                            FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
                            StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
-                           int maxBatch, int maxConnections, int idleTimeoutSeconds, int respIdleTimeoutSeconds,
-                           int ioThreads,
+                           int maxBatch, int maxHttpConnections, int maxRespConnections, int idleTimeoutSeconds,
+                           int respIdleTimeoutSeconds, int requestTimeoutSeconds, long requestMemory, int ioThreads,
                            long memoryLimit, long nativeMemoryLimit, int maxNamespaces) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
@@ -72,9 +77,24 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("maxKeyBytes", maxKeyBytes, 1);
         atLeast("maxBodyBytes", maxBodyBytes, 1);
         atLeast("maxBatch", maxBatch, 1);
-        atLeast("maxConnections", maxConnections, 1);
+        long largestRequest = maxRequestBytes(maxBodyBytes, maxBatch, maxKeyBytes);
+        if (requestMemory < 0) {
+            throw new IllegalArgumentException("requestMemory must be >= 0 (got " + requestMemory + ")");
+        }
+        if (requestMemory == 0) {
+            requestMemory = defaultRequestMemory(largestRequest);
+        } else if (requestMemory < largestRequest) {
+            // the largest request a connection may send could never arrive
+            throw new IllegalArgumentException("requestMemory must be at least the largest request a connection may"
+                    + " hold, " + largestRequest + " bytes (maxBodyBytes plus its framing) (got " + requestMemory + ")");
+        }
+        atLeast("maxHttpConnections", maxHttpConnections, 0);
+        atLeast("maxRespConnections", maxRespConnections, 0);
+        maxHttpConnections = maxHttpConnections == 0 ? defaultConnections() : maxHttpConnections;
+        maxRespConnections = maxRespConnections == 0 ? defaultConnections() : maxRespConnections;
         atLeast("idleTimeoutSeconds", idleTimeoutSeconds, 0);
         atLeast("respIdleTimeoutSeconds", respIdleTimeoutSeconds, 0);
+        atLeast("requestTimeoutSeconds", requestTimeoutSeconds, 0);
         if (maxKeyBytes > maxBodyBytes) {
             // a key larger than a body or bulk string could never arrive
             throw new IllegalArgumentException("maxKeyBytes must be at most maxBodyBytes (" + maxBodyBytes
@@ -92,6 +112,47 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             throw new IllegalArgumentException("the memory limit (" + memoryLimit + " bytes) exceeds the JVM's"
                     + " maximum heap (" + heap + " bytes): raise -Xmx (DEJA_JAVA_OPTS) or lower the limit");
         }
+    }
+
+    /**
+     * Connections each front end takes by default: one per 4 MiB of the maximum heap, between 64 and 10,000. A
+     * connection holds at most its {@link RequestMemory#PER_CONNECTION_ALLOWANCE} of requests outside the request
+     * memory, and about 256 KiB of replies its client has not read before it stops being read, so both front ends
+     * full hold less than a sixth of the heap.
+     */
+    public static int defaultConnections() {
+        return (int) Math.clamp(Runtime.getRuntime().maxMemory() >> 22, 64, 10_000);
+    }
+
+    /**
+     * The request memory by default: a sixteenth of the maximum heap, and at least the largest request one
+     * connection may send ({@code largestRequest}).
+     */
+    static long defaultRequestMemory(long largestRequest) {
+        return Math.max(Runtime.getRuntime().maxMemory() / 16, largestRequest);
+    }
+
+    /** The most a request being received may hold ({@link RequestGuard}): the body or arguments and their framing. */
+    public long maxRequestBytes() {
+        return maxRequestBytes(maxBodyBytes, maxBatch, maxKeyBytes);
+    }
+
+    /** The most arguments one RESP command may have: a batch of n keys with owners takes 2n, plus 16 others. */
+    public long maxCommandArguments() {
+        return maxCommandArguments(maxBatch);
+    }
+
+    private static long maxCommandArguments(int maxBatch) {
+        return 2L * maxBatch + 16;
+    }
+
+    /**
+     * {@code maxBodyBytes} plus room for framing: 48 bytes for each argument a RESP command may have (its header,
+     * line ends and {@code CommandAssembler}'s overhead), three times the largest key for an HTTP request line
+     * (percent-encoded) and 64 KiB for headers.
+     */
+    private static long maxRequestBytes(int maxBodyBytes, int maxBatch, int maxKeyBytes) {
+        return maxBodyBytes + 48L * maxCommandArguments(maxBatch) + 3L * maxKeyBytes + 64 * 1024;
     }
 
     /** What the namespaces may take together: {@link #memoryLimit}, {@link #nativeMemoryLimit}, {@link #maxNamespaces}. */
@@ -139,9 +200,12 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private int maxKeyBytes = 64 * 1024;
         private int maxBodyBytes = 16 * 1024 * 1024;
         private int maxBatch = 100_000;
-        private int maxConnections = 10_000;
+        private int maxHttpConnections;
+        private int maxRespConnections;
         private int idleTimeoutSeconds = 300;
         private int respIdleTimeoutSeconds;
+        private int requestTimeoutSeconds = 30;
+        private long requestMemory;
         private int ioThreads;
         private long memoryLimit;
         private long nativeMemoryLimit;
@@ -236,8 +300,26 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return this;
         }
 
-        public Builder maxConnections(int maxConnections) {
-            this.maxConnections = maxConnections;
+        /** Most open HTTP connections; 0 for {@link ServerConfig#defaultConnections()}. */
+        public Builder maxHttpConnections(int maxHttpConnections) {
+            this.maxHttpConnections = maxHttpConnections;
+            return this;
+        }
+
+        /** Most open RESP connections; 0 for {@link ServerConfig#defaultConnections()}. */
+        public Builder maxRespConnections(int maxRespConnections) {
+            this.maxRespConnections = maxRespConnections;
+            return this;
+        }
+
+        public Builder requestTimeoutSeconds(int seconds) {
+            this.requestTimeoutSeconds = seconds;
+            return this;
+        }
+
+        /** Bytes of request memory; 0 for a sixteenth of the maximum heap. */
+        public Builder requestMemory(long requestMemory) {
+            this.requestMemory = requestMemory;
             return this;
         }
 
@@ -277,7 +359,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
                     defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
                     snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxConnections, idleTimeoutSeconds, respIdleTimeoutSeconds, ioThreads,
+                    maxBodyBytes, maxBatch, maxHttpConnections, maxRespConnections, idleTimeoutSeconds,
+                    respIdleTimeoutSeconds, requestTimeoutSeconds, requestMemory, ioThreads,
                     memoryLimit, nativeMemoryLimit, maxNamespaces);
         }
     }

@@ -5,6 +5,9 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.StoreClosedException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +28,15 @@ public final class ServerContext {
     private final ServerConfig config;
     private final NamespaceRegistry namespaces;
     private final ServerMetrics metrics;
+    private final RequestMemory requestMemory;
     private final Instant started = Instant.now();
 
-    ServerContext(ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics) {
+    ServerContext(ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics,
+                  RequestMemory requestMemory) {
         this.config = config;
         this.namespaces = namespaces;
         this.metrics = metrics;
+        this.requestMemory = requestMemory;
     }
 
     public ServerConfig config() {
@@ -43,6 +49,22 @@ public final class ServerContext {
 
     public ServerMetrics metrics() {
         return metrics;
+    }
+
+    /** The memory the connections' requests may hold together. */
+    public RequestMemory requestMemory() {
+        return requestMemory;
+    }
+
+    /**
+     * A new connection's {@link RequestGuard}, with the configured limits; while {@code smallRequestsOnly} answers
+     * true its request may hold at most {@link RequestMemory#PER_CONNECTION_ALLOWANCE}. Its refusals are counted as
+     * errors of {@code frontEnd}.
+     */
+    public RequestGuard requestGuard(String frontEnd, BooleanSupplier smallRequestsOnly) {
+        return new RequestGuard(requestMemory, config.maxRequestBytes(), RequestMemory.PER_CONNECTION_ALLOWANCE,
+                smallRequestsOnly, TimeUnit.SECONDS.toNanos(config.requestTimeoutSeconds()),
+                reason -> metrics.error(frontEnd, reason.name().toLowerCase(Locale.ROOT)));
     }
 
     /** Time since the server started. */

@@ -36,6 +36,9 @@ class ServeCommandTest {
                 .contains("--memory-limit", "Default: auto")
                 .contains("--max-namespaces", "Default: 1024")
                 .contains("--native-memory-limit")
+                .contains("--max-http-connections", "--max-resp-connections", "one per 4 MiB of the JVM's maximum heap")
+                .contains("--request-timeout", "Default: 30")
+                .contains("--request-memory", "a sixteenth of the JVM's maximum heap")
                 .contains("DEJA_HTTP_PORT");
     }
 
@@ -52,6 +55,28 @@ class ServeCommandTest {
         assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
         assertThat(config.memoryLimit()).as("auto: a share of the heap, resolved by the registry").isZero();
         assertThat(config.maxNamespaces()).isEqualTo(1024);
+        assertThat(config.requestTimeoutSeconds()).isEqualTo(30);
+        long heap = Runtime.getRuntime().maxMemory();
+        assertThat(config.maxHttpConnections()).as("auto: one per 4 MiB of heap, within [64, 10000]")
+                .isEqualTo((int) Math.clamp(heap >> 22, 64, 10_000)).isEqualTo(config.maxRespConnections());
+        assertThat(config.requestMemory()).as("auto: a sixteenth of the heap, at least the largest request")
+                .isEqualTo(Math.max(heap / 16, config.maxRequestBytes()));
+    }
+
+    @Test
+    void connectionLimitsAndRequestMemoryTakeNumbersOrAuto() throws Exception {
+        ServerConfig config = parse("--max-http-connections", "7", "--max-resp-connections", "9",
+                "--request-memory", "1g", "--request-timeout", "0");
+        assertThat(config.maxHttpConnections()).isEqualTo(7);
+        assertThat(config.maxRespConnections()).isEqualTo(9);
+        assertThat(config.requestMemory()).isEqualTo(1L << 30);
+        assertThat(config.requestTimeoutSeconds()).as("never").isZero();
+        assertThatThrownBy(() -> parse("--max-http-connections", "0"))
+                .hasMessageContaining("--max-http-connections must be a whole number >= 1 or auto (got '0')");
+        assertThatThrownBy(() -> parse("--request-memory", "1m"))
+                .hasMessageContaining("--request-memory must be at least the largest request a connection may hold");
+        assertThatThrownBy(() -> parse("--request-timeout", "-1"))
+                .hasMessageContaining("--request-timeout must be >= 0 (got -1)");
     }
 
     @Test

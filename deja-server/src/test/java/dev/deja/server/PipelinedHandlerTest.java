@@ -29,6 +29,16 @@ class PipelinedHandlerTest {
         volatile Thread adminThread;
         volatile boolean adminDone;
 
+        Echo() {
+            super(new RequestGuard(new RequestMemory(Long.MAX_VALUE), Long.MAX_VALUE, Long.MAX_VALUE, () -> false, 0,
+                    reason -> { }));
+        }
+
+        @Override
+        protected String refused(RequestRefusal refusal) {
+            return "refused: " + refusal.message();
+        }
+
         @Override
         protected String request(ChannelHandlerContext ctx, Object message) {
             return (String) message;

@@ -141,16 +141,38 @@ class ServerBehaviourTest {
     }
 
     @Test
-    void connectionsBeyondTheLimitAreRefusedWithAReason() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.maxConnections(1));
+    void respConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileHttpOnesAreAdmitted() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.maxRespConnections(1));
              Socket first = new Socket("127.0.0.1", server.respPort())) {
             first.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(first.getInputStream())).isEqualTo("+PONG");
-            try (Socket second = new Socket("127.0.0.1", server.httpPort())) {
+            try (Socket second = new Socket("127.0.0.1", server.respPort())) {
                 second.setSoTimeout(5_000);
                 String reply = new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-                assertThat(reply).startsWith("HTTP/1.1 503").contains("too many connections");
+                assertThat(reply).isEqualTo("-ERR max number of clients reached\r\n");
             }
+            assertThat(http(server, "/health")).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void httpConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileRespOnesAreAdmitted() throws Exception {
+        try (TestServer server = TestServer.start(dataDir, b -> b.maxHttpConnections(1));
+             Socket first = new Socket("127.0.0.1", server.httpPort())) {
+            first.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readLine(first.getInputStream())).startsWith("HTTP/1.1 200");
+            assertThat(http(server, "/health")).startsWith("HTTP/1.1 503").contains("too many connections");
+            assertThat(resp(server, "PING\r\n")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    /** A GET on a new HTTP connection that asks to close it: the whole response. */
+    private static String http(TestServer server, String path) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 

@@ -14,17 +14,22 @@ import java.util.concurrent.TimeUnit;
 /** {@code deja serve} run as a separate JVM on the test class path, for tests that kill or signal it. */
 final class ServerProcess implements AutoCloseable {
 
+    /** The JVM options of the tests' servers: the heap of a small machine. */
+    private static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx512m");
+
     private final Process process;
     private final int httpPort;
+    private final int respPort;
     private Thread reader;
     /** Everything the server printed; also the monitor that {@link #awaitOutput} waits on. */
     private final StringBuilder output = new StringBuilder();
     /** Whether the server's output has ended; guarded by {@link #output}. */
     private boolean ended;
 
-    private ServerProcess(Process process, int httpPort) {
+    private ServerProcess(Process process, int httpPort, int respPort) {
         this.process = process;
         this.httpPort = httpPort;
+        this.respPort = respPort;
     }
 
     /** Starts the server on a free HTTP port (RESP off) and waits until it says where it listens. */
@@ -48,31 +53,42 @@ final class ServerProcess implements AutoCloseable {
 
     private static ServerProcess start(List<String> wrapper, Path dataDir, Map<String, String> environment,
             String... extraArgs) throws IOException, InterruptedException {
-        ServerProcess server = launch(wrapper, dataDir, environment, extraArgs);
+        ServerProcess server = launch(wrapper, TEST_JVM_OPTIONS, dataDir, environment, false, extraArgs);
         server.awaitOutput("HTTP on http://");
+        return server;
+    }
+
+    /**
+     * Starts the server with both front ends on free ports and the given JVM options (in place of the tests' own),
+     * and waits until it says where it listens.
+     */
+    static ServerProcess startWithResp(List<String> jvmOptions, Path dataDir, String... extraArgs)
+            throws IOException, InterruptedException {
+        ServerProcess server = launch(List.of(), jvmOptions, dataDir, Map.of(), true, extraArgs);
+        server.awaitOutput("RESP on ");
         return server;
     }
 
     /** Starts the server as {@link #start(Path, String...)} does, without waiting for it to listen. */
     static ServerProcess launch(Path dataDir, String... extraArgs) throws IOException {
-        return launch(List.of(), dataDir, Map.of(), extraArgs);
+        return launch(List.of(), TEST_JVM_OPTIONS, dataDir, Map.of(), false, extraArgs);
     }
 
-    private static ServerProcess launch(List<String> wrapper, Path dataDir, Map<String, String> environment,
-            String... extraArgs) throws IOException {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+    private static ServerProcess launch(List<String> wrapper, List<String> jvmOptions, Path dataDir,
+            Map<String, String> environment, boolean resp, String... extraArgs) throws IOException {
+        int port = freePort();
+        int respPort = resp ? freePort() : -1;
         List<String> command = new ArrayList<>(wrapper);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:-UsePerfData", "--add-modules=jdk.incubator.vector", "-cp", System.getProperty("java.class.path"), "dev.deja.cli.Main",
-                "serve", "--data-dir", dataDir.toString(), "--http-port", Integer.toString(port), "--resp-port", "0"));
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-XX:-UsePerfData", "--add-modules=jdk.incubator.vector", "-cp",
+                System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve", "--data-dir", dataDir.toString(),
+                "--http-port", Integer.toString(port), "--resp-port", Integer.toString(resp ? respPort : 0)));
         command.addAll(List.of(extraArgs));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
-        ServerProcess server = new ServerProcess(process, port);
+        ServerProcess server = new ServerProcess(process, port, respPort);
         Thread reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -120,6 +136,12 @@ final class ServerProcess implements AutoCloseable {
         return process.waitFor(10, TimeUnit.SECONDS) ? "status " + process.exitValue() : "still running";
     }
 
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+
     /** Sends the server a signal by name, as {@code kill -USR1 <pid>} does. */
     void signal(String name) throws IOException, InterruptedException {
         int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
@@ -134,6 +156,25 @@ final class ServerProcess implements AutoCloseable {
 
     int httpPort() {
         return httpPort;
+    }
+
+    /** The RESP port, or -1 when the server was started without RESP. */
+    int respPort() {
+        return respPort;
+    }
+
+    /** Whether the process is still running. */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits up to {@code seconds} for the process to exit on its own; its exit status, or -1 if it is running. */
+    int awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            return -1;
+        }
+        reader.join(10_000); // everything it printed
+        return process.exitValue();
     }
 
     /** Everything the server printed so far. */
