@@ -1,9 +1,10 @@
 package dev.deja.server;
 
+import static dev.deja.testing.SocketReads.readAll;
+import static dev.deja.testing.SocketReads.readLine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.testing.TestServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -390,32 +391,7 @@ class HostileClientsTest {
         }
     }
 
-    /** Everything the server sends until it closes the connection. */
-    private static String readAll(Socket socket) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        InputStream in = socket.getInputStream();
-        try {
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                bytes.write(buffer, 0, n);
-            }
-        } catch (IOException closedWithUnreadData) {
-            // a reset after the reply: what came is what counts
-        }
-        return bytes.toString(StandardCharsets.US_ASCII);
-    }
 
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0 && c != '\n') {
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
-    }
 
     private static double metric(String exposition, String name) {
         return exposition.lines().filter(line -> line.startsWith(name + " ")).mapToDouble(line ->

@@ -1,5 +1,6 @@
 package dev.deja.server;
 
+import static dev.deja.testing.SocketReads.readLine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -203,16 +204,6 @@ class ServerBehaviourTest {
         }
     }
 
-    private static String readLine(InputStream in) throws Exception {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0 && c != '\n') {
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
-    }
 
     private static String resp(TestServer server, String command) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
