@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -136,6 +137,44 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
                         + parameter.getValue().size() + ")");
             }
         }
+    }
+
+    /** Refuses the request with a 405 naming the methods allowed when its method is not one of them. */
+    void allow(HttpMethod... methods) {
+        for (HttpMethod allowed : methods) {
+            if (allowed.equals(method)) {
+                return;
+            }
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (HttpMethod allowedMethod : methods) {
+            allowed.append(allowed.isEmpty() ? "" : ", ").append(allowedMethod.name());
+        }
+        throw HttpProblem.methodNotAllowed(method + " is not allowed on " + path + " (allowed: " + allowed + ")",
+                allowed.toString());
+    }
+
+    /** A query parameter that must be given, as UTF-8 text; a 400 when it is not. */
+    String required(String name) {
+        String value = parameter(name);
+        if (value == null) {
+            throw HttpProblem.badRequest("parameter " + name + " is required");
+        }
+        return value;
+    }
+
+    /**
+     * Whether a Content-Type names JSON: {@code application/json} or a {@code +json} type (RFC 6839), parameters
+     * such as a charset aside. Only the media type counts: {@code application/jsonl} or {@code application/json-seq}
+     * (a line or a record per document) are not one JSON document, and their bodies are read as text lines.
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        CharSequence mime = HttpUtil.getMimeType(contentType);
+        String type = (mime != null ? mime.toString() : contentType).strip().toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 
     /** The first value of a query parameter as UTF-8 text, or null. */

@@ -47,7 +47,7 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
         int maxKey = context.config().maxKeyBytes();
         // a request carries its own credentials, so no connection is held to the limits of an unauthenticated one;
         // a body sent without them is refused before it is read (BodyLimit)
-        RequestGuard guard = context.requestGuard(HttpApi.FRONT_END, () -> false);
+        RequestGuard guard = context.requestGuard(HttpErrors.FRONT_END, () -> false);
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast(connectionLimit);
         pipeline.addLast(guard);

@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,21 +55,24 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         }
         // an HTTP/1.0 request gets an HTTP/1.0 answer, any later 1.x one the version this server speaks
         HttpVersion version = call.version().minorVersion() == 0 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
-        Object reply = api.handle(call);
-        Object response = reply instanceof Offloaded offloaded
-                ? new Offloaded(() -> response(version, call, offloaded.work().get()))
-                : response(version, call, reply);
+        HttpResult result = api.handle(call);
+        Object response = result instanceof HttpResult.OffLoop offLoop
+                ? new Offloaded(() -> response(version, call, offLoop.work().get()))
+                : response(version, call, result);
         // the connection's last request ("Connection: close", HTTP/1.0): requests pipelined after it are not run
         // (RFC 9112, section 9.6), as the client will not read their answers
         return call.keepAlive() ? response : new Closing(response);
     }
 
-    /** The response to {@code call} for the API's reply, or a future of it. */
-    private static Object response(HttpVersion version, HttpCall call, Object reply) {
+    /** The response to {@code call} for the API's result, or a future of it. */
+    private static Object response(HttpVersion version, HttpCall call, HttpResult result) {
         boolean head = call.method().equals(HttpMethod.HEAD);
-        return reply instanceof CompletableFuture<?> future
-                ? future.thenApply(done -> response(version, (HttpReply) done, call.keepAlive(), head))
-                : response(version, (HttpReply) reply, call.keepAlive(), head);
+        return switch (result) {
+            case HttpResult.Now now -> response(version, now.reply(), call.keepAlive(), head);
+            case HttpResult.Later later -> later.reply().thenApply(reply -> response(version, reply, call.keepAlive(),
+                    head));
+            case HttpResult.OffLoop offLoop -> throw new IllegalStateException("work off the loop returned more work");
+        };
     }
 
     /**

@@ -94,8 +94,8 @@ class HttpApiTest {
         // a JSON Lines body is lines of text: each line one key
         assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/jsonl", body + "\n" + body).body())
                 .isEqualTo("MP\n");
-        assertThat(HttpApi.isJson("application/json-seq")).isFalse();
-        assertThat(HttpApi.isJson(null)).isFalse();
+        assertThat(HttpCall.isJson("application/json-seq")).isFalse();
+        assertThat(HttpCall.isJson(null)).isFalse();
     }
 
     @Test
