@@ -41,21 +41,21 @@ final class BloomCommands {
     }
 
     void register(RespCommands commands) {
-        commands.add(new RespCommand("BF.RESERVE", -4, false, true, RespCommand.slow(this::reserve)));
-        commands.add(new RespCommand("BF.ADD", 3, false, true, this::add));
-        commands.add(new RespCommand("BF.MADD", -3, false, true, this::madd));
-        commands.add(new RespCommand("BF.EXISTS", 3, false, false, this::exists));
-        commands.add(new RespCommand("BF.MEXISTS", -3, false, false, this::mexists));
-        commands.add(new RespCommand("BF.INSERT", -4, false, true, this::insert));
-        commands.add(new RespCommand("BF.INFO", -2, false, false, this::info));
-        commands.add(new RespCommand("BF.CARD", 2, false, false, this::card));
+        commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(this::reserve)));
+        commands.add(RespCommand.write("BF.ADD", 3, this::add));
+        commands.add(RespCommand.write("BF.MADD", -3, this::madd));
+        commands.add(RespCommand.read("BF.EXISTS", 3, this::exists));
+        commands.add(RespCommand.read("BF.MEXISTS", -3, this::mexists));
+        commands.add(RespCommand.write("BF.INSERT", -4, this::insert));
+        commands.add(RespCommand.read("BF.INFO", -2, this::info));
+        commands.add(RespCommand.read("BF.CARD", 2, this::card));
         // RedisBloom's words for an iterator that is not a number, with ERR on one of the two only
-        commands.add(new RespCommand("BF.SCANDUMP", 3, false, false, RespCommand.slow((s, a) -> {
+        commands.add(RespCommand.read("BF.SCANDUMP", 3, RespCommand.slow((s, a) -> {
             Namespace namespace = existing(a.string(1));
             return transfers.scanDump(namespace, parse(a.string(2), RespArgs::strictInteger,
                     "Second argument must be numeric"));
         })));
-        commands.add(new RespCommand("BF.LOADCHUNK", 4, false, true, RespCommand.slow((s, a) -> transfers.loadChunk(
+        commands.add(RespCommand.write("BF.LOADCHUNK", 4, RespCommand.slow((s, a) -> transfers.loadChunk(
                 Namespace.checkName(a.string(1)),
                 parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"), a.bytes(3)))));
     }

@@ -37,29 +37,29 @@ final class ConnectionCommands {
     }
 
     void register() {
-        commands.add(new RespCommand("PING", -1, false, false, this::ping));
-        commands.add(new RespCommand("ECHO", 2, false, false, (s, a) -> Replies.bulk(a.bytes(1))));
-        commands.add(new RespCommand("QUIT", -1, true, false, (s, a) -> {
+        commands.add(RespCommand.read("PING", -1, this::ping));
+        commands.add(RespCommand.read("ECHO", 2, (s, a) -> Replies.bulk(a.bytes(1))));
+        commands.add(RespCommand.connection("QUIT", -1, (s, a) -> {
             s.closing = true;
             return Replies.OK;
         }));
-        commands.add(new RespCommand("AUTH", -2, true, false, this::auth));
-        commands.add(new RespCommand("RESET", 1, true, false, this::reset));
-        commands.add(new RespCommand("HELLO", -1, true, false, this::hello));
-        commands.add(new RespCommand("SELECT", 2, false, false, (s, a) -> {
+        commands.add(RespCommand.connection("AUTH", -2, this::auth));
+        commands.add(RespCommand.connection("RESET", 1, this::reset));
+        commands.add(RespCommand.connection("HELLO", -1, this::hello));
+        commands.add(RespCommand.read("SELECT", 2, (s, a) -> {
             if (a.integer(1) != 0) {
                 throw new RespError("ERR DB index is out of range");
             }
             return Replies.OK;
         }));
-        commands.add(new RespCommand("CLIENT", -2, false, false, this::client,
+        commands.add(RespCommand.read("CLIENT", -2, this::client).withSubcommands(
                 subcommands("client", Map.of("SETNAME", 3, "GETNAME", 2, "ID", 2, "SETINFO", 4), CLIENT_HINT)));
-        commands.add(new RespCommand("COMMAND", -1, false, false, this::command,
+        commands.add(RespCommand.read("COMMAND", -1, this::command).withSubcommands(
                 subcommands("command", Map.of("COUNT", 2, "DOCS", -2, "INFO", -2), COMMAND_HINT)));
-        commands.add(new RespCommand("INFO", -1, false, false, this::info));
+        commands.add(RespCommand.read("INFO", -1, this::info));
         // only GET is served, but the others are Redis's and refused when they run, as Redis runs them
-        commands.add(new RespCommand("CONFIG", -2, false, false, this::config,
-                subcommands("config", Map.of("GET", -3), null)));
+        commands.add(RespCommand.read("CONFIG", -2, this::config)
+                .withSubcommands(subcommands("config", Map.of("GET", -3), null)));
     }
 
     /**

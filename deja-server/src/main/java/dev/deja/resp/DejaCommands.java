@@ -31,40 +31,40 @@ final class DejaCommands {
     }
 
     void register(RespCommands commands) {
-        commands.add(new RespCommand("DJ.CREATE", -3, false, true, RespCommand.slow(this::create)));
-        commands.add(new RespCommand("DJ.DROP", 2, false, true, RespCommand.slow((s, a) -> {
+        commands.add(RespCommand.write("DJ.CREATE", -3, RespCommand.slow(this::create)));
+        commands.add(RespCommand.write("DJ.DROP", 2, RespCommand.slow((s, a) -> {
             namespaces.delete(a.string(1));
             return Replies.OK;
         })));
-        commands.add(new RespCommand("DJ.CLEAR", 2, false, true, RespCommand.slow((s, a) -> {
+        commands.add(RespCommand.write("DJ.CLEAR", 2, RespCommand.slow((s, a) -> {
             namespaces.clear(a.string(1));
             context.snapshotInBackground(a.string(1));
             return Replies.OK;
         })));
-        commands.add(new RespCommand("DJ.LIST", 1, false, false, (s, a) -> Replies.array(
+        commands.add(RespCommand.read("DJ.LIST", 1, (s, a) -> Replies.array(
                 namespaces.list().stream().map(n -> Replies.bulk(n.name())).toList())));
-        commands.add(new RespCommand("DJ.INFO", 2, false, false,
+        commands.add(RespCommand.read("DJ.INFO", 2,
                 (s, a) -> Replies.fields(s, namespaces.get(a.string(1)).info().fields())));
-        commands.add(new RespCommand("DJ.SNAPSHOT", -1, false, false, this::snapshot));
-        commands.add(new RespCommand("DJ.MERGE", 3, false, true, RespCommand.slow(this::merge)));
-        commands.add(new RespCommand("DJ.CHECK", 3, false, false, (s, a) -> {
+        commands.add(RespCommand.read("DJ.SNAPSHOT", -1, this::snapshot));
+        commands.add(RespCommand.write("DJ.MERGE", 3, RespCommand.slow(this::merge)));
+        commands.add(RespCommand.read("DJ.CHECK", 3, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
             SeenSet store = namespaces.storeWithoutCreating(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
-        commands.add(new RespCommand("DJ.ADD", -3, false, true, (s, a) -> single(a).thenApply(v -> Replies.OK)));
-        commands.add(new RespCommand("DJ.CHECKTHENADD", -3, false, true,
+        commands.add(RespCommand.write("DJ.ADD", -3, (s, a) -> single(a).thenApply(v -> Replies.OK)));
+        commands.add(RespCommand.write("DJ.CHECKTHENADD", -3,
                 (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
-        commands.add(new RespCommand("DJ.FORGET", -3, false, true, (s, a) -> {
+        commands.add(RespCommand.write("DJ.FORGET", -3, (s, a) -> {
             long[] owners = owners(a);
             return namespaces.forgetWithoutCreating(a.string(1), List.of(access.key(a.bytes(2))), owners)
                     .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
         }));
-        commands.add(new RespCommand("DJ.KEYINFO", 3, false, false, this::keyInfo));
-        commands.add(new RespCommand("DJ.MCHECK", -3, false, false, this::mcheck));
-        commands.add(new RespCommand("DJ.MADD", -3, false, true, this::madd));
-        commands.add(new RespCommand("DJ.MCHECKTHENADD", -3, false, true, this::mcheckThenAdd));
-        commands.add(new RespCommand("DJ.MFORGET", -3, false, true, this::mforget));
+        commands.add(RespCommand.read("DJ.KEYINFO", 3, this::keyInfo));
+        commands.add(RespCommand.read("DJ.MCHECK", -3, this::mcheck));
+        commands.add(RespCommand.write("DJ.MADD", -3, this::madd));
+        commands.add(RespCommand.write("DJ.MCHECKTHENADD", -3, this::mcheckThenAdd));
+        commands.add(RespCommand.write("DJ.MFORGET", -3, this::mforget));
     }
 
     private RedisMessage create(RespSession session, RespArgs args) {

@@ -32,16 +32,16 @@ final class KvCommands {
     }
 
     void register(RespCommands commands) {
-        commands.add(new RespCommand("SET", -3, false, true, this::set));
-        commands.add(new RespCommand("SETNX", 3, false, true, this::setNx));
-        commands.add(new RespCommand("SETEX", 4, false, true, (s, a) -> setEx(a, 1000)));
-        commands.add(new RespCommand("PSETEX", 4, false, true, (s, a) -> setEx(a, 1)));
-        commands.add(new RespCommand("GET", 2, false, false, this::get));
-        commands.add(new RespCommand("EXISTS", -2, false, false, (s, a) -> exists(a)));
-        commands.add(new RespCommand("DEL", -2, false, true, (s, a) -> delete(a)));
-        commands.add(new RespCommand("UNLINK", -2, false, true, (s, a) -> delete(a)));
-        commands.add(new RespCommand("TTL", 2, false, false, (s, a) -> ttl(a, 1000)));
-        commands.add(new RespCommand("PTTL", 2, false, false, (s, a) -> ttl(a, 1)));
+        commands.add(RespCommand.write("SET", -3, this::set));
+        commands.add(RespCommand.write("SETNX", 3, this::setNx));
+        commands.add(RespCommand.write("SETEX", 4, (s, a) -> setEx(a, 1000)));
+        commands.add(RespCommand.write("PSETEX", 4, (s, a) -> setEx(a, 1)));
+        commands.add(RespCommand.read("GET", 2, this::get));
+        commands.add(RespCommand.read("EXISTS", -2, (s, a) -> exists(a)));
+        commands.add(RespCommand.write("DEL", -2, (s, a) -> delete(a)));
+        commands.add(RespCommand.write("UNLINK", -2, (s, a) -> delete(a)));
+        commands.add(RespCommand.read("TTL", 2, (s, a) -> ttl(a, 1000)));
+        commands.add(RespCommand.read("PTTL", 2, (s, a) -> ttl(a, 1)));
     }
 
     /** What SET's options ask for: the expiry option (null for none) and its amount, checked positive. */

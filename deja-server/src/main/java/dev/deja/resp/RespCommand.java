@@ -14,9 +14,24 @@ package dev.deja.resp;
  */
 record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action, Check subcommand) {
 
-    /** A command without subcommands. */
-    RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action) {
-        this(name, arity, beforeAuth, write, action, null);
+    /** A command that reads or answers, once the connection has authenticated. */
+    static RespCommand read(String name, int arity, Action action) {
+        return new RespCommand(name, arity, false, false, action, null);
+    }
+
+    /** A command that may change data, once the connection has authenticated. */
+    static RespCommand write(String name, int arity, Action action) {
+        return new RespCommand(name, arity, false, true, action, null);
+    }
+
+    /** A command about the connection itself ({@code AUTH}, {@code HELLO}, ...), which runs before it authenticates. */
+    static RespCommand connection(String name, int arity, Action action) {
+        return new RespCommand(name, arity, true, false, action, null);
+    }
+
+    /** This command, with subcommands whose names and arities {@code check} refuses before it runs. */
+    RespCommand withSubcommands(Check check) {
+        return new RespCommand(name, arity, beforeAuth, write, action, check);
     }
 
     /** A command's body: the reply to one call, or a future of it for a write waiting for the journal. */

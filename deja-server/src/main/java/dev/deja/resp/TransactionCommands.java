@@ -29,12 +29,12 @@ final class TransactionCommands {
     }
 
     void register() {
-        commands.add(new RespCommand("MULTI", 1, false, false, this::multi));
-        commands.add(new RespCommand("EXEC", 1, false, true, this::exec));
-        commands.add(new RespCommand("DISCARD", 1, false, false, this::discard));
-        commands.add(new RespCommand("WATCH", -2, false, false, this::watch));
+        commands.add(RespCommand.read("MULTI", 1, this::multi));
+        commands.add(RespCommand.write("EXEC", 1, this::exec));
+        commands.add(RespCommand.read("DISCARD", 1, this::discard));
+        commands.add(RespCommand.read("WATCH", -2, this::watch));
         // nothing is ever watched, so forgetting it all succeeds, as it does in Redis when nothing is watched
-        commands.add(new RespCommand("UNWATCH", 1, false, false, (s, a) -> Replies.OK));
+        commands.add(RespCommand.read("UNWATCH", 1, (s, a) -> Replies.OK));
     }
 
     private RedisMessage multi(RespSession session, RespArgs args) {
