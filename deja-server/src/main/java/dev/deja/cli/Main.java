@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -19,6 +20,21 @@ public final class Main {
 
     /** The configured command line, shared by {@link #main} and the tests. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main());
+        return commandLine(System.getenv());
+    }
+
+    /** The command line, with {@code deja serve}'s options layered over {@code environment}. */
+    static CommandLine commandLine(Map<String, String> environment) {
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                return type == ServeCommand.class ? type.cast(new ServeCommand(environment))
+                        : CommandLine.defaultFactory().create(type);
+            }
+        };
+        CommandLine deja = new CommandLine(new Main(), factory);
+        CommandLine serve = deja.getSubcommands().get("serve");
+        serve.setDefaultValueProvider(serve.<ServeCommand>getCommand().defaults);
+        return deja;
     }
 }

@@ -10,19 +10,13 @@ import dev.deja.server.ServerContext;
 import dev.deja.text.Units;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
@@ -40,7 +34,7 @@ import picocli.CommandLine.Spec;
  * <p>Every option may also come from an environment variable ({@code DEJA_} and the option name in upper case
  * with underscores: {@code --http-port} is {@code DEJA_HTTP_PORT}) or a key of the {@code --config} properties
  * file (the option name without dashes: {@code http-port=8889}); the command line wins over the environment,
- * which wins over the file.
+ * which wins over the file ({@link LayeredDefaults}, picocli's default value provider of this command).
  */
 @Command(name = "serve",
         sortOptions = false,
@@ -55,8 +49,18 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Where each option not on the command line took its value: a DEJA_* variable or the config file. */
-    private Map<String, String> layeredSources = Map.of();
+    /** The values of the options not on the command line: the environment, then the config file. */
+    final LayeredDefaults defaults;
+
+    /** The command, its options layered over the process's environment. */
+    ServeCommand() {
+        this(System.getenv());
+    }
+
+    /** The command, its options layered over {@code environment}. */
+    ServeCommand(Map<String, String> environment) {
+        this.defaults = new LayeredDefaults(() -> spec, () -> config, environment);
+    }
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file with option values, keys named like the options (http-port=8889)."
@@ -252,8 +256,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** The server configuration: command line, then environment, then config file, then defaults. */
-    ServerConfig serverConfig() throws IOException {
-        applyEnvironmentAndFile();
+    ServerConfig serverConfig() {
         if (httpPort == 0 && respPort == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--http-port" + givenAs("--http-port")
                     + " and --resp-port" + givenAs("--resp-port") + " are both 0, which disables both front ends:"
@@ -333,7 +336,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Where an option not on the command line took its value, as " (given as ...)", or nothing. */
     private String givenAs(String option) {
-        String source = layeredSources.get(option);
+        String source = defaults.source(option);
         return source == null ? "" : " (given as " + source + ")";
     }
 
@@ -365,78 +368,5 @@ final class ServeCommand implements Callable<Integer> {
     /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */
     private static long sizeOrAuto(String value) {
         return value.equalsIgnoreCase("auto") ? 0 : Units.bytes(value);
-    }
-
-    /**
-     * Re-parses the command line after the values of the config file and the environment, so every option not
-     * given on the command line takes its environment or file value, converted and validated as picocli does.
-     */
-    private void applyEnvironmentAndFile() throws IOException {
-        CommandLine.ParseResult given = spec.commandLine().getParseResult();
-        Path file = config != null ? config : envPath("DEJA_CONFIG");
-        Properties properties = new Properties();
-        if (file != null) {
-            try (InputStream in = Files.newInputStream(file)) {
-                properties.load(in);
-            } catch (IOException | IllegalArgumentException e) {
-                // IllegalArgumentException: a malformed \\uXXXX escape in the file
-                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read the config file " + file
-                        + " (" + (config != null ? "--config" : "DEJA_CONFIG") + "): "
-                        + (e instanceof NoSuchFileException ? "no such file" : e.toString()), e);
-            }
-            for (String key : properties.stringPropertyNames()) {
-                if (spec.findOption("--" + key) == null || key.equals("config")) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown key '" + key + "' in "
-                            + file + " (keys are option names without the dashes, like http-port)");
-                }
-            }
-        }
-        List<String> layered = new ArrayList<>();
-        Map<String, String> sources = new HashMap<>();
-        layeredSources = sources;
-        for (OptionSpec option : spec.options()) {
-            String name = option.longestName();
-            if (option.usageHelp() || name.equals("--config") || given.hasMatchedOption(option)) {
-                continue;
-            }
-            String key = name.substring(2);
-            String variable = "DEJA_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
-            String value = System.getenv(variable);
-            sources.put(name, "the environment variable " + variable);
-            if (value == null) {
-                value = properties.getProperty(key);
-                sources.put(name, "'" + key + "' in " + file);
-            }
-            if (value != null) {
-                layered.add(name + "=" + value);
-            } else {
-                sources.remove(name);
-            }
-        }
-        if (!layered.isEmpty()) {
-            // the command line's own options come last, so they win
-            for (OptionSpec option : given.matchedOptions()) {
-                for (String value : option.originalStringValues()) {
-                    layered.add(option.longestName() + "=" + value);
-                }
-            }
-            // A second CommandLine on this object injects its own spec, one without the parent "deja"; errors
-            // printed with that one would show "Usage: serve", so the spec of "deja serve" is put back.
-            CommandSpec outer = spec;
-            try {
-                new CommandLine(this).parseArgs(layered.toArray(String[]::new));
-            } catch (CommandLine.ParameterException e) {
-                // naming where a value that was not on the command line came from
-                String option = e.getArgSpec() instanceof OptionSpec named ? named.longestName() : "";
-                throw new CommandLine.ParameterException(outer.commandLine(), e.getMessage() + givenAs(option), e);
-            } finally {
-                spec = outer;
-            }
-        }
-    }
-
-    private static Path envPath(String variable) {
-        String value = System.getenv(variable);
-        return value == null || value.isBlank() ? null : Path.of(value);
     }
 }

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -102,6 +103,23 @@ class ServeCommandTest {
     }
 
     @Test
+    void theCommandLineWinsOverTheEnvironmentWhichWinsOverTheConfigFile() throws Exception {
+        Path file = dir.resolve("deja.properties");
+        Files.writeString(file, "http-port=1234\nresp-port=4321\nmax-batch=77\n");
+        Map<String, String> environment = Map.of("DEJA_CONFIG", file.toString(), "DEJA_HTTP_PORT", "5555",
+                "DEJA_RESP_PORT", "6666");
+        ServerConfig config = parse(environment, "--resp-port", "7777");
+        assertThat(config.respPort()).as("the command line").isEqualTo(7777);
+        assertThat(config.httpPort()).as("the environment over the file").isEqualTo(5555);
+        assertThat(config.maxBatch()).as("the file (DEJA_CONFIG) over the default").isEqualTo(77);
+        assertThat(config.maxKeyBytes()).as("the default").isEqualTo(65536);
+        assertThatThrownBy(() -> parse(Map.of("DEJA_IDLE_TIMEOUT", "soon")))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--idle-timeout")
+                .hasMessageContaining("(given as the environment variable DEJA_IDLE_TIMEOUT)");
+    }
+
+    @Test
     void badValuesNameTheOption() throws Exception {
         Path file = dir.resolve("bad.properties");
         Files.writeString(file, "http-port=eighty\n");
@@ -171,8 +189,12 @@ class ServeCommandTest {
     }
 
     private static ServerConfig parse(String... args) throws Exception {
+        return parse(Map.of(), args);
+    }
+
+    private static ServerConfig parse(Map<String, String> environment, String... args) throws Exception {
         // through the top-level command, as "deja serve ..." parses it
-        CommandLine cli = Main.commandLine();
+        CommandLine cli = Main.commandLine(environment);
         String[] full = new String[args.length + 1];
         full[0] = "serve";
         System.arraycopy(args, 0, full, 1, args.length);
