@@ -71,7 +71,7 @@ class JournalFaultTest {
         }
     }
 
-    @ParameterizedTest // the writer thread writes under always, the caller itself under everysec
+    @ParameterizedTest // the background work writes under always, the caller itself under everysec
     @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
     void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
@@ -174,7 +174,7 @@ class JournalFaultTest {
         }
     }
 
-    @ParameterizedTest // found by the writer thread once a second (everysec), before a group's write (always)
+    @ParameterizedTest // found by the background work once a second (everysec), before a group's write (always)
     @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
     void aSegmentDeletedWhileInUseIsReplacedAndItsChangesSnapshotted(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
