@@ -10,7 +10,7 @@ import java.util.List;
  *
  * <p>The futures of {@link JournaledSeenSet#checkThenAddAllAsync} and {@link JournaledSeenSet#forgetAllAsync}
  * called inside {@link #collect} complete only once {@link #write} writes; waiting for one of them before that
- * would wait for the journal's background thread (up to a second). The blocking calls are not deferred.
+ * would wait for the journal's background work (up to a second). The blocking calls are not deferred.
  *
  * <p>An instance belongs to one thread (an event loop collects across the connections it serves and writes once
  * per turn of its loop).
@@ -61,7 +61,7 @@ public final class DeferredWrites {
     static void written(Journal journal) {
         DeferredWrites deferred = CURRENT.get();
         if (!journal.appendersWrite()) {
-            return; // the writer thread writes them
+            return; // the journal's background work writes them
         }
         if (deferred == null) {
             journal.writeNow();

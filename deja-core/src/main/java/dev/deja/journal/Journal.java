@@ -1,5 +1,6 @@
 package dev.deja.journal;
 
+import dev.deja.background.SerialWork;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -12,8 +13,8 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,23 +26,27 @@ import org.slf4j.LoggerFactory;
  * at a time), encodes it into one buffer, writes it with one call, then completes the futures of the calls it
  * covered. Who writes depends on the policy:
  * <ul>
- *   <li>{@link FsyncPolicy#ALWAYS}: one writer thread, which also forces each group with one fsync before
- *       completing it. The more writers wait, the larger the groups, so the fsync cost is shared.
+ *   <li>{@link FsyncPolicy#ALWAYS}: the journal's background work, which also forces each group with one fsync
+ *       before completing it. An append that finds the work idle wakes it; each run writes one group and runs again
+ *       at once while more is queued. While one group is written and fsynced the next accumulates, so the more
+ *       writers wait, the larger the groups and the more widely the fsync cost is shared.
  *   <li>{@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO}: the appender itself, in {@link #writeNow} right
  *       after its call (as Redis writes its append-only file before answering, in the same thread): handing each
- *       call to another thread and back cost more than the write to the page cache. The writer thread only
+ *       call to another thread and back cost more than the write to the page cache. The background work only
  *       fsyncs once a second (outside the lock, so appenders do not wait for the disk's flush), retries failed
  *       writes and writes anything an appender left.
  * </ul>
- * When the disk falls behind the queue fills and {@link #append} blocks (or, when the appender writes, writes a
- * group itself): memory stays bounded by the queue and the writers slow down to the disk's pace.
+ * The background work runs on threads shared with other journals ({@link JournalThreads}), one run at a time per
+ * journal ({@link SerialWork}), so a journal costs no thread of its own. When the disk falls behind the queue fills
+ * and {@link #append} blocks (or, when the appender writes, writes a group itself): memory stays bounded by the
+ * queue and the writers slow down to the disk's pace.
  *
  * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
  * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
  * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
  * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them. A
  * segment that cannot be started when the journal opens (a full disk at start) is a failure too: the store opens and
- * reads, and the writing thread tries to start the segment every {@code retryDelay}.
+ * reads, and the background work tries to start the segment every {@code retryDelay}.
  *
  * <p>{@link #append} must be called by one thread at a time, under the owner's lock, in the order the operations
  * were applied to the store.
@@ -71,7 +76,6 @@ final class Journal implements AutoCloseable {
     }
 
     private static final byte MARKER = 0;
-    private static final Entry CLOSE = new Entry(MARKER, -1, 0, 0, 0, null);
 
     private final Path dir;
     private final FsyncPolicy policy;
@@ -83,12 +87,15 @@ final class Journal implements AutoCloseable {
     /** Called (on the writing thread) when the segment being written was deleted by someone else. */
     private final Runnable onSegmentLost;
     private final ByteBuffer groupBuffer;
-    private final Thread writer;
-    /** Whether appenders write their own records ({@link #writeNow}); else only the writer thread writes. */
+    /** Whether appenders write their own records ({@link #writeNow}); else only the background work writes. */
     private final boolean inline;
-    /** Guards the writing state below when appenders write; the writer thread alone uses it otherwise. */
+    /** Guards the writing state below: appenders, the background work and close take turns with it. */
     private final ReentrantLock writeLock = new ReentrantLock();
-    private volatile boolean closeRequested;
+    /**
+     * Under {@link FsyncPolicy#ALWAYS} writes and fsyncs the queued groups ({@link #drain}); under the other policies
+     * fsyncs once a second and retries failed writes ({@link #tick}).
+     */
+    private final SerialWork background;
 
     /** The sequence number the next appended record gets; guarded by the owner's lock. */
     private long nextSeq;
@@ -111,7 +118,8 @@ final class Journal implements AutoCloseable {
     private long lastForceNanos = System.nanoTime();
 
     Journal(Path dir, long nextSeq, FsyncPolicy policy, long segmentBytes, int bufferRecords, int groupRecords,
-            Duration retryDelay, ChannelOpener opener, Runnable onSegmentLost) throws IOException {
+            Duration retryDelay, ChannelOpener opener, Runnable onSegmentLost, ScheduledExecutorService threads)
+            throws IOException {
         this.dir = dir;
         this.onSegmentLost = onSegmentLost;
         this.nextSeq = nextSeq;
@@ -128,14 +136,17 @@ final class Journal implements AutoCloseable {
             openSegment(nextSeq);
         } catch (IOException e) {
             // A full disk at start: the store still opens, so its reads are served; writes are refused until the
-            // writer thread manages to start the segment (reopenIfNeeded).
+            // background work manages to start the segment (reopenIfNeeded).
             failure = e;
             LOG.error("journal {}: cannot start a segment, refusing writes until the disk accepts them: {}", dir,
                     e.toString());
         }
-        this.writer = Thread.ofPlatform().name("deja-journal-" + dir.getFileName()).daemon()
-                .unstarted(inline ? this::runBehindAppenders : this::run);
-        writer.start();
+        this.background = new SerialWork("journal " + dir, threads, inline ? this::tick : this::drain);
+        if (inline) {
+            background.start(nextTickNanos());
+        } else if (failure != null) {
+            background.start(retryDelayNanos);
+        }
     }
 
     /** The sequence number the next record will get: every record before it has been appended. */
@@ -170,7 +181,7 @@ final class Journal implements AutoCloseable {
         }
     }
 
-    /** Whether appenders write their own records with {@link #writeNow} (else the writer thread writes them). */
+    /** Whether appenders write their own records with {@link #writeNow} (else the background work writes them). */
     boolean appendersWrite() {
         return inline;
     }
@@ -197,15 +208,11 @@ final class Journal implements AutoCloseable {
 
     /**
      * Under {@link #writeLock}: moves the queue into {@code pending} group by group and writes it. After a failure
-     * the records stay pending for the writer thread to retry, and everything queued is failed at once.
+     * the records stay pending for the background work to retry, and everything queued is failed at once.
      */
     private void writeQueued() {
         do {
-            if (failure == null) {
-                queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
-            } else {
-                queue.drainTo(pending);
-            }
+            takeQueued();
             if (pending.isEmpty()) {
                 return;
             }
@@ -213,6 +220,19 @@ final class Journal implements AutoCloseable {
                 return;
             }
         } while (!queue.isEmpty());
+    }
+
+    /**
+     * Under {@link #writeLock}: moves queued records into {@code pending}, one group, or all of them while writes
+     * fail (to fail their writers now rather than when the disk recovers). Memory stays within the queue's capacity
+     * plus one group.
+     */
+    private void takeQueued() {
+        if (failure == null) {
+            queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
+        } else {
+            queue.drainTo(pending);
+        }
     }
 
     /** Writes {@code pending}; on failure fails their futures, keeps them, and returns false. */
@@ -237,13 +257,15 @@ final class Journal implements AutoCloseable {
     private void enqueue(Entry e) {
         if (inline) {
             // The appender holds the owner's lock; when the queue is full it writes a group itself rather than
-            // wait for the writer thread, which only looks once a second.
+            // wait for the background work, which only looks once a second.
             while (!queue.offer(e)) {
                 writeQueuedLocked();
             }
             return;
         }
         // Uninterruptible: the store already holds the change, so giving up here would leave it out of the log.
+        // The queue is full only while a drain is queued or running (woken below by the appends that filled it),
+        // which makes room.
         boolean interrupted = false;
         while (true) {
             try {
@@ -256,85 +278,86 @@ final class Journal implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Writes everything appended, fsyncs it and stops the writer; the owner appends nothing afterwards. */
-    @Override
-    public void close() {
-        if (inline) {
-            closeRequested = true;
-            LockSupport.unpark(writer);
-        } else {
-            enqueue(CLOSE);
+        // While writes fail a retry is queued or running and takes the record once its delay is out (drain);
+        // waking the work would retry at once, at every append.
+        if (failure == null) {
+            background.wake();
         }
-        try {
-            writer.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The writer thread under {@link FsyncPolicy#ALWAYS}: takes, writes and fsyncs every group. */
-    private void run() {
-        boolean closing = false;
-        while (!(closing && pending.isEmpty())) {
-            try {
-                closing |= collect(pending);
-            } catch (InterruptedException e) {
-                continue; // nobody interrupts this thread; keep serving until CLOSE arrives
-            }
-            if (pending.isEmpty()) {
-                reopenIfNeeded();
-                continue;
-            }
-            startAgainIfSegmentDeleted();
-            if (!writePending()) {
-                if (closing) {
-                    LOG.error("journal {}: closed with {} records not written", dir, pending.size());
-                    break;
-                }
-                pause();
-            }
-        }
-        closeSegment();
     }
 
     /**
-     * The writer thread when appenders write: wakes once a second to fsync (under {@code everysec}), every retry
-     * delay while writes fail, and on close. It never waits on the queue, so appending wakes nobody.
+     * Writes everything appended, fsyncs it and closes the segment, on the calling thread once the background work
+     * has stopped; the owner appends nothing afterwards. When this returns, nothing of this journal runs on the
+     * shared threads.
      */
-    private void runBehindAppenders() {
-        while (!closeRequested) {
-            long wait = failure != null ? retryDelayNanos
-                    : dirty && policy == FsyncPolicy.EVERYSEC ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
-                    : EVERYSEC_NANOS;
-            if (wait > 0) {
-                LockSupport.parkNanos(this, wait);
-            }
-            if (closeRequested) {
-                break;
-            }
-            writeLock.lock();
-            try {
-                startAgainIfSegmentDeleted();
-                writeQueued();
-                if (!pending.isEmpty()) {
-                    writePending(); // a retry after a failure
-                } else {
-                    reopenIfNeeded();
-                }
-            } finally {
-                writeLock.unlock();
-            }
-            forceOutsideLock();
-        }
+    @Override
+    public void close() {
+        background.stop();
         writeLock.lock();
         try {
+            if (!inline && !(pending.isEmpty() && queue.isEmpty())) {
+                startAgainIfSegmentDeleted(); // as before every group written under always
+            }
             writeQueued();
             if (!pending.isEmpty() && !writePending()) {
                 LOG.error("journal {}: closed with {} records not written", dir, pending.size());
             }
             closeSegment();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * One run of the background work under {@link FsyncPolicy#ALWAYS}: writes and fsyncs one group (or retries what
+     * failed), and returns when to run next: at once while more is queued, after the retry delay while writes fail
+     * (then appenders do not wake it, so the retries keep their pace), else when an append wakes it.
+     */
+    private long drain() {
+        writeLock.lock();
+        try {
+            takeQueued();
+            if (pending.isEmpty()) {
+                reopenIfNeeded();
+            } else {
+                startAgainIfSegmentDeleted();
+                writePending();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        return failure != null ? retryDelayNanos : queue.isEmpty() ? SerialWork.IDLE : 0;
+    }
+
+    /**
+     * One run of the background work when appenders write: fsyncs (under {@code everysec}) when a second has passed
+     * since the last fsync, retries a failed write, writes anything an appender left; runs again once a second, or
+     * every retry delay while writes fail. It never waits on the queue, so appending wakes nobody.
+     */
+    private long tick() {
+        writeLock.lock();
+        try {
+            startAgainIfSegmentDeleted();
+            writeQueued();
+            if (!pending.isEmpty()) {
+                writePending(); // a retry after a failure
+            } else {
+                reopenIfNeeded();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        forceOutsideLock();
+        return nextTickNanos();
+    }
+
+    /** When the next {@link #tick} is due: when the next fsync is, or after the retry delay while writes fail. */
+    private long nextTickNanos() {
+        writeLock.lock();
+        try {
+            return failure != null ? retryDelayNanos
+                    : dirty && policy == FsyncPolicy.EVERYSEC ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
+                    : EVERYSEC_NANOS;
         } finally {
             writeLock.unlock();
         }
@@ -374,38 +397,12 @@ final class Journal implements AutoCloseable {
     }
 
     /**
-     * Moves queued records into {@code pending} (one group, or everything while writes fail), waiting for some when
-     * there are none (the writer thread under {@code always}); true once CLOSE is seen. Memory stays within the
-     * queue's capacity plus one group.
-     */
-    private boolean collect(ArrayDeque<Entry> pending) throws InterruptedException {
-        if (pending.isEmpty()) {
-            // while failing, wake every retry delay even with nothing to write, to start a segment (reopenIfNeeded)
-            Entry first = failure == null ? queue.take() : queue.poll(retryDelayNanos, TimeUnit.NANOSECONDS);
-            if (first == null) {
-                return false;
-            }
-            pending.add(first);
-        }
-        if (failure == null) {
-            queue.drainTo(pending, Math.max(0, groupRecords - pending.size()));
-        } else {
-            queue.drainTo(pending); // to fail their writers now rather than when the disk recovers
-        }
-        if (pending.peekLast() == CLOSE) {
-            pending.pollLast();
-            return true;
-        }
-        return false;
-    }
-
-    /**
      * Notices a segment file deleted while it is written (a clean-up of {@code *.log} files, say): writes would go on
      * into the unlinked file and be lost at the next restart. Drops it, so that the next write starts a new segment
      * at its own sequence number, and tells the owner, which writes a snapshot: it holds every change before its
      * position, the deleted file's included, and replay goes on from the new segment. A crash before that snapshot
-     * is written loses what only the deleted file held. Called by the writing thread (under {@link #writeLock} when
-     * appenders write): once a second, or before each group under {@link FsyncPolicy#ALWAYS}.
+     * is written loses what only the deleted file held. Called under {@link #writeLock} by the background work (once
+     * a second, or before each group under {@link FsyncPolicy#ALWAYS}) and by close.
      */
     private void startAgainIfSegmentDeleted() {
         if (channel == null || !Files.notExists(segmentPath)) {
@@ -425,7 +422,7 @@ final class Journal implements AutoCloseable {
 
     /**
      * Starts the segment that could not be started (at open, on a full disk) when nothing is pending to do it, so
-     * that writes are taken again once the disk has room; the writing thread calls it while writes fail.
+     * that writes are taken again once the disk has room; the background work calls it while writes fail.
      */
     private void reopenIfNeeded() {
         if (channel != null || failure == null) {
@@ -570,14 +567,6 @@ final class Journal implements AutoCloseable {
             if (e.done() != null) {
                 e.done().completeExceptionally(error);
             }
-        }
-    }
-
-    private void pause() {
-        try {
-            TimeUnit.NANOSECONDS.sleep(retryDelayNanos);
-        } catch (InterruptedException e) {
-            // nobody interrupts this thread; retry at once
         }
     }
 }

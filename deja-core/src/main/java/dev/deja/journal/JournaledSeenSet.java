@@ -1,5 +1,6 @@
 package dev.deja.journal;
 
+import dev.deja.background.TaskQueue;
 import dev.deja.hash.Hash128;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
@@ -27,11 +28,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -71,7 +69,8 @@ import org.slf4j.LoggerFactory;
  * older of the two.
  *
  * <p>Snapshots are taken every {@link Builder#snapshotInterval} when the store changed, at {@link #close()}, and
- * on {@link #snapshotNow()} (which the server calls on SIGUSR1 and on command).
+ * on {@link #snapshotNow()} (which the server calls on SIGUSR1 and on command), one at a time, on threads shared
+ * with other stores ({@link JournalThreads}); the journal writes on threads of its own set.
  *
  * <p>A change is applied before its record is written, so when the write fails (a full disk) the store already
  * holds it, and the journal keeps the record to write once the disk recovers. For a store that promises never to
@@ -107,8 +106,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private final RecoveryReport recovery;
     private final FileChannel lockFile;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ScheduledExecutorService snapshotter;
-    private final ScheduledFuture<?> periodic;
+    /** Runs snapshots and take-backs, one at a time, in order, on the shared snapshot threads. */
+    private final TaskQueue snapshotter;
 
     /** Guarded by {@link #lock}. */
     private boolean closed;
@@ -123,12 +122,15 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private final boolean takesBackFailedAdds;
 
     /**
-     * Where take-backs run: the snapshot thread, or the caller once it is shut down (the journal is closed by then,
+     * Where take-backs run: the {@link #snapshotter}, or the caller once it is closed (the journal is closed by then,
      * so a take-back only touches memory).
      */
     private final Executor takeBacks;
 
-    /** Position of the last snapshot written or loaded, -1 when none; used only by the snapshot thread. */
+    /**
+     * Position of the last snapshot written or loaded, -1 when none; used only by the {@link #snapshotter}'s tasks,
+     * which run one at a time and each see what the one before did.
+     */
     private long snapshotPosition;
 
     /**
@@ -170,10 +172,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.recovery = recovered.report();
         this.lockFile = lockFile;
         this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
+        // before the journal, whose background work may ask for a snapshot (snapshotAfterLostSegment)
+        this.snapshotter = new TaskQueue("snapshots of " + dir, b.threads.snapshots());
         this.journal = new Journal(dir, recovered.nextSeq(), b.fsync, b.segmentBytes, b.bufferRecords,
-                b.groupRecords, b.retryDelay, b.opener, this::snapshotAfterLostSegment);
-        this.snapshotter = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("deja-snapshot-" + dir.getFileName()).daemon().factory());
+                b.groupRecords, b.retryDelay, b.opener, this::snapshotAfterLostSegment, b.threads.journals());
         this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
         this.takeBacks = task -> {
             try {
@@ -182,9 +184,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
                 task.run();
             }
         };
-        long every = b.snapshotInterval.toMillis();
-        this.periodic = every == 0 ? null
-                : snapshotter.scheduleWithFixedDelay(this::periodicSnapshot, every, every, TimeUnit.MILLISECONDS);
+        if (!b.snapshotInterval.isZero()) {
+            snapshotter.repeat(b.snapshotInterval, this::periodicSnapshot);
+        }
     }
 
     /**
@@ -232,7 +234,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     public CompletableFuture<Path> snapshotNow() {
         try {
-            return CompletableFuture.supplyAsync(this::snapshot, snapshotter);
+            return snapshotter.submit(this::snapshot);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new StoreClosedException("store " + dir + " is closed"));
         }
@@ -364,9 +366,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
 
     /**
      * {@code done}, or, for a store that takes failed adds back, a future that fails only once the changed keys
-     * have been taken back, so that a caller retrying at once finds them absent. The take-back runs on the snapshot
-     * thread: {@code done} fails on a thread that holds the journal's write lock, under which the store's lock must
-     * not be taken.
+     * have been taken back, so that a caller retrying at once finds them absent. The take-back runs among the
+     * snapshot tasks: {@code done} fails on a thread that holds the journal's write lock, under which the store's
+     * lock must not be taken.
      */
     private CompletableFuture<Void> settled(CompletableFuture<Void> done, long[] hashes, long[] owners,
             boolean[] changed) {
@@ -517,9 +519,6 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
-        if (periodic != null) {
-            periodic.cancel(false);
-        }
         drainTakeBacks();
         lock.lock();
         try {
@@ -529,9 +528,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
         journal.close();
         Future<Path> written = finalSnapshot ? snapshotter.submit(this::snapshot) : null;
-        // shutdown, not shutdownNow: a snapshot asked for meanwhile is already queued with a caller waiting on its
-        // future, which shutdownNow would drop unanswered; it runs after the final one and finds nothing new
-        snapshotter.shutdown();
+        // Close, not drop: a snapshot asked for meanwhile is queued with a caller waiting on its future, which
+        // dropping would leave unanswered; it runs after the final one and finds nothing new. Whatever no shared
+        // thread has started yet runs here, and the store they read is closed only after them.
+        snapshotter.close();
         try {
             if (written != null) {
                 written.get();
@@ -543,7 +543,6 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             finalSnapshotFailure = e;
             Thread.currentThread().interrupt();
         } finally {
-            awaitSnapshotter();
             store.close();
             try {
                 lockFile.close();
@@ -553,31 +552,13 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
     }
 
-    /** Waits until the tasks queued on the snapshot thread have run: the store they read is closed next. */
-    private void awaitSnapshotter() {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (snapshotter.awaitTermination(1, TimeUnit.MINUTES)) {
-                    break;
-                }
-                LOG.warn("{}: still waiting for a snapshot to finish before closing", dir);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /**
-     * Waits for the take-backs already queued on the snapshot thread, so that their forgets are appended before the
+     * Waits for the take-backs already queued among the snapshot tasks, so that their forgets are appended before the
      * journal closes; one queued while it closes only touches memory, which the final snapshot then records.
      */
     private void drainTakeBacks() {
         try {
-            snapshotter.submit(() -> { }).get();
+            snapshotter.submit(() -> null).get();
         } catch (ExecutionException | RejectedExecutionException e) {
             LOG.warn("{}: waiting for take-backs failed", dir, e);
         } catch (InterruptedException e) {
@@ -625,6 +606,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private void periodicSnapshot() {
         try {
             snapshot();
+        } catch (StoreClosedException e) {
+            // closing with its content discarded (closeDiscarding): there is nothing to keep
         } catch (RuntimeException e) {
             LOG.error("{}: periodic snapshot failed; the journal still holds every change", dir, e);
         }
@@ -632,12 +615,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
 
     /**
      * The journal found its segment deleted under it (see {@code Journal}): a snapshot now keeps the changes that
-     * only the deleted file held. Runs on the journal's writing thread, so the snapshot is only queued.
+     * only the deleted file held. Runs where the journal writes, under its write lock, so the snapshot is only
+     * queued.
      */
     private void snapshotAfterLostSegment() {
-        if (snapshotter == null) {
-            return; // still opening: nothing was written to the segment yet
-        }
         snapshotNow().whenComplete((file, failure) -> {
             if (failure != null) {
                 LOG.error("{}: the snapshot after a deleted journal segment failed; the changes that segment held"
@@ -662,7 +643,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
     }
 
-    /** Runs on the snapshot thread only. */
+    /** Runs among the {@link #snapshotter}'s tasks only. */
     private Path snapshot() {
         abandonIfDiscarding();
         long position;
@@ -716,6 +697,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         private int groupRecords = 1 << 12;
         private Duration retryDelay = Duration.ofSeconds(1);
         private Journal.ChannelOpener opener = Journal.FILES;
+        private JournalThreads threads = JournalThreads.shared();
 
         private Builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
             this.dir = dir;
@@ -758,6 +740,15 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         /** The most records written with one write and one fsync; default 4,096. */
         Builder<S> groupRecords(int records) {
             this.groupRecords = (int) Require.inRange("groupRecords", records, 1, 1 << 20);
+            return this;
+        }
+
+        /**
+         * The threads that write the journal and the snapshots; default {@link JournalThreads#shared()}, the
+         * process's. Closing the store leaves them running.
+         */
+        public Builder<S> threads(JournalThreads threads) {
+            this.threads = Require.nonNull("threads", threads);
             return this;
         }
 

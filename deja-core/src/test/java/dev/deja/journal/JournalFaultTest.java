@@ -71,7 +71,47 @@ class JournalFaultTest {
         }
     }
 
-    @ParameterizedTest // the writer thread writes under always, the caller itself under everysec
+    /**
+     * Group commit under {@code always}: while one group is written and fsynced, the writes that arrive meanwhile
+     * wait together and the next drain writes and fsyncs them with one call each, whichever shared thread runs it.
+     */
+    @Test
+    void underAlwaysTheWritesThatArriveWhileAGroupIsWrittenShareTheNextWriteAndFsync() throws Exception {
+        Path dir = tmp.resolve("store");
+        FaultyChannel.Disk disk = new FaultyChannel.Disk();
+        MapSeenSet memory = new MapSeenSet();
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC, () -> memory)
+                .snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.ALWAYS).channelOpener(disk).open()) {
+            int writesBefore = disk.writes.get();
+            int forcesBefore = disk.forces.get();
+            disk.stall(); // the first group's write waits until resumed
+            List<Thread> writers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 20; i++) {
+                    byte[] k = key(i);
+                    writers.add(Thread.ofPlatform().start(() -> set.add(k)));
+                }
+                // every writer has applied and appended its change and waits for it to be durable
+                while (memory.owners.size() < 20
+                        || !writers.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+                    Thread.sleep(5);
+                }
+            } finally {
+                disk.resume();
+            }
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertThat(disk.writes.get() - writesBefore).as("writes for 20 records").isLessThanOrEqualTo(2);
+            assertThat(disk.forces.get() - forcesBefore).as("fsyncs for 20 records").isLessThanOrEqualTo(2);
+            try (JournaledSeenSet<MapSeenSet> crashed = JournaledSeenSetTest.builder(
+                    Crash.copy(dir, tmp.resolve("crashed"))).open()) {
+                assertThat(crashed.checkAll(keys(0, 20))).containsOnly(true);
+            }
+        }
+    }
+
+    @ParameterizedTest // the background work writes under always, the caller itself under everysec
     @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
     void aFullDiskFailsWritersKeepsReadsAndRecoversWhenSpaceReturns(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
@@ -174,7 +214,7 @@ class JournalFaultTest {
         }
     }
 
-    @ParameterizedTest // found by the writer thread once a second (everysec), before a group's write (always)
+    @ParameterizedTest // found by the background work once a second (everysec), before a group's write (always)
     @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
     void aSegmentDeletedWhileInUseIsReplacedAndItsChangesSnapshotted(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");

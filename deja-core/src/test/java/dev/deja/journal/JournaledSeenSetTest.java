@@ -377,7 +377,7 @@ class JournaledSeenSetTest {
         writing.await();
         Thread closer = Thread.ofPlatform().start(set::closeDiscarding);
         while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
-            Thread.onSpinWait(); // until the close waits for the snapshot thread
+            Thread.onSpinWait(); // until the close waits for the snapshot in progress
         }
         closing.countDown();
         closer.join();

@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.background.SerialWork;
 import dev.deja.hash.Hash128;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.ErrorEstimate;
@@ -28,8 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -93,6 +92,7 @@ public final class ExactStore implements SeenSet {
     public static final String KEPT_FILTERS_DIRECTORY = KeyFilterFiles.DIRECTORY;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
+    private static final long WAL_SYNC_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Clock clock;
     private final IdFormat idFormat;
@@ -110,7 +110,8 @@ public final class ExactStore implements SeenSet {
     private final ColumnFamilyHandle defaultFamily;
     private final KeyLocks locks = new KeyLocks();
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
-    private final ScheduledExecutorService walSyncer;
+    /** Syncs the write-ahead log once a second under {@code everysec}, on the shared threads; null otherwise. */
+    private final SerialWork walSyncer;
     private final Sealer sealer;
     /** Fills the filters of the generations found on disk that no file restored; null if there are none. */
     private final FilterLoader filterLoader;
@@ -147,23 +148,22 @@ public final class ExactStore implements SeenSet {
         this.tuning = tuning;
         this.db = db;
         this.defaultFamily = defaultFamily;
-        this.sealer = new Sealer(db);
+        this.sealer = new Sealer(db, b.directory.toString());
         this.generations = new Generations(db, tuning.cfOptions, sealer, existing, windowMillis, b.generations,
                 b.maxBytes, b.minWindow == null ? 0 : b.minWindow.toMillis());
         if (fsync == FsyncPolicy.EVERYSEC && !health.readOnly()) {
-            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "deja-exact-wal-sync");
-                t.setDaemon(true);
-                return t;
+            walSyncer = ExactThreads.maintenance("exact store " + b.directory + ": write-ahead log sync", () -> {
+                syncWal();
+                return WAL_SYNC_NANOS;
             });
-            walSyncer.scheduleAtFixedRate(this::syncWal, 1, 1, TimeUnit.SECONDS);
+            walSyncer.start(WAL_SYNC_NANOS);
         } else {
             walSyncer = null;
         }
         this.keyFilterFiles = new KeyFilterFiles(b.directory);
         this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
-                : new FilterLoader(db, existing);
+                : new FilterLoader(db, existing, b.directory.toString());
     }
 
     /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
@@ -914,8 +914,6 @@ public final class ExactStore implements SeenSet {
     private void syncWal() {
         try {
             sync();
-        } catch (IllegalStateException closedMeanwhile) {
-            // the store closed between two runs; closing synced it
         } catch (UncheckedIOException e) {
             // logged once by writeFailed, and again when the store writes again
         }
@@ -925,7 +923,7 @@ public final class ExactStore implements SeenSet {
     @Override
     public void close() {
         if (walSyncer != null) {
-            walSyncer.shutdownNow();
+            walSyncer.stop(); // waits for a sync in progress; the close syncs what comes after it
         }
         generationLock.writeLock().lock();
         try {

@@ -1,5 +1,6 @@
 package dev.deja.exact;
 
+import dev.deja.background.SerialWork;
 import dev.deja.hash.Hash128;
 import java.util.List;
 import org.rocksdb.ReadOptions;
@@ -10,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fills the {@link KeyFilter}s of the generations a reopened store found on disk, on one background thread, so
- * that opening does not wait for a scan of every key.
+ * Fills the {@link KeyFilter}s of the generations a reopened store found on disk, in the background on threads all
+ * exact stores share ({@link ExactThreads}), so that opening does not wait for a scan of every key.
  *
  * <p>Each generation's keys are read back in key order from a RocksDB iterator. A key written while the scan runs
  * either is in the iterator's view or is added by its writer, who always adds to the filter before writing, so a
@@ -29,19 +30,21 @@ final class FilterLoader implements AutoCloseable {
 
     private final RocksDB db;
     private final List<Generation> generations;
-    private final Thread thread;
+    private final SerialWork work;
     private volatile boolean stopped;
 
     /**
      * Starts loading the incomplete filters of the generations (those no {@link KeyFilterFiles file} restored), newest
      * first (the newest answers most duplicates).
      */
-    FilterLoader(RocksDB db, List<Generation> generations) {
+    FilterLoader(RocksDB db, List<Generation> generations, String store) {
         this.db = db;
         this.generations = List.copyOf(generations).reversed();
-        this.thread = new Thread(this::run, "deja-exact-filter-load");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.work = ExactThreads.generations("exact store " + store + ": filter loading", () -> {
+            run();
+            return SerialWork.IDLE; // one run loads them all
+        });
+        work.wake();
     }
 
     private void run() {
@@ -95,14 +98,13 @@ final class FilterLoader implements AutoCloseable {
         return keys;
     }
 
-    /** Stops the loading (filters not yet complete stay so) and waits for the thread to let go of the store. */
+    /**
+     * Stops the loading (filters not yet complete stay so; one not yet begun never begins) and waits for it to let
+     * go of the store.
+     */
     @Override
     public void close() {
         stopped = true;
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        work.stop();
     }
 }

@@ -1,8 +1,8 @@
 package dev.deja.exact;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import dev.deja.background.SerialWork;
+import java.util.ArrayDeque;
+import java.util.Queue;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compacts each generation once, after rollover, into RocksDB's last level, on one background thread.
+ * Compacts each generation once, after rollover, into RocksDB's last level, one at a time, in the background on
+ * threads all exact stores share ({@link ExactThreads}).
  *
  * <p>Why: a generation stops receiving keys at rollover, but its data still sits in many level-0 files (or files
  * RocksDB merely moved down), each with its own table filter and carrying 7-byte sequence numbers. One forced
@@ -26,20 +27,38 @@ final class Sealer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sealer.class);
 
     private final RocksDB db;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "deja-exact-seal");
-        t.setDaemon(true);
-        return t;
-    });
+    private final SerialWork work;
+    /** The generations waiting for their seal, oldest first; guarded by this. */
+    private final Queue<Generation> queued = new ArrayDeque<>();
     private volatile Generation current;
+    /** Set by {@link #close}: a seal that starts after it, or that it could not see, cancels itself. */
+    private volatile boolean closing;
 
-    Sealer(RocksDB db) {
+    Sealer(RocksDB db, String store) {
         this.db = db;
+        this.work = ExactThreads.generations("exact store " + store + ": seals", this::sealNext);
     }
 
     /** Queues the generation, which no longer receives new keys, for its final compaction. */
     void seal(Generation g) {
-        thread.execute(() -> run(g));
+        synchronized (this) {
+            queued.add(g);
+        }
+        work.wake();
+    }
+
+    /** One run of the work: seals the oldest generation waiting, and runs again while others wait. */
+    private long sealNext() {
+        Generation g;
+        synchronized (this) {
+            g = queued.poll();
+        }
+        if (g != null) {
+            run(g);
+        }
+        synchronized (this) {
+            return queued.isEmpty() ? SerialWork.IDLE : 0;
+        }
     }
 
     private void run(Generation g) {
@@ -57,6 +76,9 @@ final class Sealer implements AutoCloseable {
             }
         }
         current = g;
+        if (closing) {
+            options.setCanceled(true); // close read current before it was set, so it cancels nothing
+        }
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             if (!options.canceled()) {
                 db.flush(flush, g.handle);
@@ -79,10 +101,16 @@ final class Sealer implements AutoCloseable {
         }
     }
 
-    /** Cancels the running seal, drops queued ones and waits for the thread to stop. */
+    /**
+     * Drops the queued seals, cancels the running one and waits for it to let go of the store: once this returns no
+     * seal of this store runs.
+     */
     @Override
     public void close() {
-        thread.shutdownNow();
+        closing = true;
+        synchronized (this) {
+            queued.clear();
+        }
         Generation g = current;
         if (g != null) {
             synchronized (g) {
@@ -91,12 +119,6 @@ final class Sealer implements AutoCloseable {
                 }
             }
         }
-        try {
-            if (!thread.awaitTermination(1, TimeUnit.MINUTES)) {
-                LOG.warn("exact store: a generation compaction did not stop within a minute of close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        work.stop();
     }
 }

@@ -1,7 +1,9 @@
 package dev.deja.namespace;
 
+import dev.deja.background.TaskQueue;
 import dev.deja.exact.ExactStore;
 import dev.deja.exact.ExactStoreBuilder;
+import dev.deja.exact.ExactThreads;
 import dev.deja.exact.IdFormat;
 import dev.deja.journal.Directories;
 import dev.deja.journal.FsyncPolicy;
@@ -25,9 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -40,11 +39,12 @@ import org.slf4j.LoggerFactory;
  * <p>RocksDB's write-ahead log makes writes durable (synced per the server's fsync policy), so there is no deja
  * journal. A write is a write into the log file (the page cache) and a memtable insert, a few microseconds, so it
  * runs on the calling event loop, in the order the client sent it: a later read of the same pipeline sees it.
- * Under {@code --fsync always} the reply then waits for a sync of the log that started after the write; one
- * thread runs those syncs and each covers every write made while the previous one ran ({@link GroupSync}), so
- * the disk's flushes are shared instead of each write waiting for its own. (The store itself is opened with
- * {@code everysec}, which also syncs at close.) A timer rolls generations over and ages them out while no one
- * writes, and reopens the store when its writes failed (a full disk) and the disk takes writes again.
+ * Under {@code --fsync always} the reply then waits for a sync of the log that started after the write; those syncs
+ * run one at a time and each covers every write made while the previous one ran ({@link GroupSync}), so the disk's
+ * flushes are shared instead of each write waiting for its own. (The store itself is opened with {@code everysec},
+ * which also syncs at close.) A timer rolls generations over and ages them out while no one writes, and reopens the
+ * store when its writes failed (a full disk) and the disk takes writes again. The syncs, the timer and checkpoints
+ * run on threads every exact namespace shares ({@link ExactThreads}), so a namespace costs no thread of its own.
  */
 final class ExactNamespaceStore implements NamespaceStore {
 
@@ -64,7 +64,8 @@ final class ExactNamespaceStore implements NamespaceStore {
     private final Path dir;
     private final Durability durability;
     private final GroupSync syncs;
-    private final ScheduledExecutorService maintenance;
+    /** Runs the maintenance timer and checkpoints, one at a time. */
+    private final TaskQueue maintenance;
     /**
      * The store serving; closed, with no successor, when a clear deleted the old store's files but could not create
      * the new one (a full disk), or a reopen failed: the maintenance timer opens it once the disk takes writes.
@@ -76,12 +77,8 @@ final class ExactNamespaceStore implements NamespaceStore {
         this.parameters = parameters;
         this.dir = dir;
         this.durability = durability;
-        syncs = new GroupSync("deja-exact-" + namespace + "-sync", this::syncWrites);
-        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "deja-exact-" + namespace + "-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
+        syncs = new GroupSync("exact namespace '" + namespace + "': group syncs", this::syncWrites);
+        maintenance = ExactThreads.maintenanceTasks("exact namespace '" + namespace + "': maintenance");
     }
 
     static ExactNamespaceStore open(String namespace, Map<String, String> parameters, Path dir,
@@ -92,12 +89,11 @@ final class ExactNamespaceStore implements NamespaceStore {
             opened.store = opened.openStore();
         } catch (RuntimeException e) {
             opened.syncs.close();
-            opened.maintenance.shutdownNow();
+            opened.maintenance.close();
             throw new IOException("cannot open exact namespace '" + namespace + "' in " + dir + ": "
                     + e.getMessage(), e);
         }
-        long interval = MAINTENANCE_INTERVAL.toMillis();
-        opened.maintenance.scheduleWithFixedDelay(opened::maintain, interval, interval, TimeUnit.MILLISECONDS);
+        opened.maintenance.repeat(MAINTENANCE_INTERVAL, opened::maintain);
         return opened;
     }
 
@@ -136,10 +132,9 @@ final class ExactNamespaceStore implements NamespaceStore {
         try {
             store.maintain();
         } catch (RuntimeException e) {
-            // a store closed by clear() or shutdown between two runs; anything else is worth a line in the log
-            if (!maintenance.isShutdown()) {
-                log.warn("exact namespace '{}': maintenance failed: {}", namespace, e.getMessage());
-            }
+            // a store a clear closed since the check above, or anything else; never a closing namespace's store,
+            // which close shuts only once this run has ended
+            log.warn("exact namespace '{}': maintenance failed: {}", namespace, e.getMessage());
         }
     }
 
@@ -356,13 +351,8 @@ final class ExactNamespaceStore implements NamespaceStore {
 
     @Override
     public void close() {
-        maintenance.shutdown();
+        maintenance.close(); // waits for a run in progress; a checkpoint asked for and not yet begun runs here
         syncs.close();
-        try {
-            maintenance.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         // Never throws: a server closing every namespace at shutdown goes on with the others.
         synchronized (this) {
             closeQuietly(store);

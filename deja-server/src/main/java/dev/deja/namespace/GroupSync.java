@@ -1,33 +1,32 @@
 package dev.deja.namespace;
 
+import dev.deja.background.SerialWork;
+import dev.deja.exact.ExactThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Group commit for a store whose writes are applied at once and made durable by a separate sync (RocksDB's
- * {@code SyncWAL}): callers ask for the next sync, one thread runs it, and every caller that asked before it
- * started is answered by it. While one sync runs the requests gather for the next, so one fsync covers as many
- * writes as arrive during the previous one.
+ * {@code SyncWAL}): callers ask for the next sync, which runs in the background on the threads exact stores share
+ * ({@link ExactThreads}), one at a time, and every caller that asked before it started is answered by it. While
+ * one sync runs the requests gather for the next, so one fsync covers as many writes as arrive during the previous
+ * one.
  */
 final class GroupSync implements AutoCloseable {
 
     private final Runnable sync;
-    private final ExecutorService thread;
+    private final SerialWork work;
+    // Guarded by this.
     private List<CompletableFuture<Void>> waiting = new ArrayList<>();
-    private boolean scheduled;
+    private boolean closed;
 
     /** {@code sync} makes every write applied before it started durable, or throws. */
     GroupSync(String name, Runnable sync) {
         this.sync = sync;
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
+        this.work = ExactThreads.maintenance(name, () -> {
+            syncWaiting();
+            return SerialWork.IDLE; // an ask during the sync wakes the work again, for the next one
         });
     }
 
@@ -35,27 +34,23 @@ final class GroupSync implements AutoCloseable {
     CompletableFuture<Void> next() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (this) {
-            waiting.add(done);
-            if (!scheduled) {
-                scheduled = true;
-                try {
-                    thread.execute(this::syncWaiting);
-                } catch (RejectedExecutionException e) {
-                    scheduled = false;
-                    waiting.remove(done);
-                    return CompletableFuture.failedFuture(new IllegalStateException("the store is closed"));
-                }
+            if (closed) {
+                return CompletableFuture.failedFuture(new IllegalStateException("the store is closed"));
             }
+            waiting.add(done);
         }
+        work.wake();
         return done;
     }
 
     private void syncWaiting() {
         List<CompletableFuture<Void>> batch;
         synchronized (this) {
+            if (waiting.isEmpty()) {
+                return;
+            }
             batch = waiting;
             waiting = new ArrayList<>();
-            scheduled = false;
         }
         try {
             sync.run();
@@ -65,14 +60,13 @@ final class GroupSync implements AutoCloseable {
         }
     }
 
-    /** Runs the syncs already asked for, then stops. */
+    /** Runs the syncs already asked for (the last on the calling thread), then takes no more. */
     @Override
     public void close() {
-        thread.shutdown();
-        try {
-            thread.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        synchronized (this) {
+            closed = true;
         }
+        work.stop();
+        syncWaiting();
     }
 }

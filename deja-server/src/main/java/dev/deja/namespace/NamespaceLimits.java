@@ -7,13 +7,15 @@ package dev.deja.namespace;
  *                          MemoryBudget}); 0 for {@value MemoryBudget#DEFAULT_HEAP_SHARE} of the maximum heap
  * @param nativeMemoryBytes native memory the exact stores' RocksDB block caches and memtables may reserve
  *                          together; 0 for {@value MemoryBudget#DEFAULT_NATIVE_SHARE} of the machine's memory
- * @param count             the most namespaces; each holds threads and open files of its own (a journal writer
- *                          and a snapshot thread, a lock file and a journal segment), so unbounded creation would
- *                          end in the process running out of threads or file descriptors
+ * @param count             the most namespaces; each holds open files of its own (a lock file and a journal
+ *                          segment; an exact one RocksDB's files), so unbounded creation would end in the process
+ *                          running out of file descriptors. Their background work runs on threads they all share
+ *                          ({@link dev.deja.journal.JournalThreads}, {@link dev.deja.exact.ExactThreads}), so the
+ *                          count does not bound threads.
  */
 public record NamespaceLimits(long memoryBytes, long nativeMemoryBytes, int count) {
 
-    /** The default of {@link #count}: two thousand threads and files at most, far below the usual process limits. */
+    /** The default of {@link #count}: about two thousand files for journaled namespaces, far below the usual limits. */
     public static final int DEFAULT_COUNT = 1024;
 
     public NamespaceLimits {
