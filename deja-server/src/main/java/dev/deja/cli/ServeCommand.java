@@ -191,7 +191,8 @@ final class ServeCommand implements Callable<Integer> {
     String nativeMemoryLimit;
 
     @Option(names = "--max-namespaces", paramLabel = "N", defaultValue = "" + NamespaceLimits.DEFAULT_COUNT,
-            description = "Most namespaces the server holds; each has two threads and two open files of its own."
+            description = "Most namespaces the server holds; each keeps files of its own open (two for bloom and"
+                    + " recent, RocksDB's for exact), while their journal and snapshot threads are shared."
                     + " Default: ${DEFAULT-VALUE}.")
     int maxNamespaces;
 
