@@ -29,8 +29,9 @@ import org.openjdk.jmh.infra.Blackhole;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch",
-    "--add-modules=jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "--add-modules=jdk.incubator.vector"})
 public class BloomBatchSizeBenchmark {
 
     /** Keys checked per invocation; a multiple of every batch size. */
@@ -41,6 +42,7 @@ public class BloomBatchSizeBenchmark {
     public static class Batches extends BloomBenchmark.Deja {
         @Param({"1", "16", "64", "256"})
         int batch;
+
         List<List<byte[]>> batches;
         int next;
 
@@ -48,9 +50,11 @@ public class BloomBatchSizeBenchmark {
         @Setup(Level.Trial)
         public void setUp(BenchmarkParams run) throws IOException {
             super.setUp(run);
-            List<byte[]> all = IntStream.range(0, KeyPool.SIZE).mapToObj(keys::get).toList();
+            List<byte[]> all =
+                    IntStream.range(0, KeyPool.SIZE).mapToObj(keys::get).toList();
             batches = IntStream.range(0, KeyPool.SIZE / batch)
-                    .mapToObj(i -> all.subList(i * batch, (i + 1) * batch)).toList();
+                    .mapToObj(i -> all.subList(i * batch, (i + 1) * batch))
+                    .toList();
         }
 
         List<byte[]> nextBatch() {

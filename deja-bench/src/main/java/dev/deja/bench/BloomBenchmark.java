@@ -56,8 +56,9 @@ import org.openjdk.jmh.infra.Blackhole;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch",
-    "--add-modules=jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "--add-modules=jdk.incubator.vector"})
 public class BloomBenchmark {
 
     /**
@@ -68,8 +69,10 @@ public class BloomBenchmark {
     public static class Deja {
         @Param
         BloomShape shape;
+
         @Param("SECTORED")
         BloomLayout layout = BloomLayout.SECTORED;
+
         dev.deja.bloom.BloomFilter filter;
         KeyPool keys;
 
@@ -94,6 +97,7 @@ public class BloomBenchmark {
     public static class Guava {
         @Param
         BloomShape shape;
+
         BloomFilter<byte[]> filter;
         KeyPool keys;
 

@@ -13,8 +13,7 @@ import com.google.common.hash.Funnels;
  */
 public final class BloomFppReport {
 
-    private BloomFppReport() {
-    }
+    private BloomFppReport() {}
 
     /** Runs the comparison for the in-cache shape and for 10^7 keys at 0.1%. */
     public static void main(String[] args) {
@@ -24,7 +23,8 @@ public final class BloomFppReport {
     }
 
     private static void report(long capacity, double fpp, long probes) {
-        dev.deja.bloom.BloomFilter deja = dev.deja.bloom.BloomFilter.builder().capacity(capacity).fpp(fpp).build();
+        dev.deja.bloom.BloomFilter deja =
+                dev.deja.bloom.BloomFilter.builder().capacity(capacity).fpp(fpp).build();
         BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), capacity, fpp);
         KeyPool fill = new KeyPool(11);
         for (long i = 0; i < capacity; i++) {
@@ -44,11 +44,21 @@ public final class BloomFppReport {
         double guavaRate = (double) guavaPositives / probes;
         double dejaError = Math.sqrt(dejaRate * (1 - dejaRate) / probes);
         double guavaError = Math.sqrt(guavaRate * (1 - guavaRate) / probes);
-        System.out.printf("capacity=%d fpp=%.4f: deja %d bits (%.2f bits/key, k=%d) measured fpp %.6f (+- %.6f) | "
+        System.out.printf(
+                "capacity=%d fpp=%.4f: deja %d bits (%.2f bits/key, k=%d) measured fpp %.6f (+- %.6f) | "
                         + "guava measured fpp %.6f (+- %.6f) | deja - guava = %.2f standard errors (probes: %d fresh "
                         + "keys)%n",
-                capacity, fpp, deja.bits(), (double) deja.bits() / capacity, deja.hashes(), dejaRate, dejaError,
-                guavaRate, guavaError, (dejaRate - guavaRate) / Math.hypot(dejaError, guavaError), probes);
+                capacity,
+                fpp,
+                deja.bits(),
+                (double) deja.bits() / capacity,
+                deja.hashes(),
+                dejaRate,
+                dejaError,
+                guavaRate,
+                guavaError,
+                (dejaRate - guavaRate) / Math.hypot(dejaError, guavaError),
+                probes);
     }
 
     /** The pool's next key, varied by pass so that keys stay distinct beyond the pool size. */

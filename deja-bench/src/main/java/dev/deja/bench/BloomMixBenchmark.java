@@ -28,8 +28,9 @@ import org.openjdk.jmh.annotations.State;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch",
-    "--add-modules=jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "--add-modules=jdk.incubator.vector"})
 public class BloomMixBenchmark {
 
     /** Held keys, and a fresh key in place of every {@code newEvery}-th ({@link DuplicateStream}). */
@@ -38,6 +39,7 @@ public class BloomMixBenchmark {
         /** A new key in place of every {@code newEvery}-th held key; 0 for a stream of duplicates only. */
         @Param("16")
         int newEvery;
+
         final KeyPool keys = new KeyPool(2);
         private DuplicateStream deliveries;
 
@@ -58,7 +60,10 @@ public class BloomMixBenchmark {
 
         @Setup(Level.Trial)
         public void setUp(Stream stream) throws IOException {
-            filter = DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, stream.keys.held(),
+            filter = DesignFill.deja(
+                    BloomShape.OUT_OF_CACHE,
+                    BloomLayout.SECTORED,
+                    stream.keys.held(),
                     DesignFill.Insert.CHECK_THEN_ADD_ALL);
         }
     }

@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.State;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch",
-    "--add-modules=jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "--add-modules=jdk.incubator.vector"})
 public class BloomNewKeyBenchmark {
 
     /**
@@ -44,10 +45,11 @@ public class BloomNewKeyBenchmark {
      */
     @State(Scope.Thread)
     public static class FreshKeys {
-        private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
-                ByteOrder.LITTLE_ENDIAN);
+        private static final VarHandle LONG =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         /** The counter's step: odd (the golden ratio's), so the counter takes 2^64 values before it repeats. */
         static final long STEP = 0x9E3779B97F4A7C15L;
+
         private final byte[] key = new byte[16];
         private long counter;
 

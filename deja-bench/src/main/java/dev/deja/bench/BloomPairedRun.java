@@ -48,8 +48,7 @@ public final class BloomPairedRun {
         long burst(int operation);
     }
 
-    private BloomPairedRun() {
-    }
+    private BloomPairedRun() {}
 
     /** Runs the rounds and prints one line per round and a summary per operation. */
     public static void main(String[] args) throws IOException {
@@ -58,8 +57,8 @@ public final class BloomPairedRun {
         List<Contender> contenders = new ArrayList<>();
         contenders.add(deja(shape, BloomLayout.SECTORED));
         for (int i = 2; i < args.length; i++) {
-            contenders.add(args[i].equals("format1")
-                    ? deja(shape, BloomLayout.SCATTERED) : build(shape, Path.of(args[i])));
+            contenders.add(
+                    args[i].equals("format1") ? deja(shape, BloomLayout.SCATTERED) : build(shape, Path.of(args[i])));
         }
         contenders.add(guava(shape));
         int n = contenders.size();
@@ -80,20 +79,30 @@ public final class BloomPairedRun {
             }
             System.out.println(line);
         }
-        System.out.printf("%s, %d rounds of %d calls per contender and operation, ops/us; medians over rounds%n",
+        System.out.printf(
+                "%s, %d rounds of %d calls per contender and operation, ops/us; medians over rounds%n",
                 shape, rounds, CALLS);
         for (int op = 0; op < OPERATIONS.length; op++) {
             double[] guava = rates[op][n - 1];
             System.out.printf("%s: Guava %.2f%n", OPERATIONS[op], median(guava));
             for (int c = 0; c < n - 1; c++) {
                 double[] ratios = perRound(rates[op][c], guava);
-                System.out.printf("  %-22s %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, lowest %.2fx)%n",
-                        contenders.get(c).name(), median(rates[op][c]), ratios[rounds / 2], ratios[rounds / 4],
-                        ratios[rounds * 3 / 4], ratios[0]);
+                System.out.printf(
+                        "  %-22s %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, lowest %.2fx)%n",
+                        contenders.get(c).name(),
+                        median(rates[op][c]),
+                        ratios[rounds / 2],
+                        ratios[rounds / 4],
+                        ratios[rounds * 3 / 4],
+                        ratios[0]);
                 if (c > 0) {
                     double[] toFirst = perRound(rates[op][c], rates[op][0]);
-                    System.out.printf("  %-22s per round %.3fx %s's (quartiles %.3fx to %.3fx)%n", "",
-                            toFirst[rounds / 2], contenders.get(0).name(), toFirst[rounds / 4],
+                    System.out.printf(
+                            "  %-22s per round %.3fx %s's (quartiles %.3fx to %.3fx)%n",
+                            "",
+                            toFirst[rounds / 2],
+                            contenders.get(0).name(),
+                            toFirst[rounds / 4],
                             toFirst[rounds * 3 / 4]);
                 }
             }
@@ -116,8 +125,11 @@ public final class BloomPairedRun {
     /** The sectored filter of another build, from its {@code benchmarks.jar}. */
     private static Contender build(BloomShape shape, Path jar) throws IOException {
         try {
-            var constructor = new BuildLoader(jar).loadClass(BuildBursts.class.getName()).getConstructor(String.class);
-            return contender("deja " + jar.getFileName(), (IntToLongFunction) constructor.newInstance(shape.name()),
+            var constructor =
+                    new BuildLoader(jar).loadClass(BuildBursts.class.getName()).getConstructor(String.class);
+            return contender(
+                    "deja " + jar.getFileName(),
+                    (IntToLongFunction) constructor.newInstance(shape.name()),
                     (IntToLongFunction) constructor.newInstance(shape.name()));
         } catch (ReflectiveOperationException e) {
             throw new IOException("cannot load deja's filter from " + jar + ": " + e, e);

@@ -36,8 +36,7 @@ public final class BloomStreamPairedRun {
     /** Consumes every answer, so no call can be dropped as dead code. */
     private static long sink;
 
-    private BloomStreamPairedRun() {
-    }
+    private BloomStreamPairedRun() {}
 
     /** Runs the rounds and prints one line per round and a summary per operation. */
     public static void main(String[] args) throws IOException {
@@ -87,18 +86,26 @@ public final class BloomStreamPairedRun {
             }
             System.out.println(line);
         }
-        System.out.printf("1 GiB filters, newEvery=%d, %d rounds of %d calls per filter and operation, ops/us "
-                + "(deja / Guava); medians over rounds%n", newEvery, rounds, CALLS);
+        System.out.printf(
+                "1 GiB filters, newEvery=%d, %d rounds of %d calls per filter and operation, ops/us "
+                        + "(deja / Guava); medians over rounds%n",
+                newEvery, rounds, CALLS);
         for (int op = 0; op < OPERATIONS.length; op++) {
             double[] ratios = new double[rounds];
             for (int r = 0; r < rounds; r++) {
                 ratios[r] = dejaRates[op][r] / guavaRates[op][r];
             }
             Arrays.sort(ratios);
-            System.out.printf("%-12s deja %.2f, Guava %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, "
-                    + "lowest %.2fx)%n", OPERATIONS[op], BloomPairedRun.median(dejaRates[op]),
+            System.out.printf(
+                    "%-12s deja %.2f, Guava %.2f; per round %.2fx Guava's (quartiles %.2fx to %.2fx, "
+                            + "lowest %.2fx)%n",
+                    OPERATIONS[op],
+                    BloomPairedRun.median(dejaRates[op]),
                     BloomPairedRun.median(guavaRates[op]),
-                    ratios[rounds / 2], ratios[rounds / 4], ratios[rounds * 3 / 4], ratios[0]);
+                    ratios[rounds / 2],
+                    ratios[rounds / 4],
+                    ratios[rounds * 3 / 4],
+                    ratios[0]);
         }
         System.out.println("(sink " + sink + ")");
     }

@@ -69,7 +69,7 @@ public class CompactSeenSetBenchmark {
 
     @Benchmark
     public BloomFilter<byte[]> guavaDecode() throws IOException {
-        return BloomFilter.readFrom(new ByteArrayInputStream(Base64.getUrlDecoder().decode(guavaEncoded)),
-                Funnels.byteArrayFunnel());
+        return BloomFilter.readFrom(
+                new ByteArrayInputStream(Base64.getUrlDecoder().decode(guavaEncoded)), Funnels.byteArrayFunnel());
     }
 }

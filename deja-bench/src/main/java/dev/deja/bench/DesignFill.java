@@ -20,8 +20,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  */
 final class DesignFill {
 
-    private DesignFill() {
-    }
+    private DesignFill() {}
 
     /**
      * The batch form through which deja's filter takes a setup's keys: each loop is compiled on its own, so a fork
@@ -55,8 +54,11 @@ final class DesignFill {
 
         static OutOfCache filled() throws IOException {
             KeyPool pool = new KeyPool(2);
-            return new OutOfCache(pool, DesignFill.deja(BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(),
-                    Insert.CHECK_THEN_ADD_ALL), DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held()));
+            return new OutOfCache(
+                    pool,
+                    DesignFill.deja(
+                            BloomShape.OUT_OF_CACHE, BloomLayout.SECTORED, pool.held(), Insert.CHECK_THEN_ADD_ALL),
+                    DesignFill.guava(BloomShape.OUT_OF_CACHE, pool.held()));
         }
     }
 
@@ -72,7 +74,10 @@ final class DesignFill {
         if (layout == BloomLayout.SCATTERED) {
             filter = FormatOneFilters.sized(shape.capacity, shape.fpp, shape == BloomShape.OUT_OF_CACHE);
         } else {
-            filter = dev.deja.bloom.BloomFilter.builder().capacity(shape.capacity).fpp(shape.fpp).build();
+            filter = dev.deja.bloom.BloomFilter.builder()
+                    .capacity(shape.capacity)
+                    .fpp(shape.fpp)
+                    .build();
         }
         if (shape == BloomShape.IN_CACHE) {
             via.into(filter, fillKeys(shape));
@@ -106,6 +111,8 @@ final class DesignFill {
     /** The in-cache filters' fill: {@code capacity} keys of their own pool. */
     private static List<byte[]> fillKeys(BloomShape shape) {
         KeyPool fill = new KeyPool(1);
-        return java.util.stream.IntStream.range(0, (int) shape.capacity).mapToObj(fill::get).toList();
+        return java.util.stream.IntStream.range(0, (int) shape.capacity)
+                .mapToObj(fill::get)
+                .toList();
     }
 }

@@ -19,8 +19,7 @@ import java.util.zip.CRC32C;
  */
 final class FormatOneFilters {
 
-    private FormatOneFilters() {
-    }
+    private FormatOneFilters() {}
 
     /** A format-1 filter sized by its own formula for (capacity, fpp), empty or with half of its bits set. */
     static BloomFilter sized(long capacity, double fpp, boolean halfFull) throws IOException {
@@ -31,8 +30,12 @@ final class FormatOneFilters {
         header.putLong(size.bits()).putLong(capacity).putDouble(size.expectedFpp());
         header.putInt((int) crc(new ByteArrayInputStream(header.array(), 0, 32), 32));
         long bitsCrc = crc(HalfFullBits.orZeros(bytes, halfFull), bytes);
-        byte[] trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) bitsCrc).array();
-        InputStream all = new SequenceInputStream(new ByteArrayInputStream(header.array(), 0, 36),
+        byte[] trailer = ByteBuffer.allocate(4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt((int) bitsCrc)
+                .array();
+        InputStream all = new SequenceInputStream(
+                new ByteArrayInputStream(header.array(), 0, 36),
                 new SequenceInputStream(HalfFullBits.orZeros(bytes, halfFull), new ByteArrayInputStream(trailer)));
         BloomFilter filter = BloomFilter.readFrom(all);
         if (filter.layout() != BloomLayout.SCATTERED) {

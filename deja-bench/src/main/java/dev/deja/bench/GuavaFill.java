@@ -32,8 +32,7 @@ final class GuavaFill {
     /** {@code MURMUR128_MITZ_64}'s ordinal in Guava's {@code BloomFilterStrategies}. */
     private static final int MURMUR128_MITZ_64 = 1;
 
-    private GuavaFill() {
-    }
+    private GuavaFill() {}
 
     /**
      * A filter sized by Guava for {@code capacity} keys at {@code fpp}, holding {@code keys} over a bit array that is
@@ -52,8 +51,8 @@ final class GuavaFill {
         out.writeInt(longs);
         InputStream array = HalfFullBits.orZeros(8L * longs, halfFull);
         long[] positions = streamBits(keys, k, 64L * longs, header.size());
-        InputStream stream = new OrBits(new SequenceInputStream(new ByteArrayInputStream(header.toByteArray()), array),
-                positions);
+        InputStream stream =
+                new OrBits(new SequenceInputStream(new ByteArrayInputStream(header.toByteArray()), array), positions);
         return BloomFilter.readFrom(stream, Funnels.byteArrayFunnel());
     }
 

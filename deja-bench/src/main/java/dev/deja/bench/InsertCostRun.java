@@ -39,6 +39,7 @@ public final class InsertCostRun {
     private static final int WARM_UP_ROUNDS = 5;
     /** Cache lines of the 1 GiB array: 2^24. */
     private static final int LINE_BITS = 24;
+
     private static final int LINES = 1 << LINE_BITS;
     private static final int LINE_WORDS = 8;
     private static final int STRIPES = 1024;
@@ -47,9 +48,9 @@ public final class InsertCostRun {
      * {@link BloomNewKeyBenchmark.FreshKeys}' does, by an odd number, so it takes 2^64 values before it repeats.
      */
     private static final long MIX = 0xD6E8FEB86659FD93L;
+
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final String[] LOOPS = {"chain", "locked", "unlocked", "deja add", "deja checkThenAdd",
-        "Guava put"};
+    private static final String[] LOOPS = {"chain", "locked", "unlocked", "deja add", "deja checkThenAdd", "Guava put"};
 
     private final long[] memory = new long[LINES * LINE_WORDS];
     private final long[] locks = new long[STRIPES * LINE_WORDS];
@@ -93,7 +94,9 @@ public final class InsertCostRun {
         DuplicateStream dejaCheckThenAdds = new DuplicateStream(pool, 1, 2);
         DuplicateStream guavaPuts = new DuplicateStream(pool, 1, 1);
         LongSupplier[] loops = {
-            bare::chain, bare::locked, bare::unlocked,
+            bare::chain,
+            bare::locked,
+            bare::unlocked,
             () -> BloomStreamPairedRun.add(deja, dejaAdds),
             () -> BloomStreamPairedRun.checkThenAdd(deja, dejaCheckThenAdds),
             () -> BloomStreamPairedRun.put(guava, guavaPuts)
@@ -120,8 +123,9 @@ public final class InsertCostRun {
             for (int r = 0; r < rounds; r++) {
                 toLocked[r] = nanos[loop][r] / nanos[1][r];
             }
-            System.out.printf("%-18s %6.1f ns  (per round %.2fx locked's)%n", LOOPS[loop],
-                    BloomPairedRun.median(nanos[loop]), BloomPairedRun.median(toLocked));
+            System.out.printf(
+                    "%-18s %6.1f ns  (per round %.2fx locked's)%n",
+                    LOOPS[loop], BloomPairedRun.median(nanos[loop]), BloomPairedRun.median(toLocked));
         }
     }
 

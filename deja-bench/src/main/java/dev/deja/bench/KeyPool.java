@@ -35,7 +35,9 @@ final class KeyPool {
     }
 
     private static List<List<byte[]>> batchesOf(List<byte[]> keys) {
-        return IntStream.range(0, keys.size() / BATCH).mapToObj(i -> keys.subList(i * BATCH, (i + 1) * BATCH)).toList();
+        return IntStream.range(0, keys.size() / BATCH)
+                .mapToObj(i -> keys.subList(i * BATCH, (i + 1) * BATCH))
+                .toList();
     }
 
     byte[] get(int i) {

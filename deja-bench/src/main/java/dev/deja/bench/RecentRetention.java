@@ -17,19 +17,19 @@ public final class RecentRetention {
 
     private static final int BANDS = 256;
 
-    private RecentRetention() {
-    }
+    private RecentRetention() {}
 
     public static void main(String[] args) {
         int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 22;
         long buckets = 1L << log2;
         int keys = (int) buckets;
-        System.out.printf("buckets N = %,d (%,d bytes of fingerprints), %,d keys per run%n%n",
-                buckets, buckets * 8, keys);
+        System.out.printf(
+                "buckets N = %,d (%,d bytes of fingerprints), %,d keys per run%n%n", buckets, buckets * 8, keys);
         System.out.printf("%4s  %18s  %18s  %9s%n", "ways", "age@90% measured", "age@90% formula", "vs ways=1");
         double base = 0;
         for (int ways = 1; ways <= 16; ways *= 2) {
-            RecentFilter filter = RecentFilter.builder().buckets(buckets).ways(ways).build();
+            RecentFilter filter =
+                    RecentFilter.builder().buckets(buckets).ways(ways).build();
             for (int i = 0; i < keys; i++) {
                 if (filter.checkThenAdd(key(ways, i)) != Verdict.NEW) {
                     throw new AssertionError("a fresh key was reported seen");

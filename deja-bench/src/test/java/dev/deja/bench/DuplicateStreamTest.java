@@ -47,10 +47,14 @@ class DuplicateStreamTest {
         Set<ByteBuffer> newKeys = new HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
             if (i % 16 == 15) {
-                assertThat(everyPoolKey.contains(keys.get(i))).as("delivery %d is in the pool", i).isFalse();
+                assertThat(everyPoolKey.contains(keys.get(i)))
+                        .as("delivery %d is in the pool", i)
+                        .isFalse();
                 newKeys.add(keys.get(i));
             } else {
-                assertThat(held.contains(keys.get(i))).as("delivery %d is a held key", i).isTrue();
+                assertThat(held.contains(keys.get(i)))
+                        .as("delivery %d is a held key", i)
+                        .isTrue();
             }
         }
         assertThat(newKeys).as("new keys are all distinct").hasSize(1000);
@@ -67,7 +71,9 @@ class DuplicateStreamTest {
     void newEveryOneDeliversNewKeysOnly() {
         List<ByteBuffer> keys = take(new DuplicateStream(pool, 1, 1), 100_000);
         assertThat(new HashSet<>(keys)).hasSize(keys.size());
-        assertThat(keys.stream().filter(everyPoolKey::contains)).as("new keys found in the pool").isEmpty();
+        assertThat(keys.stream().filter(everyPoolKey::contains))
+                .as("new keys found in the pool")
+                .isEmpty();
     }
 
     @Test
@@ -76,14 +82,17 @@ class DuplicateStreamTest {
         assertThat(take(new DuplicateStream(pool, 1, 1), 50_000)).isEqualTo(first);
         Set<ByteBuffer> firstSet = new HashSet<>(first);
         assertThat(take(new DuplicateStream(pool, 1, 2), 50_000).stream().filter(firstSet::contains))
-                .as("keys of series 2 also in series 1").isEmpty();
+                .as("keys of series 2 also in series 1")
+                .isEmpty();
         assertThat(take(new DuplicateStream(pool, 1, 0), 50_000).stream().filter(firstSet::contains))
-                .as("keys of series 0 also in series 1").isEmpty();
+                .as("keys of series 0 also in series 1")
+                .isEmpty();
     }
 
     @Test
     void aNegativePeriodIsRefused() {
-        assertThatThrownBy(() -> new DuplicateStream(pool, -1, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new DuplicateStream(pool, -1, 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("newEvery");
     }
 }

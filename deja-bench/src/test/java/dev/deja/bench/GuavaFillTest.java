@@ -16,11 +16,13 @@ class GuavaFillTest {
 
     private static List<byte[]> keys(int n, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        return IntStream.range(0, n).mapToObj(i -> {
-            byte[] key = new byte[1 + random.nextInt(40)];
-            random.nextBytes(key);
-            return key;
-        }).toList();
+        return IntStream.range(0, n)
+                .mapToObj(i -> {
+                    byte[] key = new byte[1 + random.nextInt(40)];
+                    random.nextBytes(key);
+                    return key;
+                })
+                .toList();
     }
 
     @Test

@@ -34,9 +34,11 @@ public final class SerialWork {
     // Guarded by this.
     /** The next run, from when it is queued until it starts; null when none is queued. */
     private Future<?> queued;
+
     private boolean running;
     /** Whether {@link #wake} was called while a run was in progress: another run is then due right after it. */
     private boolean wokenWhileRunning;
+
     private boolean stopped;
 
     /**

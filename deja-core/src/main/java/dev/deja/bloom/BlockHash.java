@@ -31,8 +31,7 @@ final class BlockHash {
     /** The 64-bit golden-ratio increment of SplitMix64. */
     static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private BlockHash() {
-    }
+    private BlockHash() {}
 
     /** The block a key lands in, in [0, blocks). */
     static long block(long high, long blocks) {

@@ -37,6 +37,7 @@ final class BlockLocks {
     private static final int STRIDE = 8;
     /** Spins before a waiter yields its processor to a holder that may have been descheduled. */
     private static final int SPINS_BEFORE_YIELD = 100;
+
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     /** Heap the locks take: the array of {@link #state}, 64 KiB and its header, allocated with the filter. */
     static final long HEAP_BYTES = ChunkedBits.ARRAY_HEADER_BYTES + 8L * STRIPES * STRIDE;

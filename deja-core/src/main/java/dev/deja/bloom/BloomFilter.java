@@ -78,6 +78,7 @@ public final class BloomFilter implements HashedSeenSet {
      * keys here and there stores little more than their blocks, at one comparison call per 512 bytes.
      */
     static final int ZERO_PIECE_BYTES = 512;
+
     private static final byte[] ZERO_PIECE = new byte[ZERO_PIECE_BYTES];
     /** Why no Bloom filter supports {@code forget}. */
     static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
@@ -93,12 +94,14 @@ public final class BloomFilter implements HashedSeenSet {
      * straight-line code, where testing the layout and then {@code k} twice took seven instructions more.
      */
     private final boolean sectoredEight;
+
     private final long blocks;
     private final long capacity;
     private final double targetFpp;
     private final ChunkedBits words;
     /** Bits set by restores ({@link ChunkedBits#storeBytes}); writes under the locks count there. */
     private final LongAdder setBits = new LongAdder();
+
     private final BlockLocks locks = new BlockLocks();
     /** Written with the words {@link #touchBlocks} loads, only so that the compiler cannot drop those loads. */
     @SuppressWarnings("unused")
@@ -146,7 +149,8 @@ public final class BloomFilter implements HashedSeenSet {
         if (sectoredEight) {
             return SectoredBlocks.eightSet(chunk, base, low);
         }
-        return sectored ? SectoredBlocks.allSet(chunk, base, low, hashes)
+        return sectored
+                ? SectoredBlocks.allSet(chunk, base, low, hashes)
                 : ScatteredBlocks.allSet(chunk, base, low, hashes);
     }
 
@@ -271,12 +275,12 @@ public final class BloomFilter implements HashedSeenSet {
         Require.nonNull("hashes", hashes);
         Require.nonNull("maybe", maybe);
         if (hashes.length % 2 != 0) {
-            throw new IllegalArgumentException("hashes must hold a (high, low) pair per key (got " + hashes.length
-                    + " longs)");
+            throw new IllegalArgumentException(
+                    "hashes must hold a (high, low) pair per key (got " + hashes.length + " longs)");
         }
         if (maybe.length != hashes.length / 2) {
-            throw new IllegalArgumentException("maybe has " + maybe.length + " entries for " + hashes.length / 2
-                    + " keys; it needs one per key");
+            throw new IllegalArgumentException(
+                    "maybe has " + maybe.length + " entries for " + hashes.length / 2 + " keys; it needs one per key");
         }
         touchBlocks(hashes);
         for (int i = 0; i < maybe.length; i++) {
@@ -509,7 +513,7 @@ public final class BloomFilter implements HashedSeenSet {
      *                     or bit array (CRC32C mismatch), impossible parameters, or is truncated
      */
     public static BloomFilter readFrom(InputStream in) throws IOException {
-        return readFrom(in, (layout, bits, hashes) -> { });
+        return readFrom(in, (layout, bits, hashes) -> {});
     }
 
     /** What a reader of a larger structure demands of a filter's shape, checked before its bits are allocated. */
@@ -522,8 +526,8 @@ public final class BloomFilter implements HashedSeenSet {
     /** {@link #readFrom(InputStream)}, with the header's shape also passed to {@code shapeCheck} first. */
     static BloomFilter readFrom(InputStream in, ShapeCheck shapeCheck) throws IOException {
         Require.nonNull("in", in);
-        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(),
-                HEADER_BYTES, "bloom filter");
+        byte[] header = BloomFormat.readHeader(
+                in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(), HEADER_BYTES, "bloom filter");
         BloomLayout layout = BloomLayout.ofFormatVersion(header[4]);
         if (header[6] != Hash128.HASH_ID_XXH3_128) {
             throw new IOException("bloom filter uses unknown hash id " + (header[6] & 0xFF) + " (this reader knows "
@@ -549,7 +553,8 @@ public final class BloomFilter implements HashedSeenSet {
         byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, filter.sizeInBytes())];
         for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
             int n = (int) Math.min(buffer.length, filter.sizeInBytes() - offset);
-            BloomFormat.readFully(in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
+            BloomFormat.readFully(
+                    in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
             crc.update(buffer, 0, n);
             filter.loadNonZero(offset, buffer, n);
         }
@@ -602,8 +607,7 @@ public final class BloomFilter implements HashedSeenSet {
         private long bits = -1;
         private int hashes = -1;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The number of keys the filter must hold at its target fpp; must be > 0. */
         public Builder capacity(long capacity) {

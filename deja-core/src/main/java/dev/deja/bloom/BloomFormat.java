@@ -25,11 +25,11 @@ final class BloomFormat {
     /** Bytes of bit array copied per read or write, so a 1 GiB filter streams through a small buffer. */
     static final int BUFFER_BYTES = 64 * 1024;
 
-    private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private BloomFormat() {
-    }
+    private BloomFormat() {}
 
     static void putLong(byte[] b, int at, long v) {
         LE_LONG.set(b, at, v);

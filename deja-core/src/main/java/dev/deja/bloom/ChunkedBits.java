@@ -60,7 +60,8 @@ final class ChunkedBits {
 
     private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(long[][].class);
-    private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long blocks;
     private final long[][] chunks;
@@ -189,7 +190,8 @@ final class ChunkedBits {
         long blocks = words / BLOCK_WORDS;
         int count = chunkCount(blocks);
         // every chunk but the last is full; the last may be short
-        return (count - 1) * heapBytes(chunkLength(blocks, 0)) + heapBytes(chunkLength(blocks, count - 1))
+        return (count - 1) * heapBytes(chunkLength(blocks, 0))
+                + heapBytes(chunkLength(blocks, count - 1))
                 + heapBytes(BLOCK_WORDS * count);
     }
 
@@ -446,7 +448,8 @@ final class ChunkedBits {
     private static long g1RegionBytes() {
         try {
             HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            if (hotSpot == null || !Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
+            if (hotSpot == null
+                    || !Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
                 return 0;
             }
             return Long.parseLong(hotSpot.getVMOption("G1HeapRegionSize").getValue());

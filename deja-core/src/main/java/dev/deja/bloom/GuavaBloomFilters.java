@@ -29,8 +29,7 @@ public final class GuavaBloomFilters {
         UTF8_STRING
     }
 
-    private GuavaBloomFilters() {
-    }
+    private GuavaBloomFilters() {}
 
     /**
      * Reads one filter: a strategy byte, an unsigned byte {@code k}, a big-endian int {@code n}, then {@code n}

@@ -7,8 +7,7 @@ package dev.deja.bloom;
  */
 final class ScatteredBlocks {
 
-    private ScatteredBlocks() {
-    }
+    private ScatteredBlocks() {}
 
     /**
      * Whether all the key's bits are set in the block starting at word {@code base} of the chunk: the positions of

@@ -22,8 +22,7 @@ final class SectoredBlocks {
      */
     static final boolean VECTOR = vectorInHardware();
 
-    private SectoredBlocks() {
-    }
+    private SectoredBlocks() {}
 
     private static boolean vectorInHardware() {
         if (!Boolean.parseBoolean(System.getProperty("deja.bloom.vector", "true"))

@@ -22,16 +22,22 @@ final class VectorBlocks {
 
     private static final VectorSpecies<Long> FOUR_WORDS = LongVector.SPECIES_256;
     /** Bit {@code i}'s offset is bits {@code 6i .. 6i+5} of {@code low} (docs/FORMAT.md 2.1), for words 0 to 3 ... */
-    private static final LongVector OFFSETS_LOW = LongVector.fromArray(FOUR_WORDS,
-            new long[] {0, BlockHash.OFFSET_BITS, 2 * BlockHash.OFFSET_BITS, 3 * BlockHash.OFFSET_BITS}, 0);
+    private static final LongVector OFFSETS_LOW = LongVector.fromArray(
+            FOUR_WORDS, new long[] {0, BlockHash.OFFSET_BITS, 2 * BlockHash.OFFSET_BITS, 3 * BlockHash.OFFSET_BITS}, 0);
     /** ... and for words 4 to 7. */
-    private static final LongVector OFFSETS_HIGH = LongVector.fromArray(FOUR_WORDS,
-            new long[] {4 * BlockHash.OFFSET_BITS, 5 * BlockHash.OFFSET_BITS, 6 * BlockHash.OFFSET_BITS,
-                7 * BlockHash.OFFSET_BITS}, 0);
+    private static final LongVector OFFSETS_HIGH = LongVector.fromArray(
+            FOUR_WORDS,
+            new long[] {
+                4 * BlockHash.OFFSET_BITS,
+                5 * BlockHash.OFFSET_BITS,
+                6 * BlockHash.OFFSET_BITS,
+                7 * BlockHash.OFFSET_BITS
+            },
+            0);
+
     private static final LongVector ONES = LongVector.broadcast(FOUR_WORDS, 1L);
 
-    private VectorBlocks() {
-    }
+    private VectorBlocks() {}
 
     /**
      * Whether this JVM runs the Vector API's 256-bit operations in hardware. Where it does not, the API falls back

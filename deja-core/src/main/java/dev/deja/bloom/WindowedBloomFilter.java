@@ -59,6 +59,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private static final int HEADER_BYTES = 48;
     /** The version of this structure's own framing; each generation carries its own (docs/FORMAT.md 2.4). */
     private static final int FORMAT_VERSION = 1;
+
     private static final int MAX_GENERATIONS = 64;
     /** The longest window: its milliseconds are a u64 on disk and a long in the arithmetic. */
     private static final Duration MAX_WINDOW = Duration.ofMillis(Long.MAX_VALUE);
@@ -69,6 +70,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final long perGeneration;
     /** The shape of a new generation, found once: the search for it takes milliseconds, too long for each rotation. */
     private final BloomSize generationSize;
+
     private final long windowMillis;
     private final long spanMillis;
     private final InstantSource clock;
@@ -82,8 +84,16 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         }
     }
 
-    private WindowedBloomFilter(long capacity, double fpp, int generations, long windowMillis, InstantSource clock,
-                                BloomSize generationSize, BloomFilter[] filters, long newestStart, long newestKeys) {
+    private WindowedBloomFilter(
+            long capacity,
+            double fpp,
+            int generations,
+            long windowMillis,
+            InstantSource clock,
+            BloomSize generationSize,
+            BloomFilter[] filters,
+            long newestStart,
+            long newestKeys) {
         this.capacity = capacity;
         this.fpp = fpp;
         this.generations = generations;
@@ -175,7 +185,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
             keys += f.approximateCount();
             memory += f.allocatedBytes();
         }
-        return new SeenStats("bloom-windowed", guarantee(), keys, memory, new ErrorEstimate.Bloom(fill, 1 - allMiss, fpp));
+        return new SeenStats(
+                "bloom-windowed", guarantee(), keys, memory, new ErrorEstimate.Bloom(fill, 1 - allMiss, fpp));
     }
 
     /** The number of most recent keys always held. */
@@ -221,15 +232,17 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         Require.inRange("generations", generations, 2, MAX_GENERATIONS);
         Require.inRange("window (ms)", windowMillis, 0, Long.MAX_VALUE);
         if (windowMillis > 0 && windowMillis < generations - 1) {
-            throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for "
-                    + generations + " generations (got " + windowMillis + " ms)");
+            throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for " + generations
+                    + " generations (got " + windowMillis + " ms)");
         }
         long per = perGeneration(capacity, generations);
         try {
             return BloomSizing.forCapacity(per, fpp / generations);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("each of the " + generations + " generations holds ceil(capacity / "
-                    + (generations - 1) + ") = " + per + " keys at fpp / " + generations + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "each of the " + generations + " generations holds ceil(capacity / " + (generations - 1) + ") = "
+                            + per + " keys at fpp / " + generations + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -278,8 +291,11 @@ public final class WindowedBloomFilter implements HashedSeenSet {
 
     /** The filter {@code capacity(perGeneration).fpp(fpp / G)} builds, without searching for its shape again. */
     private BloomFilter newGeneration() {
-        return BloomFilter.builder().bits(generationSize.bits()).hashes(generationSize.hashes())
-                .capacity(perGeneration).build();
+        return BloomFilter.builder()
+                .bits(generationSize.bits())
+                .hashes(generationSize.hashes())
+                .capacity(perGeneration)
+                .build();
     }
 
     // ---- serialisation ----
@@ -322,8 +338,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     public static WindowedBloomFilter readFrom(InputStream in, InstantSource clock) throws IOException {
         Require.nonNull("in", in);
         Require.nonNull("clock", clock);
-        byte[] header = BloomFormat.readHeader(in, BloomFormat.KIND_WINDOWED, FORMAT_VERSION, HEADER_BYTES,
-                "windowed bloom filter");
+        byte[] header = BloomFormat.readHeader(
+                in, BloomFormat.KIND_WINDOWED, FORMAT_VERSION, HEADER_BYTES, "windowed bloom filter");
         if (header[6] != Hash128.HASH_ID_XXH3_128) {
             throw new IOException("windowed bloom filter uses unknown hash id " + (header[6] & 0xFF));
         }
@@ -354,8 +370,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
             int generation = i;
             filters[i] = readGeneration(in, i, generations, (layout, bits, hashes) -> {
                 // generations written in format 1 keep its layout, and were sized by its formula
-                BloomSize expected = expectedShapes.computeIfAbsent(layout,
-                        l -> BloomSizing.forCapacity(l, per, fpp / generations));
+                BloomSize expected =
+                        expectedShapes.computeIfAbsent(layout, l -> BloomSizing.forCapacity(l, per, fpp / generations));
                 if (bits != expected.bits() || hashes != expected.hashes()) {
                     throw new IOException("windowed bloom filter generation " + generation + " has bits=" + bits
                             + ", hashes=" + hashes + "; the header implies bits=" + expected.bits() + ", hashes="
@@ -363,8 +379,16 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                 }
             });
         }
-        return new WindowedBloomFilter(capacity, fpp, generations, window, clock, sectored, filters,
-                plausibleStart(newestStart, clock.millis()), newestKeys);
+        return new WindowedBloomFilter(
+                capacity,
+                fpp,
+                generations,
+                window,
+                clock,
+                sectored,
+                filters,
+                plausibleStart(newestStart, clock.millis()),
+                newestKeys);
     }
 
     /**
@@ -379,8 +403,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     }
 
     /** One generation; a stream that ends inside it is reported as truncated there, not as a lone bloom filter. */
-    private static BloomFilter readGeneration(InputStream in, int index, int generations,
-                                              BloomFilter.ShapeCheck shapeCheck) throws IOException {
+    private static BloomFilter readGeneration(
+            InputStream in, int index, int generations, BloomFilter.ShapeCheck shapeCheck) throws IOException {
         try {
             return BloomFilter.readFrom(in, shapeCheck);
         } catch (EOFException e) {
@@ -400,8 +424,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         private Duration window = Duration.ZERO;
         private InstantSource clock = Clock.systemUTC();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The number of most recent keys always held; must be > 0. */
         public Builder capacity(long capacity) {
@@ -429,8 +452,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         public Builder window(Duration window) {
             Require.nonNull("window", window);
             if (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(MAX_WINDOW) > 0) {
-                throw new IllegalArgumentException("window must be in [1 ms, " + Long.MAX_VALUE + " ms] (got "
-                        + window + ")");
+                throw new IllegalArgumentException(
+                        "window must be in [1 ms, " + Long.MAX_VALUE + " ms] (got " + window + ")");
             }
             this.window = window;
             return this;
@@ -455,8 +478,16 @@ public final class WindowedBloomFilter implements HashedSeenSet {
             }
             long windowMillis = window.toMillis();
             BloomSize generationSize = generationSize(capacity, fpp, generations, windowMillis);
-            return new WindowedBloomFilter(capacity, fpp, generations, windowMillis, clock, generationSize, null,
-                    windowMillis > 0 ? clock.millis() : 0, 0);
+            return new WindowedBloomFilter(
+                    capacity,
+                    fpp,
+                    generations,
+                    windowMillis,
+                    clock,
+                    generationSize,
+                    null,
+                    windowMillis > 0 ? clock.millis() : 0,
+                    0);
         }
     }
 }

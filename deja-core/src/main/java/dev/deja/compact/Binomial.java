@@ -12,8 +12,7 @@ import java.math.BigInteger;
  */
 final class Binomial {
 
-    private Binomial() {
-    }
+    private Binomial() {}
 
     /** C(n, k); zero when n < k. */
     static BigInteger coefficient(long n, int k) {

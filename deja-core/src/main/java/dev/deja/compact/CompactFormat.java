@@ -31,8 +31,7 @@ final class CompactFormat {
     private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder BASE64_DECODER = Base64.getUrlDecoder();
 
-    private CompactFormat() {
-    }
+    private CompactFormat() {}
 
     /** The smallest range a code expresses that is at least {@code min}; min in [1, MAX_RANGE]. */
     static long rangeAtLeast(long min) {
@@ -117,12 +116,12 @@ final class CompactFormat {
         }
         long mostInRange = Math.min(range, CompactSeenSet.MAX_SIZE);
         if (size > mostInRange) {
-            throw new IllegalArgumentException("encoded holds " + size + " fingerprints; a range of " + range
-                    + " holds at most " + mostInRange);
+            throw new IllegalArgumentException(
+                    "encoded holds " + size + " fingerprints; a range of " + range + " holds at most " + mostInRange);
         }
         if (size > maxSize) {
-            throw new IllegalArgumentException("encoded holds " + size + " fingerprints; the caller accepts at most "
-                    + maxSize);
+            throw new IllegalArgumentException(
+                    "encoded holds " + size + " fingerprints; the caller accepts at most " + maxSize);
         }
         BigInteger total = Binomial.coefficient(range, (int) size);
         int rankBytes = rankBytes(total);
@@ -133,8 +132,8 @@ final class CompactFormat {
         }
         BigInteger rank = new BigInteger(1, in, at, rankBytes);
         if (rank.compareTo(total) >= 0) {
-            throw new IllegalArgumentException("encoded is corrupted: its rank is not below C(" + range + ", "
-                    + size + ")");
+            throw new IllegalArgumentException(
+                    "encoded is corrupted: its rank is not below C(" + range + ", " + size + ")");
         }
         return new CompactSeenSet(range, SubsetRank.unrank(rank, (int) size, range));
     }

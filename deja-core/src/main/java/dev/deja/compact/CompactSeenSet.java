@@ -160,7 +160,8 @@ public final class CompactSeenSet {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CompactSeenSet other && range == other.range
+        return o instanceof CompactSeenSet other
+                && range == other.range
                 && Arrays.equals(fingerprints, other.fingerprints);
     }
 

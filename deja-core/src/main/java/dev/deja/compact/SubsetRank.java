@@ -21,8 +21,7 @@ final class SubsetRank {
 
     private static final double LN_2 = Math.log(2);
 
-    private SubsetRank() {
-    }
+    private SubsetRank() {}
 
     /** The rank of sorted, distinct, non-negative values. */
     static BigInteger rank(long[] sorted) {
@@ -48,11 +47,14 @@ final class SubsetRank {
                 c--;
             }
             // (c + 1)^(i) = c^(i) * (c + 1) / (c + 1 - i) exceeds the rest: checked without dividing
-            while (c + 1 < bound && (falling.signum() == 0
-                    ? Binomial.falling(c + 1, i).compareTo(rest) <= 0
-                    : falling.multiply(BigInteger.valueOf(c + 1))
-                            .compareTo(rest.multiply(BigInteger.valueOf(c + 1 - i))) <= 0)) {
-                falling = falling.signum() == 0 ? Binomial.falling(c + 1, i)
+            while (c + 1 < bound
+                    && (falling.signum() == 0
+                            ? Binomial.falling(c + 1, i).compareTo(rest) <= 0
+                            : falling.multiply(BigInteger.valueOf(c + 1))
+                                            .compareTo(rest.multiply(BigInteger.valueOf(c + 1 - i)))
+                                    <= 0)) {
+                falling = falling.signum() == 0
+                        ? Binomial.falling(c + 1, i)
                         : falling.multiply(BigInteger.valueOf(c + 1)).divide(BigInteger.valueOf(c + 1 - i));
                 c++;
             }

@@ -21,6 +21,7 @@ final class Xxh3Short {
 
     /** The XXH3 primes. */
     private static final long PRIME64_1 = 0x9E3779B185EBCA87L;
+
     private static final long PRIME64_2 = 0xC2B2AE3D27D4EB4FL;
     private static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
     private static final long PRIME32_2 = 0x85EBCA77L;
@@ -32,14 +33,14 @@ final class Xxh3Short {
         0xcb00c391bb52283cL, 0xa32e531b8b65d088L, 0x4ef90da297486471L, 0xd8acdea946ef1938L,
         0x3f349ce33f76faa8L, 0x1d4f0bc7c7bbdcf9L, 0x3159b4cd4be0518aL, 0x647378d9c97e9fc8L,
     };
+
     private static final long BITFLIP_LOW = SECRET[4] ^ SECRET[5];
     private static final long BITFLIP_HIGH = SECRET[6] ^ SECRET[7];
 
-    private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private Xxh3Short() {
-    }
+    private Xxh3Short() {}
 
     /** Whether this class hashes keys of this length. */
     static boolean covers(int length) {

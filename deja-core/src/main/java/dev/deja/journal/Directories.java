@@ -8,8 +8,7 @@ import java.nio.file.StandardOpenOption;
 /** Durability of a directory's entries, for every store that renames, creates or deletes files it relies on. */
 public final class Directories {
 
-    private Directories() {
-    }
+    private Directories() {}
 
     /**
      * Makes the renames, creations and deletions already made in the directory durable: on Linux a rename is on disk

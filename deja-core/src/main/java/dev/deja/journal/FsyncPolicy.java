@@ -27,8 +27,10 @@ public enum FsyncPolicy {
                 }
             }
         }
-        throw new IllegalArgumentException("fsync must be one of " + Arrays.stream(values())
-                .map(p -> p.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining("|")) + " (got "
+        throw new IllegalArgumentException("fsync must be one of "
+                + Arrays.stream(values())
+                        .map(p -> p.name().toLowerCase(Locale.ROOT))
+                        .collect(Collectors.joining("|")) + " (got "
                 + (name == null ? "null" : "\"" + name + "\"") + ")");
     }
 }

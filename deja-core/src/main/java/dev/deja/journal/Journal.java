@@ -59,8 +59,8 @@ final class Journal implements AutoCloseable {
         FileChannel open(Path file) throws IOException;
     }
 
-    static final ChannelOpener FILES = file -> FileChannel.open(file, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    static final ChannelOpener FILES = file -> FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     private static final long EVERYSEC_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -86,6 +86,7 @@ final class Journal implements AutoCloseable {
     private final BlockingQueue<Entry> queue;
     /** Called (on the writing thread) when the segment being written was deleted by someone else. */
     private final Runnable onSegmentLost;
+
     private final ByteBuffer groupBuffer;
     /** Whether appenders write their own records ({@link #writeNow}); else only the background work writes. */
     private final boolean inline;
@@ -111,14 +112,25 @@ final class Journal implements AutoCloseable {
     private FileChannel channel;
     /** The file {@link #channel} writes, to notice when it is deleted under the journal. */
     private Path segmentPath;
+
     private long segmentSize;
     private boolean dirty;
     /** Whether a failed write may have left bytes beyond {@link #segmentSize} (asking the file costs an fstat). */
     private boolean mayBeTorn;
+
     private long lastForceNanos = System.nanoTime();
 
-    Journal(Path dir, long nextSeq, FsyncPolicy policy, long segmentBytes, int bufferRecords, int groupRecords,
-            Duration retryDelay, ChannelOpener opener, Runnable onSegmentLost, ScheduledExecutorService threads)
+    Journal(
+            Path dir,
+            long nextSeq,
+            FsyncPolicy policy,
+            long segmentBytes,
+            int bufferRecords,
+            int groupRecords,
+            Duration retryDelay,
+            ChannelOpener opener,
+            Runnable onSegmentLost,
+            ScheduledExecutorService threads)
             throws IOException {
         this.dir = dir;
         this.onSegmentLost = onSegmentLost;
@@ -138,7 +150,9 @@ final class Journal implements AutoCloseable {
             // A full disk at start: the store still opens, so its reads are served; writes are refused until the
             // background work manages to start the segment (reopenIfNeeded).
             failure = e;
-            LOG.error("journal {}: cannot start a segment, refusing writes until the disk accepts them: {}", dir,
+            LOG.error(
+                    "journal {}: cannot start a segment, refusing writes until the disk accepts them: {}",
+                    dir,
                     e.toString());
         }
         this.background = new SerialWork("journal " + dir, threads, inline ? this::tick : this::drain);
@@ -355,9 +369,11 @@ final class Journal implements AutoCloseable {
     private long nextTickNanos() {
         writeLock.lock();
         try {
-            return failure != null ? retryDelayNanos
-                    : dirty && policy == FsyncPolicy.EVERYSEC ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
-                    : EVERYSEC_NANOS;
+            return failure != null
+                    ? retryDelayNanos
+                    : dirty && policy == FsyncPolicy.EVERYSEC
+                            ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
+                            : EVERYSEC_NANOS;
         } finally {
             writeLock.unlock();
         }
@@ -408,8 +424,11 @@ final class Journal implements AutoCloseable {
         if (channel == null || !Files.notExists(segmentPath)) {
             return; // still there, or its state cannot be told (an unreadable directory is not a deleted file)
         }
-        LOG.error("journal {}: {} was deleted while in use; the next write starts a new segment, and a snapshot is"
-                + " written now to keep the changes it held", dir, segmentPath.getFileName());
+        LOG.error(
+                "journal {}: {} was deleted while in use; the next write starts a new segment, and a snapshot is"
+                        + " written now to keep the changes it held",
+                dir,
+                segmentPath.getFileName());
         try {
             channel.close();
         } catch (IOException e) {
@@ -442,8 +461,9 @@ final class Journal implements AutoCloseable {
         while (!pending.isEmpty()) {
             int n = Math.min(groupRecords, pending.size());
             long firstSeq = pending.peekFirst().seq();
-            if (channel == null || (segmentSize > Segment.HEADER_BYTES
-                    && segmentSize + (long) n * Segment.RECORD_BYTES > segmentBytes)) {
+            if (channel == null
+                    || (segmentSize > Segment.HEADER_BYTES
+                            && segmentSize + (long) n * Segment.RECORD_BYTES > segmentBytes)) {
                 openSegment(firstSeq);
             }
             groupBuffer.clear();
@@ -561,8 +581,10 @@ final class Journal implements AutoCloseable {
     }
 
     private static void fail(ArrayDeque<Entry> pending, IOException cause) {
-        JournalWriteException error = new JournalWriteException("journal write failed (" + cause.getMessage()
-                + "); the change is not durable and writes are refused until the disk accepts them", cause);
+        JournalWriteException error = new JournalWriteException(
+                "journal write failed (" + cause.getMessage()
+                        + "); the change is not durable and writes are refused until the disk accepts them",
+                cause);
         for (Entry e : pending) {
             if (e.done() != null) {
                 e.done().completeExceptionally(error);

@@ -32,8 +32,8 @@ public final class JournalThreads implements AutoCloseable {
 
     /** Created on first use, so that a process that opens no store starts no thread. */
     private static final class Shared {
-        static final JournalThreads INSTANCE = new JournalThreads(Math.max(4, 2 * CORES), Math.max(2, CORES / 2),
-                false);
+        static final JournalThreads INSTANCE =
+                new JournalThreads(Math.max(4, 2 * CORES), Math.max(2, CORES / 2), false);
     }
 
     private final ScheduledThreadPoolExecutor journals;
@@ -59,8 +59,10 @@ public final class JournalThreads implements AutoCloseable {
      * closed (a store whose threads are closed can no longer write).
      */
     public static JournalThreads create(int journalThreads, int snapshotThreads) {
-        return new JournalThreads((int) Require.inRange("journalThreads", journalThreads, 1, 1024),
-                (int) Require.inRange("snapshotThreads", snapshotThreads, 1, 1024), true);
+        return new JournalThreads(
+                (int) Require.inRange("journalThreads", journalThreads, 1, 1024),
+                (int) Require.inRange("snapshotThreads", snapshotThreads, 1, 1024),
+                true);
     }
 
     /** Where journals write and fsync. */
@@ -94,8 +96,8 @@ public final class JournalThreads implements AutoCloseable {
     }
 
     private static ScheduledThreadPoolExecutor executor(String namePrefix, int threads) {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(threads,
-                Thread.ofPlatform().name(namePrefix, 1).daemon().factory());
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(
+                threads, Thread.ofPlatform().name(namePrefix, 1).daemon().factory());
         // a closed store cancels its next tick; without this the cancelled tick would wait in the queue until due
         executor.setRemoveOnCancelPolicy(true);
         // work still waiting for its time at close belongs to stores that were not closed first

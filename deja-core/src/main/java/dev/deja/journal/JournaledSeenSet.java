@@ -102,6 +102,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * would otherwise wait for a snapshot in progress (seconds for a large filter) of content it throws away.
      */
     private final SnapshotCodec<S> abandonedOnDiscard;
+
     private final Journal journal;
     private final RecoveryReport recovery;
     private final FileChannel lockFile;
@@ -174,8 +175,17 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
         // before the journal, whose background work may ask for a snapshot (snapshotAfterLostSegment)
         this.snapshotter = new TaskQueue("snapshots of " + dir, b.threads.snapshots());
-        this.journal = new Journal(dir, recovered.nextSeq(), b.fsync, b.segmentBytes, b.bufferRecords,
-                b.groupRecords, b.retryDelay, b.opener, this::snapshotAfterLostSegment, b.threads.journals());
+        this.journal = new Journal(
+                dir,
+                recovered.nextSeq(),
+                b.fsync,
+                b.segmentBytes,
+                b.bufferRecords,
+                b.groupRecords,
+                b.retryDelay,
+                b.opener,
+                this::snapshotAfterLostSegment,
+                b.threads.journals());
         this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
         this.takeBacks = task -> {
             try {
@@ -196,8 +206,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * @param empty creates the store when the directory holds no usable snapshot
      */
     public static <S extends HashedSeenSet> Builder<S> builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
-        return new Builder<>(Require.nonNull("dir", dir), Require.nonNull("codec", codec),
-                Require.nonNull("empty", empty));
+        return new Builder<>(
+                Require.nonNull("dir", dir), Require.nonNull("codec", codec), Require.nonNull("empty", empty));
     }
 
     /** What recovery loaded, cut and set aside when this store was opened. */
@@ -285,8 +295,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             lock.unlock();
         }
         journal.writeNow();
-        await(verdict == Verdict.NEW && takesBackFailedAdds
-                ? settled(done, new long[] {high, low}, new long[] {owner}, new boolean[] {true}) : done);
+        await(
+                verdict == Verdict.NEW && takesBackFailedAdds
+                        ? settled(done, new long[] {high, low}, new long[] {owner}, new boolean[] {true})
+                        : done);
         return verdict;
     }
 
@@ -370,8 +382,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * snapshot tasks: {@code done} fails on a thread that holds the journal's write lock, under which the store's
      * lock must not be taken.
      */
-    private CompletableFuture<Void> settled(CompletableFuture<Void> done, long[] hashes, long[] owners,
-            boolean[] changed) {
+    private CompletableFuture<Void> settled(
+            CompletableFuture<Void> done, long[] hashes, long[] owners, boolean[] changed) {
         if (!takesBackFailedAdds || !anyTrue(changed)) {
             return done;
         }
@@ -385,7 +397,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      */
     private CompletableFuture<Void> takeBack(long[] hashes, long[] owners, boolean[] changed, Throwable failure) {
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
+                ? wrapped.getCause()
+                : failure;
         if (!(cause instanceof JournalWriteException writeFailure)) {
             return CompletableFuture.failedFuture(cause);
         }
@@ -402,8 +415,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         } finally {
             lock.unlock();
         }
-        return CompletableFuture.failedFuture(new JournalWriteException(writeFailure.getMessage()
-                + "; nothing this call added is kept, so its retry finds the keys new", writeFailure.getCause()));
+        return CompletableFuture.failedFuture(new JournalWriteException(
+                writeFailure.getMessage() + "; nothing this call added is kept, so its retry finds the keys new",
+                writeFailure.getCause()));
     }
 
     private static boolean anyTrue(boolean[] flags) {
@@ -440,8 +454,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     }
 
     /** Appends the changed entries of a batch, in order, with {@code done} on the last (under the lock). */
-    private void journalChanges(byte op, long[] hashes, long[] owners, boolean[] changed,
-            CompletableFuture<Void> done) {
+    private void journalChanges(
+            byte op, long[] hashes, long[] owners, boolean[] changed, CompletableFuture<Void> done) {
         int last = -1;
         for (int i = 0; i < changed.length; i++) {
             last = changed[i] ? i : last;
@@ -577,8 +591,10 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private RuntimeException lockForWrite() {
         IOException failure = journal.failure();
         if (failure != null) {
-            return new JournalWriteException("journal in " + dir + " cannot write (" + failure.getMessage()
-                    + "); writes are refused until the disk accepts them, reads continue", failure);
+            return new JournalWriteException(
+                    "journal in " + dir + " cannot write (" + failure.getMessage()
+                            + "); writes are refused until the disk accepts them, reads continue",
+                    failure);
         }
         lock.lock();
         if (closed) {
@@ -598,8 +614,9 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             throw (RuntimeException) e.getCause(); // a refused call: closed store
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new JournalWriteException("interrupted while waiting for the journal; the change is applied but "
-                    + "may not be durable", new InterruptedIOException());
+            throw new JournalWriteException(
+                    "interrupted while waiting for the journal; the change is applied but " + "may not be durable",
+                    new InterruptedIOException());
         }
     }
 
@@ -621,8 +638,11 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
     private void snapshotAfterLostSegment() {
         snapshotNow().whenComplete((file, failure) -> {
             if (failure != null) {
-                LOG.error("{}: the snapshot after a deleted journal segment failed; the changes that segment held"
-                        + " are only in memory until a snapshot succeeds", dir, failure);
+                LOG.error(
+                        "{}: the snapshot after a deleted journal segment failed; the changes that segment held"
+                                + " are only in memory until a snapshot succeeds",
+                        dir,
+                        failure);
             }
         });
     }
@@ -638,8 +658,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
 
     private void abandonIfDiscarding() {
         if (discarding) {
-            throw new StoreClosedException("store " + dir + " is closed and its content discarded (cleared or"
-                    + " replaced)");
+            throw new StoreClosedException(
+                    "store " + dir + " is closed and its content discarded (cleared or" + " replaced)");
         }
     }
 
@@ -671,7 +691,11 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
                     Segment.deleteBefore(dir, keepFrom.getAsLong());
                 }
             }
-            LOG.info("{}: wrote {} ({} bytes) in {} ms", dir, file.getFileName(), Files.size(file),
+            LOG.info(
+                    "{}: wrote {} ({} bytes) in {} ms",
+                    dir,
+                    file.getFileName(),
+                    Files.size(file),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             return file;
         } catch (IOException e) {
@@ -771,8 +795,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
          */
         public JournaledSeenSet<S> open() throws IOException {
             Files.createDirectories(dir);
-            FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            FileChannel lockFile =
+                    FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             try {
                 FileLock held;
                 try {

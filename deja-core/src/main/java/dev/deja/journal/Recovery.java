@@ -45,8 +45,7 @@ final class Recovery<S extends HashedSeenSet> {
             Pattern.compile("journal-(?<seq>\\d{20})\\.log|snapshot-(?<pos>\\d{20})\\.snap");
 
     /** The rebuilt store, where the journal continues, and what happened. */
-    record Result<S>(S store, long nextSeq, RecoveryReport report) {
-    }
+    record Result<S>(S store, long nextSeq, RecoveryReport report) {}
 
     private final Path dir;
     private final List<String> rejected = new ArrayList<>();
@@ -112,8 +111,15 @@ final class Recovery<S extends HashedSeenSet> {
         if (loaded != null) {
             keepOnlyTheLoadedSnapshotWhenTheJournalStopsShort(position);
         }
-        RecoveryReport report = new RecoveryReport(Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
-                position, rejected, replayed, next, bytesCut, setAside, problems);
+        RecoveryReport report = new RecoveryReport(
+                Optional.ofNullable(loaded).map(Snapshots.Snapshot::file),
+                position,
+                rejected,
+                replayed,
+                next,
+                bytesCut,
+                setAside,
+                problems);
         (report.clean() ? LOG.atInfo() : LOG.atWarn()).log("{}: {}", dir, report.summary());
         return new Result<>(store, next, report);
     }
@@ -141,15 +147,22 @@ final class Recovery<S extends HashedSeenSet> {
         if (segments.isEmpty()) {
             why.append(" and there is no journal.");
         } else if (firstRecord > 0) {
-            why.append(" and the journal starts at record ").append(firstRecord).append(", so records 0 to ")
-                    .append(firstRecord - 1).append(" are lost.");
+            why.append(" and the journal starts at record ")
+                    .append(firstRecord)
+                    .append(", so records 0 to ")
+                    .append(firstRecord - 1)
+                    .append(" are lost.");
         } else {
             long[] gap = firstGap(segments);
             if (gap != null) {
-                why.append(". The journal starts at record 0, but records ").append(gap[0]).append(" to ")
-                        .append(gap[1] - 1).append(" are missing, so it cannot rebuild the store either: with the"
+                why.append(". The journal starts at record 0, but records ")
+                        .append(gap[0])
+                        .append(" to ")
+                        .append(gap[1] - 1)
+                        .append(" are missing, so it cannot rebuild the store either: with the"
                                 + " damaged snapshots moved out, the store would open with records 0 to ")
-                        .append(gap[0] - 1).append(" only.");
+                        .append(gap[0] - 1)
+                        .append(" only.");
             } else {
                 why.append(". The journal starts at record 0: unless a dump was loaded into the store or a filter"
                         + " merged into it, it holds everything, and moving the damaged snapshots out of the directory"
@@ -239,7 +252,9 @@ final class Recovery<S extends HashedSeenSet> {
             }
             problem(segment.path().getFileName() + ": record " + seq + " at byte " + offset
                     + " is damaged and valid data follows; replay stops there");
-            Path aside = writeAside(segment.path().getFileName() + "." + offset, bytes.duplicate().position(offset));
+            Path aside = writeAside(
+                    segment.path().getFileName() + "." + offset,
+                    bytes.duplicate().position(offset));
             setAside.add(aside);
             truncate(segment.path(), offset);
             setAsideFrom(segments, i + 1);
@@ -290,8 +305,8 @@ final class Recovery<S extends HashedSeenSet> {
                 }
                 String digits = m.group("seq") != null ? m.group("seq") : m.group("pos");
                 if (Segment.sequence(digits).isEmpty()) {
-                    problem(f + " ignored: " + digits + " is not a sequence number (the largest is "
-                            + Long.MAX_VALUE + "); the file is left in place and never read");
+                    problem(f + " ignored: " + digits + " is not a sequence number (the largest is " + Long.MAX_VALUE
+                            + "); the file is left in place and never read");
                 }
             }
         }
@@ -310,7 +325,8 @@ final class Recovery<S extends HashedSeenSet> {
 
     /** Whether any whole record slot after {@code offset} holds a valid record with the sequence it should have. */
     private static boolean anyValidAfter(ByteBuffer bytes, int offset, long seq) {
-        for (int at = offset + Segment.RECORD_BYTES; at + Segment.RECORD_BYTES <= bytes.limit();
+        for (int at = offset + Segment.RECORD_BYTES;
+                at + Segment.RECORD_BYTES <= bytes.limit();
                 at += Segment.RECORD_BYTES) {
             seq++;
             if (Segment.validRecord(bytes, at, seq)) {
@@ -333,7 +349,7 @@ final class Recovery<S extends HashedSeenSet> {
      * free when earlier damage of the same name was set aside: set-aside files are never replaced.
      */
     private Path moveAside(Path file) throws IOException {
-        for (int n = 1;; n++) {
+        for (int n = 1; ; n++) {
             Path aside = asideName(file.getFileName().toString(), n);
             try {
                 Files.move(file, aside); // refuses to replace an existing file
@@ -347,7 +363,7 @@ final class Recovery<S extends HashedSeenSet> {
 
     /** Writes the bytes, durably, to a new {@code <name>.corrupt} (or {@code <name>.<n>.corrupt}, as above). */
     private Path writeAside(String name, ByteBuffer bytes) throws IOException {
-        for (int n = 1;; n++) {
+        for (int n = 1; ; n++) {
             Path aside = asideName(name, n);
             try (FileChannel ch = FileChannel.open(aside, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 while (bytes.hasRemaining()) {

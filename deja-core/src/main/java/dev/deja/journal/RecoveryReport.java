@@ -40,9 +40,13 @@ public record RecoveryReport(
 
     /** One line for a log. */
     public String summary() {
-        return "loaded " + snapshot.map(p -> p.getFileName() + " (position " + snapshotPosition + ")")
-                .orElse("no snapshot") + ", replayed " + recordsReplayed + " journal records, next position "
-                + nextPosition + (clean() ? "" : "; rejected snapshots " + rejectedSnapshots + ", cut " + bytesCut
-                + " bytes, set aside " + setAside + ", problems " + problems);
+        return "loaded "
+                + snapshot.map(p -> p.getFileName() + " (position " + snapshotPosition + ")")
+                        .orElse("no snapshot") + ", replayed " + recordsReplayed + " journal records, next position "
+                + nextPosition
+                + (clean()
+                        ? ""
+                        : "; rejected snapshots " + rejectedSnapshots + ", cut " + bytesCut + " bytes, set aside "
+                                + setAside + ", problems " + problems);
     }
 }

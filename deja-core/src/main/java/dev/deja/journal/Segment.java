@@ -28,6 +28,7 @@ final class Segment {
 
     /** "DJNL" as it appears in the file. */
     static final int MAGIC = 0x4C4E4A44;
+
     static final int VERSION = 1;
     static final int HEADER_BYTES = 20;
     static final int RECORD_BYTES = 37;
@@ -37,8 +38,7 @@ final class Segment {
 
     private static final Pattern NAME = Pattern.compile("journal-(\\d{20})\\.log");
 
-    private Segment() {
-    }
+    private Segment() {}
 
     /** The file name of the segment whose first record has this sequence number. */
     static String fileName(long firstSeq) {
@@ -132,8 +132,11 @@ final class Segment {
     /** Whether the 20 bytes at the buffer's position are a valid header naming {@code firstSeq}. */
     static boolean validHeader(ByteBuffer b, long firstSeq) {
         int p = b.position();
-        return b.remaining() >= HEADER_BYTES && b.getInt(p) == MAGIC && b.getInt(p + 4) == VERSION
-                && b.getLong(p + 8) == firstSeq && b.getInt(p + 16) == crc(b, p, 16);
+        return b.remaining() >= HEADER_BYTES
+                && b.getInt(p) == MAGIC
+                && b.getInt(p + 4) == VERSION
+                && b.getLong(p + 8) == firstSeq
+                && b.getInt(p + 16) == crc(b, p, 16);
     }
 
     /** Appends one record at the buffer's position. */

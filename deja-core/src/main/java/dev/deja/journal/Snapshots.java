@@ -36,6 +36,7 @@ final class Snapshots {
 
     /** "DJSN" as it appears in the file. */
     static final int MAGIC = 0x4E534A44;
+
     static final int VERSION = 1;
     static final int HEADER_BYTES = 32;
     static final String TEMP_SUFFIX = ".tmp";
@@ -44,11 +45,9 @@ final class Snapshots {
     private static final int IO_BUFFER = 1 << 16;
 
     /** A snapshot file and the journal position it covers. */
-    record Snapshot(Path file, long position) {
-    }
+    record Snapshot(Path file, long position) {}
 
-    private Snapshots() {
-    }
+    private Snapshots() {}
 
     static String fileName(long position) {
         return String.format("snapshot-%020d.snap", position);
@@ -77,13 +76,17 @@ final class Snapshots {
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(HEADER_BYTES)); // placeholder until length and CRC are known
             CRC32C crc = new CRC32C();
-            OutputStream out = new BufferedOutputStream(
-                    new CheckedOutputStream(new SparseFileOutput(ch), crc), IO_BUFFER);
+            OutputStream out =
+                    new BufferedOutputStream(new CheckedOutputStream(new SparseFileOutput(ch), crc), IO_BUFFER);
             codec.write(store, out);
             out.flush(); // not close(): that would close the channel before the header is written
             long length = ch.position() - HEADER_BYTES;
             ByteBuffer header = Segment.buffer(HEADER_BYTES);
-            header.putInt(MAGIC).putInt(VERSION).putLong(position).putLong(length).putInt((int) crc.getValue());
+            header.putInt(MAGIC)
+                    .putInt(VERSION)
+                    .putLong(position)
+                    .putLong(length)
+                    .putInt((int) crc.getValue());
             header.putInt(crc(header, 28));
             header.flip();
             ch.write(header, 0);
@@ -150,7 +153,9 @@ final class Snapshots {
      */
     static OptionalLong prune(Path dir) throws IOException {
         List<Snapshot> kept = keepNewest(dir, 2);
-        return kept.size() < 2 ? OptionalLong.empty() : OptionalLong.of(kept.get(1).position());
+        return kept.size() < 2
+                ? OptionalLong.empty()
+                : OptionalLong.of(kept.get(1).position());
     }
 
     /**

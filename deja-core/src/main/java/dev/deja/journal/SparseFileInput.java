@@ -35,9 +35,11 @@ final class SparseFileInput extends InputStream {
 
     /** Bytes read at a time; file offsets of windows are multiples of it, so that direct reads stay aligned. */
     static final int WINDOW = 1 << 20;
+
     private static final int PAGE = SparseFileOutput.BLOCK;
     /** Bytes compared with zeros at a time; a multiple of {@link #PAGE}. */
     private static final int ZERO_RUN = 16 * PAGE;
+
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(ZERO_RUN).asReadOnlyBuffer();
     /** {@code ExtendedOpenOption.DIRECT}, or null where the runtime lacks it. */
     private static final OpenOption DIRECT = directOption();
@@ -52,10 +54,12 @@ final class SparseFileInput extends InputStream {
     private final ByteBuffer window;
     /** Views of the window and of {@link #ZEROS} for comparing them, with positions of their own. */
     private final ByteBuffer probe;
+
     private final ByteBuffer zeros = ZEROS.duplicate();
     private FileChannel directChannel;
     /** File offset of the next window. */
     private long next;
+
     private boolean readNextDirectly;
     private long directBytes;
     private long cachedBytes;
@@ -73,7 +77,9 @@ final class SparseFileInput extends InputStream {
             this.size = channel.size();
             this.alignment = tryDirect ? alignment(file) : 0;
             ByteBuffer buffer = ByteBuffer.allocateDirect(WINDOW + Math.max(alignment, 1));
-            this.window = alignment > 0 ? buffer.alignedSlice(alignment) : buffer.limit(WINDOW).slice();
+            this.window = alignment > 0
+                    ? buffer.alignedSlice(alignment)
+                    : buffer.limit(WINDOW).slice();
             this.probe = window.duplicate();
             this.readNextDirectly = alignment > 0;
             window.limit(0);
@@ -263,7 +269,8 @@ final class SparseFileInput extends InputStream {
      */
     private static OpenOption directOption() {
         try {
-            for (Object option : Class.forName("com.sun.nio.file.ExtendedOpenOption").getEnumConstants()) {
+            for (Object option :
+                    Class.forName("com.sun.nio.file.ExtendedOpenOption").getEnumConstants()) {
                 if (((Enum<?>) option).name().equals("DIRECT")) {
                     return (OpenOption) option;
                 }

@@ -21,6 +21,7 @@ final class SparseFileOutput extends OutputStream {
 
     /** The unit of a hole: a common file-system block size. */
     static final int BLOCK = 4096;
+
     private static final int STAGE = 16 * BLOCK;
     private static final byte[] ZEROS = new byte[BLOCK];
 
@@ -28,6 +29,7 @@ final class SparseFileOutput extends OutputStream {
     private final byte[] stage = new byte[STAGE];
     /** File offset of {@code stage[0]}. */
     private long stageAt;
+
     private int staged;
 
     SparseFileOutput(FileChannel channel) throws IOException {

@@ -30,14 +30,19 @@ final class RecentCodec {
     /** Body buffer: 64 KiB, a whole number of sets for every associativity. */
     private static final int BUFFER_BYTES = 1 << 16;
 
-    private RecentCodec() {
-    }
+    private RecentCodec() {}
 
     static void write(RecentFilter filter, OutputStream out) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        header.put(MAGIC).put(KIND_RECENT).put(FORMAT_VERSION).putShort((short) Hash128.HASH_ID_XXH3_128)
-                .put((byte) filter.ways()).put((byte) (filter.hasOwners() ? FLAG_OWNERS : 0))
-                .put(new byte[6]).putLong(filter.buckets()).putLong(filter.insertions());
+        header.put(MAGIC)
+                .put(KIND_RECENT)
+                .put(FORMAT_VERSION)
+                .putShort((short) Hash128.HASH_ID_XXH3_128)
+                .put((byte) filter.ways())
+                .put((byte) (filter.hasOwners() ? FLAG_OWNERS : 0))
+                .put(new byte[6])
+                .putLong(filter.buckets())
+                .putLong(filter.insertions());
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, HEADER_BYTES - 4);
         header.putInt((int) crc.getValue());
@@ -61,7 +66,8 @@ final class RecentCodec {
             }
         }
         flush(body, bodyCrc, out);
-        ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) bodyCrc.getValue());
+        ByteBuffer trailer =
+                ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) bodyCrc.getValue());
         out.write(trailer.array());
     }
 
@@ -131,8 +137,8 @@ final class RecentCodec {
             int n = (int) Math.min(setsPerBuffer, sets - set);
             byte[] bytes = in.readNBytes(n * setBytes);
             if (bytes.length < n * setBytes) {
-                throw new EOFException("truncated recent filter: body ends after " + (done + bytes.length)
-                        + " of " + totalBytes + " bytes");
+                throw new EOFException("truncated recent filter: body ends after " + (done + bytes.length) + " of "
+                        + totalBytes + " bytes");
             }
             crc.update(bytes);
             ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -157,16 +163,14 @@ final class RecentCodec {
      * twice. The filter never stores one twice in a set (checkThenAdd finds it first), and a forged set that did
      * would keep a key after {@code forget} erased one copy, with its owner unclear.
      */
-    private static void checkSet(LongChunks fps, LongChunks owners, long base, int ways, long set)
-            throws IOException {
+    private static void checkSet(LongChunks fps, LongChunks owners, long base, int ways, long set) throws IOException {
         long[] chunk = fps.chunk(base);
         int off = fps.offset(base);
         boolean emptySeen = false;
         for (int i = 0; i < ways; i++) {
             long fingerprint = chunk[off + i];
             boolean empty = fingerprint == RecentFilter.EMPTY;
-            if (!empty && emptySeen
-                    || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
+            if (!empty && emptySeen || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
                 throw new IOException("corrupt recent filter: set " + set + " is malformed");
             }
             for (int j = 0; j < i && !empty; j++) {
@@ -204,8 +208,8 @@ final class RecentCodec {
     private static byte[] readFully(InputStream in, int length, String what) throws IOException {
         byte[] bytes = in.readNBytes(length);
         if (bytes.length < length) {
-            throw new EOFException("truncated recent filter: " + what + " ends after " + bytes.length + " of "
-                    + length + " bytes");
+            throw new EOFException(
+                    "truncated recent filter: " + what + " ends after " + bytes.length + " of " + length + " bytes");
         }
         return bytes;
     }

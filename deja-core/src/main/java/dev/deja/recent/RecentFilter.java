@@ -54,6 +54,7 @@ public final class RecentFilter implements HashedSeenSet {
     private static final double ESTIMATE_PROBABILITY = 0.9;
     /** Enough lock stripes that two threads rarely share one, few enough to cost nothing (64 KiB). */
     private static final int MAX_STRIPES = 4096;
+
     static final long EMPTY = 0L;
 
     private final long buckets;
@@ -67,7 +68,10 @@ public final class RecentFilter implements HashedSeenSet {
     private final long keysHeldAt90Percent;
 
     RecentFilter(long buckets, int ways, boolean withOwners, int chunkShift) {
-        this(checkedBuckets(buckets, ways), ways, new LongChunks(buckets, chunkShift),
+        this(
+                checkedBuckets(buckets, ways),
+                ways,
+                new LongChunks(buckets, chunkShift),
                 withOwners ? new LongChunks(buckets, chunkShift) : null);
     }
 
@@ -185,7 +189,10 @@ public final class RecentFilter implements HashedSeenSet {
     /** Statistics; the estimate is how many later keys a key survives with probability 0.9. */
     @Override
     public SeenStats stats() {
-        return new SeenStats("recent", guarantee(), insertions.sum(),
+        return new SeenStats(
+                "recent",
+                guarantee(),
+                insertions.sum(),
                 buckets * RecentSizing.bytesPerBucket(owners != null),
                 new ErrorEstimate.Recent(keysHeldAt90Percent, ways));
     }
@@ -322,8 +329,7 @@ public final class RecentFilter implements HashedSeenSet {
         private boolean owners;
         private int chunkShift = LongChunks.DEFAULT_SHIFT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Total buckets: a multiple of the ways, at most {@link RecentSizing#MAX_BUCKETS}. */
         public Builder buckets(long buckets) {

@@ -14,8 +14,7 @@ public sealed interface ErrorEstimate {
      * @param currentFpp probability that a key never added is reported as seen, at the current fill
      * @param targetFpp  the false-positive probability the filter was sized for
      */
-    record Bloom(double fillRatio, double currentFpp, double targetFpp) implements ErrorEstimate {
-    }
+    record Bloom(double fillRatio, double currentFpp, double targetFpp) implements ErrorEstimate {}
 
     /**
      * Recent: how many later insertions a key survives with 90% probability. A key is still held with at least
@@ -24,14 +23,12 @@ public sealed interface ErrorEstimate {
      * @param keysHeldAt90Percent insertions after which a key is still held with probability 0.9
      * @param ways                bucket associativity the estimate was computed for
      */
-    record Recent(long keysHeldAt90Percent, int ways) implements ErrorEstimate {
-    }
+    record Recent(long keysHeldAt90Percent, int ways) implements ErrorEstimate {}
 
     /**
      * Exact: the effective window, the age of the oldest key still held.
      *
      * @param effectiveWindow age of the oldest key still held; {@link Duration#ZERO} when empty
      */
-    record Exact(Duration effectiveWindow) implements ErrorEstimate {
-    }
+    record Exact(Duration effectiveWindow) implements ErrorEstimate {}
 }

@@ -25,8 +25,7 @@ public enum Guarantee {
      * probability; never answers "new" for a key it holds.
      */
     NEVER_FALSE_NEW(
-            "\"seen\" for a new key, with probability at most the configured fpp",
-            "\"new\" for a key it holds");
+            "\"seen\" for a new key, with probability at most the configured fpp", "\"new\" for a key it holds");
 
     private final String mayWronglySay;
     private final String neverSays;

@@ -7,8 +7,7 @@ import java.util.List;
  */
 public final class Require {
 
-    private Require() {
-    }
+    private Require() {}
 
     /** The value, or an exception naming it when it is null. */
     public static <T> T nonNull(String name, T value) {
@@ -21,8 +20,8 @@ public final class Require {
     /** The key, or an exception when it is null or empty. */
     public static byte[] key(byte[] key) {
         if (key == null || key.length == 0) {
-            throw new IllegalArgumentException("key must be a non-empty byte array (got "
-                    + (key == null ? "null" : "an empty array") + ")");
+            throw new IllegalArgumentException(
+                    "key must be a non-empty byte array (got " + (key == null ? "null" : "an empty array") + ")");
         }
         return key;
     }
@@ -58,8 +57,8 @@ public final class Require {
 
     private static void ownersFor(int keys, long[] owners) {
         if (owners != null && owners.length != keys) {
-            throw new IllegalArgumentException("owners must have one entry per key (got " + owners.length
-                    + " owners for " + keys + " keys)");
+            throw new IllegalArgumentException(
+                    "owners must have one entry per key (got " + owners.length + " owners for " + keys + " keys)");
         }
     }
 

@@ -158,8 +158,7 @@ public interface SeenSet extends AutoCloseable {
 
     /** Releases memory or files the store holds. The store must not be used afterwards. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 
     /**
      * Refuses a null list or a null key in it before a batch changes anything, so that a refused batch has not half

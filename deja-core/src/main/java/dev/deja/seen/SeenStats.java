@@ -10,5 +10,4 @@ package dev.deja.seen;
  * @param memoryBytes bytes of memory (or disk, for {@code exact}) the store occupies now
  * @param estimate    the live estimate of the error the store may currently make
  */
-public record SeenStats(String kind, Guarantee guarantee, long insertions, long memoryBytes, ErrorEstimate estimate) {
-}
+public record SeenStats(String kind, Guarantee guarantee, long insertions, long memoryBytes, ErrorEstimate estimate) {}

@@ -33,8 +33,7 @@ public final class BloomSizing {
     /** Mean keys per block beyond which a block is saturated for every k (see {@link #blockedFpp}). */
     private static final double SATURATED_LAMBDA = 50_000;
 
-    private BloomSizing() {
-    }
+    private BloomSizing() {}
 
     /**
      * The false-positive probability of a new (sectored) filter of {@code bits} bits and {@code hashes} bits per key

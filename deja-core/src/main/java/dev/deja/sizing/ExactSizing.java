@@ -36,8 +36,7 @@ public final class ExactSizing {
     /** The longest key deja accepts for sizing. */
     public static final int MAX_KEY_LENGTH = 1 << 16;
 
-    private ExactSizing() {
-    }
+    private ExactSizing() {}
 
     /**
      * Estimated disk bytes per key for a window of {@code keys} keys of {@code keyLength} random bytes kept in

@@ -37,8 +37,7 @@ public final class RecentSizing {
     /** The smallest lost probability whose complement is still below 1 in double precision: 2^-53. */
     private static final double MIN_LOST_PROBABILITY = 0x1p-53;
 
-    private RecentSizing() {
-    }
+    private RecentSizing() {}
 
     /**
      * The probability that a key is still held after {@code keysAfter} further new keys in a filter of

@@ -8,8 +8,7 @@ package dev.deja.sizing;
  */
 public final class Sizing {
 
-    private Sizing() {
-    }
+    private Sizing() {}
 
     /** Bloom: the smallest filter holding {@code capacity} keys at false-positive probability at most {@code fpp}. */
     public static BloomSize bloom(long capacity, double fpp) {
@@ -35,8 +34,8 @@ public final class Sizing {
 
     /** Recent: the probability that a filter of {@code buckets} buckets still holds a key after the window. */
     public static RecentSize recentForBuckets(long buckets, int ways, boolean owners, long keysPerWindow) {
-        return new RecentSize(buckets, ways, owners, keysPerWindow,
-                RecentSizing.heldProbability(buckets, ways, keysPerWindow));
+        return new RecentSize(
+                buckets, ways, owners, keysPerWindow, RecentSizing.heldProbability(buckets, ways, keysPerWindow));
     }
 
     /** Recent: how many further keys a filter of {@code buckets} buckets holds a key for with {@code heldProbability}. */

@@ -54,7 +54,9 @@ class SerialWorkTest {
         assertThat(mostAtOnce).hasValue(1);
         afterQueuedTasks();
         afterQueuedTasks(); // and whatever the second run queued as it ended
-        assertThat(runs).as("the wakes during the first run make one more run, not ten").hasValue(2);
+        assertThat(runs)
+                .as("the wakes during the first run make one more run, not ten")
+                .hasValue(2);
     }
 
     @Test
@@ -81,7 +83,9 @@ class SerialWorkTest {
         work.start(TimeUnit.HOURS.toNanos(1));
         work.wake();
         afterQueuedTasks();
-        assertThat(runs).as("a retry waiting out its delay is not brought forward").hasValue(0);
+        assertThat(runs)
+                .as("a retry waiting out its delay is not brought forward")
+                .hasValue(0);
         work.stop();
         assertThat(threads.getQueue()).as("the delayed run is cancelled").isEmpty();
         work.wake();

@@ -36,14 +36,17 @@ class TaskQueueTest {
         List<Integer> order = new ArrayList<>(); // not thread-safe: tasks run one at a time, each seeing the last
         AtomicInteger inProgress = new AtomicInteger();
         AtomicInteger mostAtOnce = new AtomicInteger();
-        List<CompletableFuture<Integer>> done = IntStream.range(0, 1000).mapToObj(i -> queue.submit(() -> {
-            mostAtOnce.accumulateAndGet(inProgress.incrementAndGet(), Math::max);
-            order.add(i);
-            inProgress.decrementAndGet();
-            return i;
-        })).toList();
+        List<CompletableFuture<Integer>> done = IntStream.range(0, 1000)
+                .mapToObj(i -> queue.submit(() -> {
+                    mostAtOnce.accumulateAndGet(inProgress.incrementAndGet(), Math::max);
+                    order.add(i);
+                    inProgress.decrementAndGet();
+                    return i;
+                }))
+                .toList();
         assertThat(done.getLast().join()).isEqualTo(999);
-        assertThat(order).containsExactlyElementsOf(IntStream.range(0, 1000).boxed().toList());
+        assertThat(order)
+                .containsExactlyElementsOf(IntStream.range(0, 1000).boxed().toList());
         assertThat(mostAtOnce).hasValue(1);
         queue.close();
     }
@@ -76,8 +79,7 @@ class TaskQueueTest {
     }
 
     @Test
-    void aRepeatedTaskRunsAtItsIntervalAndIsDroppedAtCloseWhileWaitingItsTurnHoweverOftenItWasDue()
-            throws Exception {
+    void aRepeatedTaskRunsAtItsIntervalAndIsDroppedAtCloseWhileWaitingItsTurnHoweverOftenItWasDue() throws Exception {
         TaskQueue queue = new TaskQueue("test", threads);
         CountDownLatch threeRuns = new CountDownLatch(3);
         AtomicInteger runs = new AtomicInteger();
@@ -105,7 +107,8 @@ class TaskQueueTest {
         }
         release.countDown();
         closer.join();
-        assertThat(runs).as("no copy piled up behind the blocking task, and the one waiting was dropped")
+        assertThat(runs)
+                .as("no copy piled up behind the blocking task, and the one waiting was dropped")
                 .hasValue(before);
         assertThat(threads.getQueue()).as("the timer is stopped").isEmpty();
     }

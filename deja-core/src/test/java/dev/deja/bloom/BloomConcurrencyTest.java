@@ -23,7 +23,8 @@ class BloomConcurrencyTest {
     void exactlyOneRacerIsToldNewForEachFreshKey() throws Exception {
         // Sized far above the 100,000 keys raced so a false positive (which would give zero NEW) is negligible:
         // the expected number over the whole test is below 1e-3.
-        BloomFilter filter = BloomFilter.builder().capacity(10_000_000).fpp(1e-9).build();
+        BloomFilter filter =
+                BloomFilter.builder().capacity(10_000_000).fpp(1e-9).build();
         CyclicBarrier start = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
@@ -48,7 +49,9 @@ class BloomConcurrencyTest {
                     racer.get();
                 }
                 for (int i = 0; i < KEYS_PER_ROUND; i++) {
-                    assertThat(news.get(i)).as("NEW answers for key %d of round %d", i, round).isEqualTo(1);
+                    assertThat(news.get(i))
+                            .as("NEW answers for key %d of round %d", i, round)
+                            .isEqualTo(1);
                 }
             }
         } finally {
@@ -62,7 +65,8 @@ class BloomConcurrencyTest {
         // them. The writer publishes how many keys it has added through a volatile counter; the reader, after reading
         // it, must find every one of those keys, including those whose add allocated a chunk moments before (the
         // filter is about 90 MiB of lazily allocated chunks, so the first thousands of adds each allocate one).
-        BloomFilter filter = BloomFilter.builder().capacity(50_000_000).fpp(0.001).build();
+        BloomFilter filter =
+                BloomFilter.builder().capacity(50_000_000).fpp(0.001).build();
         byte[][] keys = Keys.random(91, 200_000);
         AtomicInteger added = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -97,8 +101,11 @@ class BloomConcurrencyTest {
     @Test
     void aMergeRacingAddsLosesNoBits() throws Exception {
         BloomFilter target = BloomFilter.builder().capacity(200_000).fpp(0.01).build();
-        BloomFilter source = BloomFilter.builder().bits(target.bits()).hashes(target.hashes())
-                .capacity(target.capacity()).build();
+        BloomFilter source = BloomFilter.builder()
+                .bits(target.bits())
+                .hashes(target.hashes())
+                .capacity(target.capacity())
+                .build();
         byte[][] merged = Keys.random(78, 100_000);
         byte[][] added = Keys.random(79, 100_000);
         for (byte[] key : merged) {
@@ -167,8 +174,11 @@ class BloomConcurrencyTest {
      * every set bit afresh): no write was lost or double counted.
      */
     private static void assertCountMatchesAScan(BloomFilter filter) {
-        BloomFilter scanned = BloomFilter.builder().bits(filter.bits()).hashes(filter.hashes())
-                .capacity(filter.capacity()).build();
+        BloomFilter scanned = BloomFilter.builder()
+                .bits(filter.bits())
+                .hashes(filter.hashes())
+                .capacity(filter.capacity())
+                .build();
         scanned.mergeFrom(filter);
         assertThat(scanned.fillRatio()).isEqualTo(filter.fillRatio());
     }

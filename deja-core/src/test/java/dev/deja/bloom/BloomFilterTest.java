@@ -52,7 +52,8 @@ class BloomFilterTest {
         // Seed 001's ratio (8 GiB bits / 5e8 keys, k = 10) scaled down to 10^6 keys: exercises the positions 8..10
         // that come from mix(low + GOLDEN).
         long bits = (8L << 30) / 500 / 512 * 512;
-        BloomFilter filter = BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
+        BloomFilter filter =
+                BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
         byte[][] added = Keys.random(3, 1_000_000);
         for (byte[] key : added) {
             filter.add(key);
@@ -99,20 +100,26 @@ class BloomFilterTest {
     @Test
     void builderRejectsIncompleteOrConflictingSettings() {
         assertThatThrownBy(() -> BloomFilter.builder().capacity(0)).hasMessageContaining("capacity must be > 0");
-        assertThatThrownBy(() -> BloomFilter.builder().fpp(0)).hasMessageContaining("fpp must be in the open interval (0, 1)");
+        assertThatThrownBy(() -> BloomFilter.builder().fpp(0))
+                .hasMessageContaining("fpp must be in the open interval (0, 1)");
         assertThatThrownBy(() -> BloomFilter.builder().bits(1000)).hasMessageContaining("multiple of 512");
-        assertThatThrownBy(() -> BloomFilter.builder().hashes(33)).hasMessageContaining("hashes (k) must be in [1, 32]");
+        assertThatThrownBy(() -> BloomFilter.builder().hashes(33))
+                .hasMessageContaining("hashes (k) must be in [1, 32]");
         assertThatThrownBy(() -> BloomFilter.builder().capacity(10).build()).hasMessageContaining("give either");
-        assertThatThrownBy(() -> BloomFilter.builder().bits(512).hashes(3).fpp(0.1).build())
+        assertThatThrownBy(
+                        () -> BloomFilter.builder().bits(512).hashes(3).fpp(0.1).build())
                 .hasMessageContaining("fpp follows from bits");
-        assertThatThrownBy(() -> BloomFilter.builder().bits(512).build()).hasMessageContaining("needs hashes or capacity");
+        assertThatThrownBy(() -> BloomFilter.builder().bits(512).build())
+                .hasMessageContaining("needs hashes or capacity");
     }
 
     @Test
     void builderShapes() {
-        BloomFilter bySize = BloomFilter.builder().bits(1 << 20).capacity(100_000).build();
+        BloomFilter bySize =
+                BloomFilter.builder().bits(1 << 20).capacity(100_000).build();
         assertThat(bySize.bits()).isEqualTo(1 << 20);
-        assertThat(bySize.hashes()).isEqualTo(BloomSizing.forMemory(1 << 17, 100_000).hashes());
+        assertThat(bySize.hashes())
+                .isEqualTo(BloomSizing.forMemory(1 << 17, 100_000).hashes());
         BloomFilter explicit = BloomFilter.builder().bits(1 << 20).hashes(7).build();
         // Without a capacity, capacity is the load at which half the bits are expected to be set. With k = 7 one of
         // the eight words of a block stays empty, and each key puts one bit in each other word: half the bits are
@@ -123,7 +130,11 @@ class BloomFilterTest {
 
     @Test
     void seed001DefaultIsCreatableWithoutTouchingAGibibyte() {
-        BloomFilter filter = BloomFilter.builder().bits(8L << 30).hashes(10).capacity(500_000_000L).build();
+        BloomFilter filter = BloomFilter.builder()
+                .bits(8L << 30)
+                .hashes(10)
+                .capacity(500_000_000L)
+                .build();
         assertThat(filter.sizeInBytes()).isEqualTo(1L << 30);
         assertThat(filter.targetFpp()).isLessThan(0.001);
         assertThat(filter.allocatedBytes()).as("only the chunks' last slots").isLessThan(filter.sizeInBytes() / 1024);
@@ -134,9 +145,11 @@ class BloomFilterTest {
         for (byte[] key : keys) {
             assertThat(filter.check(key)).isTrue();
         }
-        assertThat(filter.allocatedBytes()).isLessThanOrEqualTo(filter.sizeInBytes() / 1024 + 100L * ChunkedBits.CHUNK_BYTES);
+        assertThat(filter.allocatedBytes())
+                .isLessThanOrEqualTo(filter.sizeInBytes() / 1024 + 100L * ChunkedBits.CHUNK_BYTES);
         // Sized from (capacity, fpp) instead, the blocked formula asks for a bit more than the classic 14.4 bits/key.
-        BloomFilter sized = BloomFilter.builder().capacity(500_000_000L).fpp(0.001).build();
+        BloomFilter sized =
+                BloomFilter.builder().capacity(500_000_000L).fpp(0.001).build();
         assertThat(sized.bits() / 500_000_000.0).isBetween(14.4, 17.2);
         assertThat(sized.allocatedBytes()).isLessThan(sized.sizeInBytes() / 1024);
     }
@@ -169,7 +182,8 @@ class BloomFilterTest {
         // Only the chunks spanning the top 1% of blocks were allocated (1% of 2 GiB is about 21 MiB, in whole
         // chunks), besides the chunks' last slots.
         assertThat(filter.allocatedBytes())
-                .isLessThanOrEqualTo(filter.sizeInBytes() / 100 + 2L * ChunkedBits.CHUNK_BYTES + filter.sizeInBytes() / 1024);
+                .isLessThanOrEqualTo(
+                        filter.sizeInBytes() / 100 + 2L * ChunkedBits.CHUNK_BYTES + filter.sizeInBytes() / 1024);
         assertThat(filter.approximateCount()).isCloseTo(top.length, within(top.length / 50L));
     }
 
@@ -211,7 +225,8 @@ class BloomFilterTest {
         }
         long used = heapUsedAfterGc() - before;
         // The bits, the chunks' alignment and last slots (under 64 KiB here), and the 64 KiB of block locks.
-        assertThat(filter.allocatedBytes()).isEqualTo(BloomFilter.heapBytes(filter.bits()))
+        assertThat(filter.allocatedBytes())
+                .isEqualTo(BloomFilter.heapBytes(filter.bits()))
                 .isBetween((64L << 20) + 64 * 1024, (64L << 20) + 128 * 1024);
         assertThat(used).as("heap taken by a full 64 MiB filter").isBetween(60L << 20, 80L << 20);
         assertThat(filter.check("anything")).isTrue();
@@ -233,10 +248,15 @@ class BloomFilterTest {
         }
         long used = heapUsedAfterGc() - before;
         BloomFilter one = filters.get(0);
-        assertThat(one.allocatedBytes()).isGreaterThan(64 * 1024).isEqualTo(one.stats().memoryBytes())
+        assertThat(one.allocatedBytes())
+                .isGreaterThan(64 * 1024)
+                .isEqualTo(one.stats().memoryBytes())
                 .isLessThanOrEqualTo(BloomFilter.heapBytes(512));
-        assertThat(used).as("heap taken by 256 empty filters").isBetween(filters.size() * one.allocatedBytes() * 9 / 10,
-                filters.size() * one.allocatedBytes() * 12 / 10);
+        assertThat(used)
+                .as("heap taken by 256 empty filters")
+                .isBetween(
+                        filters.size() * one.allocatedBytes() * 9 / 10,
+                        filters.size() * one.allocatedBytes() * 12 / 10);
     }
 
     @Test
@@ -260,8 +280,22 @@ class BloomFilterTest {
         long chunk = 64L << ChunkedBits.SLOT_SHIFT; // logical bytes of a chunk, its last slot included
         long piece = BloomFilter.ZERO_PIECE_BYTES;
         long buffer = BloomFormat.BUFFER_BYTES;
-        long[] offsets = {0, piece - 1, piece, 2 * piece + 7, buffer - 1, buffer, chunk - 64, chunk - 1, chunk,
-            3 * chunk - 33, 5 * chunk + buffer - 1, 5 * chunk + buffer, size - piece, size - 1};
+        long[] offsets = {
+            0,
+            piece - 1,
+            piece,
+            2 * piece + 7,
+            buffer - 1,
+            buffer,
+            chunk - 64,
+            chunk - 1,
+            chunk,
+            3 * chunk - 33,
+            5 * chunk + buffer - 1,
+            5 * chunk + buffer,
+            size - piece,
+            size - 1
+        };
         byte[] one = {(byte) 0x81};
         for (long offset : offsets) {
             if (offset < size) {
@@ -295,7 +329,8 @@ class BloomFilterTest {
         assertThatThrownBy(() -> read(badMagic)).isInstanceOf(IOException.class).hasMessageContaining("bad magic");
         byte[] badVersion = good.clone();
         badVersion[4] = 9;
-        assertThatThrownBy(() -> read(badVersion)).hasMessageContaining("unsupported bloom filter format version 9")
+        assertThatThrownBy(() -> read(badVersion))
+                .hasMessageContaining("unsupported bloom filter format version 9")
                 .hasMessageContaining("versions 1 to 2");
         byte[] badHeader = good.clone();
         badHeader[9] ^= 1;
@@ -304,9 +339,11 @@ class BloomFilterTest {
         badBody[40] ^= 0x10;
         assertThatThrownBy(() -> read(badBody)).hasMessageContaining("bit array checksum mismatch");
         assertThatThrownBy(() -> read(Arrays.copyOf(good, good.length - 10)))
-                .isInstanceOf(EOFException.class).hasMessageContaining("truncated");
+                .isInstanceOf(EOFException.class)
+                .hasMessageContaining("truncated");
         assertThatThrownBy(() -> read(Arrays.copyOf(good, 20)))
-                .isInstanceOf(EOFException.class).hasMessageContaining("header");
+                .isInstanceOf(EOFException.class)
+                .hasMessageContaining("header");
         byte[] windowedKind = good.clone();
         windowedKind[5] = BloomFormat.KIND_WINDOWED;
         assertThatThrownBy(() -> read(windowedKind)).hasMessageContaining("windowed bloom filter");
@@ -329,11 +366,14 @@ class BloomFilterTest {
         }
         assertThat(a.approximateCount()).isCloseTo(10_000L, within(300L));
         BloomFilter other = BloomFilter.builder().capacity(20_000).fpp(0.01).build();
-        assertThatThrownBy(() -> a.mergeFrom(other)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> a.mergeFrom(other))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("different shapes");
         BloomFilter scattered = FormatOne.empty(a.bits(), a.hashes(), a.capacity());
-        assertThatThrownBy(() -> a.mergeFrom(scattered)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("layout SECTORED").hasMessageContaining("layout SCATTERED");
+        assertThatThrownBy(() -> a.mergeFrom(scattered))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("layout SECTORED")
+                .hasMessageContaining("layout SCATTERED");
     }
 
     @Test
@@ -380,7 +420,11 @@ class BloomFilterTest {
         byte[][] added = Keys.random(22, 100_000);
         byte[][] fresh = Keys.random(23, 200_000);
         for (int k = 1; k <= BloomSizing.MAX_HASHES; k++) {
-            BloomFilter filter = BloomFilter.builder().bits(1 << 20).hashes(k).capacity(100_000).build();
+            BloomFilter filter = BloomFilter.builder()
+                    .bits(1 << 20)
+                    .hashes(k)
+                    .capacity(100_000)
+                    .build();
             for (byte[] key : added) {
                 filter.add(key);
             }
@@ -391,7 +435,8 @@ class BloomFilterTest {
             double measured = falsePositiveRate(filter, fresh);
             // 200,000 probes: at the smallest expected rate here (about 0.9%, 1,800 hits) six standard deviations
             // are 14%; a fill-dependent formula error would show far beyond that.
-            assertThat(measured).as("k=%d, expected %f", k, expected)
+            assertThat(measured)
+                    .as("k=%d, expected %f", k, expected)
                     .isCloseTo(expected, within(expected * 0.15 + 0.001));
         }
     }
@@ -403,8 +448,11 @@ class BloomFilterTest {
         for (byte[] key : keys) {
             source.add(key);
         }
-        BloomFilter target = BloomFilter.builder().bits(source.bits()).hashes(source.hashes())
-                .capacity(source.capacity()).build();
+        BloomFilter target = BloomFilter.builder()
+                .bits(source.bits())
+                .hashes(source.hashes())
+                .capacity(source.capacity())
+                .build();
         byte[] chunk = new byte[1000]; // deliberately not a multiple of 8
         for (long offset = 0; offset < source.sizeInBytes(); ) {
             int n = source.readBits(offset, chunk, 0, chunk.length);
@@ -466,15 +514,21 @@ class BloomFilterTest {
         }
         assertThat(Arrays.copyOf(maybe, held.length)).doesNotContain(false);
         assertThatThrownBy(() -> filter.orCheckHashes(hashes, new boolean[3]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one per key");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one per key");
         // an odd count of longs is a caller's slip (a pair cut in half), not a batch one key shorter
         assertThatThrownBy(() -> filter.checkHashes(Arrays.copyOf(hashes, 3)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes").hasMessageContaining("3");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hashes")
+                .hasMessageContaining("3");
         assertThatThrownBy(() -> filter.orCheckHashes(Arrays.copyOf(hashes, 3), new boolean[1]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes");
-        assertThatThrownBy(() -> filter.checkHashes(null)).isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hashes");
+        assertThatThrownBy(() -> filter.checkHashes(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("hashes must not be null");
-        assertThatThrownBy(() -> filter.orCheckHashes(hashes, null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> filter.orCheckHashes(hashes, null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maybe must not be null");
     }
 
@@ -483,12 +537,18 @@ class BloomFilterTest {
         byte[] good = serialise(BloomFilter.builder().capacity(1000).fpp(0.01).build());
         for (double fpp : new double[] {Double.NaN, -1, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
             byte[] forged = Forged.withLong(good, 32, 24, Double.doubleToRawLongBits(fpp));
-            assertThatThrownBy(() -> read(forged)).as("fpp %s", fpp).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> read(forged))
+                    .as("fpp %s", fpp)
+                    .isInstanceOf(IOException.class)
                     .hasMessage("bloom filter header holds impossible parameters: target fpp must be in [0, 1] (got "
                             + fpp + ")");
         }
         // 1 is what a legitimate explicit shape carries when its capacity saturates it, so [0, 1] is accepted.
-        BloomFilter saturated = BloomFilter.builder().bits(512).hashes(1).capacity(Long.MAX_VALUE).build();
+        BloomFilter saturated = BloomFilter.builder()
+                .bits(512)
+                .hashes(1)
+                .capacity(Long.MAX_VALUE)
+                .build();
         assertThat(saturated.targetFpp()).isEqualTo(1.0);
         assertThat(read(serialise(saturated)).targetFpp()).isEqualTo(1.0);
         assertThat(read(Forged.withLong(good, 32, 24, 0)).targetFpp()).isZero();

@@ -127,9 +127,14 @@ class BloomFilterWriteTest {
     private static byte[] reference(BloomFilter filter, byte[] written) {
         byte[] bits = bytewise(filter);
         ByteBuffer header = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
-        header.put(Arrays.copyOf(written, 4)).put((byte) filter.layout().formatVersion()).put((byte) BloomFormat.KIND_BLOOM)
-                .put((byte) Hash128.HASH_ID_XXH3_128).put((byte) filter.hashes()).putLong(filter.bits())
-                .putLong(filter.capacity()).putLong(Double.doubleToRawLongBits(filter.targetFpp()));
+        header.put(Arrays.copyOf(written, 4))
+                .put((byte) filter.layout().formatVersion())
+                .put((byte) BloomFormat.KIND_BLOOM)
+                .put((byte) Hash128.HASH_ID_XXH3_128)
+                .put((byte) filter.hashes())
+                .putLong(filter.bits())
+                .putLong(filter.capacity())
+                .putLong(Double.doubleToRawLongBits(filter.targetFpp()));
         ByteBuffer out = ByteBuffer.allocate(32 + 4 + bits.length + 4).order(ByteOrder.LITTLE_ENDIAN);
         out.put(header.array()).putInt(crc(header.array())).put(bits).putInt(crc(bits));
         return out.array();

@@ -16,9 +16,12 @@ class ChunkedBitsTest {
     @Test
     void aFullChunkIsExactlyOneChunkObjectOfOneRegion() {
         assertThat(ChunkedBits.ARRAY_HEADER_BYTES + 8L * FULL_CHUNK).isEqualTo(ChunkedBits.CHUNK_BYTES);
-        assertThat(ChunkedBits.chunkBytes(0)).as("collector unknown: an ordinary 1 MiB object").isEqualTo(1 << 20);
+        assertThat(ChunkedBits.chunkBytes(0))
+                .as("collector unknown: an ordinary 1 MiB object")
+                .isEqualTo(1 << 20);
         assertThat(ChunkedBits.chunkBytes(4L << 20)).isEqualTo(4 << 20);
-        assertThat(ChunkedBits.chunkBytes(512L << 20)).as("at most 32 MiB: then half a region or less")
+        assertThat(ChunkedBits.chunkBytes(512L << 20))
+                .as("at most 32 MiB: then half a region or less")
                 .isEqualTo(32 << 20);
         if (ChunkedBits.REGION_BYTES >= (1 << 20) && ChunkedBits.REGION_BYTES <= (32 << 20)) {
             // the test JVM runs G1 with small regions: a full chunk fills its region and takes no more
@@ -41,7 +44,9 @@ class ChunkedBitsTest {
         assertThat(last).isNotSameAs(first).hasSize(3 * 8).isSameAs(bits.arrayOrNull(3 * SLOTS - 1));
         assertThat(ChunkedBits.firstWord(SLOTS - 1)).isZero();
         assertThat(ChunkedBits.firstWord(3 * SLOTS - 1)).isEqualTo(16);
-        assertThat(bits.arrayOrNull(SLOTS)).as("the second chunk, not written yet").isNull();
+        assertThat(bits.arrayOrNull(SLOTS))
+                .as("the second chunk, not written yet")
+                .isNull();
         assertThat(bits.arrayForWrite(2 * SLOTS + 5)).isNotSameAs(first).hasSize(FULL_CHUNK);
         assertThat(ChunkedBits.firstWord(2 * SLOTS + 5)).isEqualTo(ChunkedBits.LEAD_WORDS + 40);
         assertThat(bits.allocatedChunks()).isEqualTo(2);
@@ -85,8 +90,10 @@ class ChunkedBitsTest {
             assertThat(bits.word(w)).isEqualTo(expected);
         }
         assertThat(bits.allocatedChunks()).isEqualTo(3);
-        assertThat(bits.allocatedBytes()).isEqualTo(2 * ChunkedBits.heapBytes(FULL_CHUNK)
-                + ChunkedBits.heapBytes(ChunkedBits.LEAD_WORDS + 8 * 5) + ChunkedBits.heapBytes(3 * 8));
+        assertThat(bits.allocatedBytes())
+                .isEqualTo(2 * ChunkedBits.heapBytes(FULL_CHUNK)
+                        + ChunkedBits.heapBytes(ChunkedBits.LEAD_WORDS + 8 * 5)
+                        + ChunkedBits.heapBytes(3 * 8));
         assertThat(ChunkedBits.heapBytesWhenFull(words)).isEqualTo(bits.allocatedBytes());
 
         // a merge carries the last slots too
@@ -141,7 +148,9 @@ class ChunkedBitsTest {
                 }
             }
             long delta = bits.storeBytes(offset, src, 3, size);
-            assertThat(delta).as("round %d: change in set bits", round).isEqualTo(bitCount(model, offset, size) - before);
+            assertThat(delta)
+                    .as("round %d: change in set bits", round)
+                    .isEqualTo(bitCount(model, offset, size) - before);
             ones += delta;
         }
         byte[] back = new byte[length];
@@ -192,9 +201,11 @@ class ChunkedBitsTest {
             Arrays.fill(dst, (byte) 0x5A);
             bits.loadBytes(offset, dst, 3, size);
             assertThat(Arrays.equals(dst, 3, 3 + size, model, offset, offset + size))
-                    .as("round %d: %d bytes at %d", round, size, offset).isTrue();
+                    .as("round %d: %d bytes at %d", round, size, offset)
+                    .isTrue();
             assertThat(new byte[] {dst[0], dst[1], dst[2], dst[size + 3], dst[size + 4]})
-                    .as("round %d: bytes around the range untouched", round).containsOnly((byte) 0x5A);
+                    .as("round %d: bytes around the range untouched", round)
+                    .containsOnly((byte) 0x5A);
         }
         for (long w = 0; w < words; w += 1 + random.nextInt(64)) {
             long expected = 0;
@@ -222,8 +233,11 @@ class ChunkedBitsTest {
         }
         int half = (int) (region / 2 / 8) - 2; // exactly half a region: an ordinary object
         assertThat(ChunkedBits.heapBytes(half)).isEqualTo(region / 2);
-        assertThat(ChunkedBits.heapBytes(half + 1)).as("humongous: a region of its own").isEqualTo(region);
-        assertThat(ChunkedBits.heapBytes((int) (region / 8))).as("a region and 16 bytes: two regions")
+        assertThat(ChunkedBits.heapBytes(half + 1))
+                .as("humongous: a region of its own")
+                .isEqualTo(region);
+        assertThat(ChunkedBits.heapBytes((int) (region / 8)))
+                .as("a region and 16 bytes: two regions")
                 .isEqualTo(2 * region);
     }
 }

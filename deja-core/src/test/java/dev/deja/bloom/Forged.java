@@ -7,8 +7,7 @@ import java.io.UncheckedIOException;
 /** Streams with headers whose checksums are right whatever they say, as anyone can recompute a CRC32C. */
 final class Forged {
 
-    private Forged() {
-    }
+    private Forged() {}
 
     /** A copy of {@code stream} with the u64 at {@code at} replaced and the header's CRC32C recomputed. */
     static byte[] withLong(byte[] stream, int headerLength, int at, long value) {

@@ -10,8 +10,7 @@ import java.util.zip.CRC32C;
 /** Filters in format version 1 (scattered layout), made the only way they arise now: read from their bytes. */
 final class FormatOne {
 
-    private FormatOne() {
-    }
+    private FormatOne() {}
 
     /** An empty format-1 filter of the given shape, read through {@link BloomFilter#readFrom}. */
     static BloomFilter empty(long bits, int k, long capacity) {

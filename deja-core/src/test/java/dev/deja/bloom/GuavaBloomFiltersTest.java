@@ -28,8 +28,8 @@ class GuavaBloomFiltersTest {
             guava.put(key);
         }
         byte[] serialised = serialise(guava);
-        GuavaBloomFilter migrated = GuavaBloomFilters.read(new ByteArrayInputStream(serialised),
-                GuavaBloomFilters.Funnel.BYTE_ARRAY);
+        GuavaBloomFilter migrated =
+                GuavaBloomFilters.read(new ByteArrayInputStream(serialised), GuavaBloomFilters.Funnel.BYTE_ARRAY);
         for (byte[] key : added) {
             assertThat(migrated.check(key)).isTrue();
         }
@@ -62,11 +62,12 @@ class GuavaBloomFiltersTest {
         String[] added = new String[5_000];
         for (int i = 0; i < added.length; i++) {
             // Mix ASCII, Cyrillic and astral-plane characters so the UTF-8 encoding path matters.
-            added[i] = "msg-" + random.nextLong() + "-\u0436\u0443\u0440\u043d\u0430\u043b-" + Character.toString(0x1F600 + i % 50);
+            added[i] = "msg-" + random.nextLong() + "-\u0436\u0443\u0440\u043d\u0430\u043b-"
+                    + Character.toString(0x1F600 + i % 50);
             guava.put(added[i]);
         }
-        GuavaBloomFilter migrated = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(guava)),
-                GuavaBloomFilters.Funnel.UTF8_STRING);
+        GuavaBloomFilter migrated = GuavaBloomFilters.read(
+                new ByteArrayInputStream(serialise(guava)), GuavaBloomFilters.Funnel.UTF8_STRING);
         assertThat(migrated.funnel()).isEqualTo(GuavaBloomFilters.Funnel.UTF8_STRING);
         for (String key : added) {
             assertThat(migrated.check(key)).isTrue();
@@ -80,12 +81,12 @@ class GuavaBloomFiltersTest {
     @Test
     void theEmptyKeyIsAnsweredAsGuavaAnswersIt() throws IOException {
         BloomFilter<CharSequence> strings = BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 100, 0.01);
-        GuavaBloomFilter before = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(strings)),
-                GuavaBloomFilters.Funnel.UTF8_STRING);
+        GuavaBloomFilter before = GuavaBloomFilters.read(
+                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilters.Funnel.UTF8_STRING);
         assertThat(before.check("")).isEqualTo(strings.mightContain("")).isFalse();
         strings.put("");
-        GuavaBloomFilter after = GuavaBloomFilters.read(new ByteArrayInputStream(serialise(strings)),
-                GuavaBloomFilters.Funnel.UTF8_STRING);
+        GuavaBloomFilter after = GuavaBloomFilters.read(
+                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilters.Funnel.UTF8_STRING);
         assertThat(after.check("")).isEqualTo(strings.mightContain("")).isTrue();
         assertThat(after.check(new byte[0])).isTrue();
         assertThat(after.checkThenAdd("")).isEqualTo(Verdict.DUPLICATE);
@@ -94,12 +95,15 @@ class GuavaBloomFiltersTest {
         GuavaBloomFilter migrated = read(serialise(bytes));
         Verdict expected = bytes.put(new byte[0]) ? Verdict.NEW : Verdict.DUPLICATE;
         assertThat(migrated.checkThenAdd(new byte[0])).isEqualTo(expected);
-        assertThat(migrated.check(new byte[0])).isEqualTo(bytes.mightContain(new byte[0])).isTrue();
+        assertThat(migrated.check(new byte[0]))
+                .isEqualTo(bytes.mightContain(new byte[0]))
+                .isTrue();
         migrated.add(new byte[0]);
         ByteArrayOutputStream back = new ByteArrayOutputStream();
         migrated.writeTo(back);
         assertThat(back.toByteArray()).isEqualTo(serialise(bytes));
-        assertThatThrownBy(() -> migrated.check((byte[]) null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> migrated.check((byte[]) null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
     }
 
@@ -108,10 +112,12 @@ class GuavaBloomFiltersTest {
         BloomFilter<byte[]> guava = BloomFilter.create(Funnels.byteArrayFunnel(), 1000, 0.01);
         byte[] good = serialise(guava);
         assertThatThrownBy(() -> read(Arrays.copyOf(good, good.length - 3)))
-                .isInstanceOf(EOFException.class).hasMessageContaining("truncated Guava bloom filter");
+                .isInstanceOf(EOFException.class)
+                .hasMessageContaining("truncated Guava bloom filter");
         byte[] oldStrategy = good.clone();
         oldStrategy[0] = 0;
-        assertThatThrownBy(() -> read(oldStrategy)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(oldStrategy))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("only MURMUR128_MITZ_64 (1)");
         byte[] noHashes = good.clone();
         noHashes[1] = 0;
@@ -123,10 +129,12 @@ class GuavaBloomFiltersTest {
     @Test
     void aHeaderClaimingMoreWordsThanTheStreamHoldsEndsInTruncationNotInAnAllocation() {
         // 2^31 - 1 words: past the VM's array limit; 2^28 words: 2 GiB, the test heap.
-        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x7f, -1, -1, -1})).isInstanceOf(EOFException.class)
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x7f, -1, -1, -1}))
+                .isInstanceOf(EOFException.class)
                 .hasMessage("truncated Guava bloom filter stream: its header announces 2147483647 data words "
                         + "(17179869176 bytes), the stream ends in word 0");
-        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x10, 0, 0, 0})).isInstanceOf(EOFException.class)
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0x10, 0, 0, 0}))
+                .isInstanceOf(EOFException.class)
                 .hasMessageContaining("announces 268435456 data words");
         byte[] megabyte = Arrays.copyOf(new byte[] {1, 5, 0x7f, -1, -1, -1}, 6 + (1 << 20));
         assertThat(dev.deja.seen.Allocations.of(() -> read(megabyte))).isLessThan(16L << 20);
@@ -136,23 +144,29 @@ class GuavaBloomFiltersTest {
             guava.put(key);
         }
         assertThatCode(() -> {
-            ByteArrayOutputStream back = new ByteArrayOutputStream();
-            read(serialise(guava)).writeTo(back);
-            assertThat(back.toByteArray()).isEqualTo(serialise(guava));
-        }).doesNotThrowAnyException();
+                    ByteArrayOutputStream back = new ByteArrayOutputStream();
+                    read(serialise(guava)).writeTo(back);
+                    assertThat(back.toByteArray()).isEqualTo(serialise(guava));
+                })
+                .doesNotThrowAnyException();
     }
 
     @Test
     void impossibleHeadersAreRefusedByName() {
-        assertThatThrownBy(() -> read(new byte[] {1, 5, -1, -1, -1, -1})).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(new byte[] {1, 5, -1, -1, -1, -1}))
+                .isInstanceOf(IOException.class)
                 .hasMessage("Guava bloom filter has -1 data words; must be > 0");
-        assertThatThrownBy(() -> read(new byte[] {1, 5, -128, 0, 0, 0})).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(new byte[] {1, 5, -128, 0, 0, 0}))
+                .isInstanceOf(IOException.class)
                 .hasMessage("Guava bloom filter has -2147483648 data words; must be > 0");
-        assertThatThrownBy(() -> read(new byte[] {1, 5, 0, 0, 0, 0})).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0, 0, 0, 0}))
+                .isInstanceOf(IOException.class)
                 .hasMessage("Guava bloom filter has 0 data words; must be > 0");
         assertThatThrownBy(() -> read(new byte[] {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}))
-                .isInstanceOf(IOException.class).hasMessageContaining("0 hash functions");
-        assertThatThrownBy(() -> read(new byte[] {1, 5, 0})).isInstanceOf(EOFException.class)
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("0 hash functions");
+        assertThatThrownBy(() -> read(new byte[] {1, 5, 0}))
+                .isInstanceOf(EOFException.class)
                 .hasMessage("truncated Guava bloom filter stream: the 6-byte header is cut short");
     }
 
@@ -173,9 +187,11 @@ class GuavaBloomFiltersTest {
         GuavaBloomFilter filter = read(serialise(BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01)));
         List<byte[]> keys = Arrays.asList("a".getBytes(StandardCharsets.UTF_8), null);
         // "a" used to be recorded before the null was met: a refused call that had half happened
-        assertThatThrownBy(() -> filter.checkThenAddAll(keys)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> filter.checkThenAddAll(keys))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
-        assertThatThrownBy(() -> filter.addAll(keys)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> filter.addAll(keys))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
         assertThat(filter.check("a")).isFalse();
         assertThat(filter.checkThenAddAll(Arrays.asList(new byte[0], new byte[0])))

@@ -5,8 +5,7 @@ import java.util.SplittableRandom;
 /** Deterministic random 16-byte keys for statistical tests. */
 final class Keys {
 
-    private Keys() {
-    }
+    private Keys() {}
 
     /** {@code n} random 16-byte keys from the seed; distinct seeds give disjoint keys with overwhelming probability. */
     static byte[][] random(long seed, int n) {

@@ -39,7 +39,8 @@ class VectorBlocksTest {
                 assertThat(SectoredBlocks.eightSet(chunk, base, low)).isEqualTo(eight);
                 answered[eight ? 1 : 0]++;
                 for (int k : new int[] {9, 10, 12, 16}) {
-                    assertThat(SectoredBlocks.allSet(chunk, base, low, k)).as("k = %d", k)
+                    assertThat(SectoredBlocks.allSet(chunk, base, low, k))
+                            .as("k = %d", k)
                             .isEqualTo(allSetByDefinition(chunk, base, low, k));
                 }
             }

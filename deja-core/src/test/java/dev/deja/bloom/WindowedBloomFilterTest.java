@@ -78,7 +78,11 @@ class WindowedBloomFilterTest {
     @Test
     void alwaysHoldsTheLastCapacityKeysAndKeepsTheFppBoundOverAMillionKeys() {
         int capacity = 100_000;
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(capacity).fpp(0.01).generations(4).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(capacity)
+                .fpp(0.01)
+                .generations(4)
+                .build();
         byte[][] stream = Keys.random(31, 1_000_000);
         int duplicates = 0;
         for (int i = 0; i < stream.length; i++) {
@@ -87,7 +91,9 @@ class WindowedBloomFilterTest {
             }
             if ((i + 1) % 250_000 == 0) {
                 for (int j = i + 1 - capacity; j <= i; j++) {
-                    assertThat(filter.check(stream[j])).as("key %d after %d keys", j, i + 1).isTrue();
+                    assertThat(filter.check(stream[j]))
+                            .as("key %d after %d keys", j, i + 1)
+                            .isTrue();
                 }
             }
         }
@@ -112,8 +118,13 @@ class WindowedBloomFilterTest {
     @Test
     void timeWindowHoldsKeysForTheWholeWindowThenDropsThem() {
         ManualClock clock = new ManualClock();
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(1_000_000).fpp(0.001).generations(5)
-                .window(Duration.ofSeconds(10)).clock(clock).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(1_000_000)
+                .fpp(0.001)
+                .generations(5)
+                .window(Duration.ofSeconds(10))
+                .clock(clock)
+                .build();
         assertThat(filter.checkThenAdd("early")).isEqualTo(Verdict.NEW);
         clock.millis += 2_400; // still inside the first 2.5 s span: the last moment its generation takes keys
         assertThat(filter.checkThenAdd("late-in-span")).isEqualTo(Verdict.NEW);
@@ -148,8 +159,13 @@ class WindowedBloomFilterTest {
      */
     private static void assertHeldForTheWholeWindow(int generations, long window, long capacity) {
         ManualClock clock = new ManualClock();
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(capacity).fpp(0.01)
-                .generations(generations).window(Duration.ofMillis(window)).clock(clock).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(capacity)
+                .fpp(0.01)
+                .generations(generations)
+                .window(Duration.ofMillis(window))
+                .clock(clock)
+                .build();
         long recorded = 3 * ((window + generations - 2) / (generations - 1));
         for (long m = 0; m < recorded + window; m++, clock.millis++) {
             if (m < recorded) {
@@ -157,8 +173,9 @@ class WindowedBloomFilterTest {
             }
             if (m >= window) {
                 assertThat(filter.check("key-" + (m - window)))
-                        .as("G=%d, window %d ms: the key recorded at %d ms, at %d ms", generations, window,
-                                m - window, m)
+                        .as(
+                                "G=%d, window %d ms: the key recorded at %d ms, at %d ms",
+                                generations, window, m - window, m)
                         .isTrue();
             }
         }
@@ -167,7 +184,11 @@ class WindowedBloomFilterTest {
     @Test
     void exactlyOneRacerIsToldNewEvenAcrossRotations() throws Exception {
         // 1500 keys per generation: the 20,000 raced keys force a dozen rotations while threads race.
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(1e-7).generations(3).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(3000)
+                .fpp(1e-7)
+                .generations(3)
+                .build();
         int threads = 4;
         int keysPerRound = 500;
         CyclicBarrier start = new CyclicBarrier(threads);
@@ -194,7 +215,9 @@ class WindowedBloomFilterTest {
                     racer.get();
                 }
                 for (int i = 0; i < keysPerRound; i++) {
-                    assertThat(news.get(i)).as("NEW answers for key %d of round %d", i, round).isEqualTo(1);
+                    assertThat(news.get(i))
+                            .as("NEW answers for key %d of round %d", i, round)
+                            .isEqualTo(1);
                 }
             }
         } finally {
@@ -205,8 +228,13 @@ class WindowedBloomFilterTest {
     @Test
     void roundTripsThroughItsBinaryFormatAndKeepsItsClock() throws IOException {
         ManualClock clock = new ManualClock();
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(30_000).fpp(0.01).generations(4)
-                .window(Duration.ofMinutes(3)).clock(clock).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(30_000)
+                .fpp(0.01)
+                .generations(4)
+                .window(Duration.ofMinutes(3))
+                .clock(clock)
+                .build();
         byte[][] keys = Keys.random(33, 45_000); // four rotations by count, and half a generation more
         for (byte[] key : keys) {
             filter.add(key);
@@ -238,10 +266,12 @@ class WindowedBloomFilterTest {
         byte[] corrupt = out.toByteArray().clone();
         corrupt[12] ^= 1;
         assertThatThrownBy(() -> WindowedBloomFilter.readFrom(new ByteArrayInputStream(corrupt)))
-                .isInstanceOf(IOException.class).hasMessageContaining("header: checksum mismatch");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("header: checksum mismatch");
         byte[] truncated = Arrays.copyOf(out.toByteArray(), out.size() - 100);
         assertThatThrownBy(() -> WindowedBloomFilter.readFrom(new ByteArrayInputStream(truncated)))
-                .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("truncated");
         assertThatThrownBy(() -> BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray())))
                 .hasMessageContaining("windowed bloom filter (kind 2), not a bloom filter (kind 1)");
     }
@@ -261,7 +291,8 @@ class WindowedBloomFilterTest {
         BloomFormat.putLong(fields, 16, Double.doubleToRawLongBits(0.9));
         byte[] header = Forged.header(fields, 1);
         assertThat(header).hasSize(52);
-        assertThatThrownBy(() -> read(header)).isInstanceOf(EOFException.class)
+        assertThatThrownBy(() -> read(header))
+                .isInstanceOf(EOFException.class)
                 .hasMessageStartingWith("truncated windowed bloom filter: generation 0 of 64 is cut short");
         assertThat(Allocations.of(() -> read(header))).isLessThan(1L << 20);
 
@@ -276,7 +307,8 @@ class WindowedBloomFilterTest {
         byte[] first = Forged.header(bloom, 2);
         byte[] stream = Arrays.copyOf(header, header.length + first.length + (1 << 20));
         System.arraycopy(first, 0, stream, header.length, first.length);
-        assertThatThrownBy(() -> read(stream)).isInstanceOf(EOFException.class)
+        assertThatThrownBy(() -> read(stream))
+                .isInstanceOf(EOFException.class)
                 .hasMessageContaining("truncated bloom stream: bit array at byte 1048576");
         assertThat(Allocations.of(() -> read(stream))).isLessThan(32L << 20);
 
@@ -285,24 +317,31 @@ class WindowedBloomFilterTest {
         byte[] other = Forged.header(bloom, 2);
         byte[] mismatched = Arrays.copyOf(header, header.length + other.length);
         System.arraycopy(other, 0, mismatched, header.length, other.length);
-        assertThatThrownBy(() -> read(mismatched)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(mismatched))
+                .isInstanceOf(IOException.class)
                 .hasMessageStartingWith("windowed bloom filter generation 0 has bits=549755813888");
     }
 
     @Test
     void aHeaderWithAnImpossibleCountWindowOrFppIsRefusedThoughItsChecksumIsRight() throws IOException {
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(0.01).generations(4).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(3000)
+                .fpp(0.01)
+                .generations(4)
+                .build();
         for (int i = 0; i < 10; i++) {
             filter.add("key-" + i);
         }
         byte[] good = serialise(filter);
         String impossible = "windowed bloom filter header holds impossible parameters: ";
         for (long keys : new long[] {-1, Long.MIN_VALUE, 1001, Long.MAX_VALUE}) {
-            assertThatThrownBy(() -> read(Forged.withLong(good, 48, 40, keys))).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> read(Forged.withLong(good, 48, 40, keys)))
+                    .isInstanceOf(IOException.class)
                     .hasMessage(impossible + "keys in the newest generation must be in [0, 1000] (got " + keys + ")");
         }
         assertThat(read(Forged.withLong(good, 48, 40, 1000)).perGeneration()).isEqualTo(1000); // full: it rotates next
-        assertThatThrownBy(() -> read(Forged.withLong(good, 48, 24, -1))).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(Forged.withLong(good, 48, 24, -1)))
+                .isInstanceOf(IOException.class)
                 .hasMessage(impossible + "a window of 18446744073709551615 ms (the most is 9223372036854775807)");
         for (double fpp : new double[] {Double.NaN, -1, 0, 1, 2, Double.POSITIVE_INFINITY}) {
             assertThatThrownBy(() -> read(Forged.withLong(good, 48, 16, Double.doubleToRawLongBits(fpp))))
@@ -319,8 +358,13 @@ class WindowedBloomFilterTest {
     @Test
     void aStartTimeInTheFutureOrBeforeTheEpochDoesNotStopTheWindow() throws IOException {
         ManualClock clock = new ManualClock();
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(3000).fpp(0.01).generations(4)
-                .window(Duration.ofSeconds(3)).clock(clock).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(3000)
+                .fpp(0.01)
+                .generations(4)
+                .window(Duration.ofSeconds(3))
+                .clock(clock)
+                .build();
         filter.add("saved");
         byte[] good = serialise(filter);
         for (long start : new long[] {clock.millis + 3_600_000, Long.MAX_VALUE}) {
@@ -329,7 +373,9 @@ class WindowedBloomFilterTest {
                     new ByteArrayInputStream(Forged.withLong(good, 48, 32, start)), reader);
             assertThat(read.check("saved")).as("start %d, at once", start).isTrue();
             reader.millis += 4_000; // past the window plus a span, measured from the reader's now
-            assertThat(read.check("saved")).as("start %d, after the window", start).isFalse();
+            assertThat(read.check("saved"))
+                    .as("start %d, after the window", start)
+                    .isFalse();
         }
         ManualClock reader = new ManualClock();
         WindowedBloomFilter ancient = WindowedBloomFilter.readFrom(
@@ -339,18 +385,29 @@ class WindowedBloomFilterTest {
 
     @Test
     void hugeSettingsAreRefusedByNameNotByOverflow() {
-        assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(Long.MAX_VALUE).fpp(0.5).build())
+        assertThatThrownBy(() -> WindowedBloomFilter.builder()
+                        .capacity(Long.MAX_VALUE)
+                        .fpp(0.5)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("each of the 4 generations holds ceil(capacity / 3) = 3074457345618258603 "
                         + "keys at fpp / 4: capacity 3074457345618258603 at fpp 0.125 needs more than the largest");
-        for (Duration window : new Duration[] {Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MIN_VALUE),
-                Duration.ofMillis(Long.MAX_VALUE).plusNanos(1), Duration.ofNanos(999_999), Duration.ofMillis(-1)}) {
+        for (Duration window : new Duration[] {
+            Duration.ofSeconds(Long.MAX_VALUE),
+            Duration.ofSeconds(Long.MIN_VALUE),
+            Duration.ofMillis(Long.MAX_VALUE).plusNanos(1),
+            Duration.ofNanos(999_999),
+            Duration.ofMillis(-1)
+        }) {
             assertThatThrownBy(() -> WindowedBloomFilter.builder().window(window))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("window must be in [1 ms, 9223372036854775807 ms] (got " + window + ")");
         }
-        WindowedBloomFilter longest = WindowedBloomFilter.builder().capacity(100).fpp(0.01)
-                .window(Duration.ofMillis(Long.MAX_VALUE)).build();
+        WindowedBloomFilter longest = WindowedBloomFilter.builder()
+                .capacity(100)
+                .fpp(0.01)
+                .window(Duration.ofMillis(Long.MAX_VALUE))
+                .build();
         assertThat(longest.window()).isEqualTo(Duration.ofMillis(Long.MAX_VALUE));
         assertThat(longest.checkThenAdd("k")).isEqualTo(Verdict.NEW);
         assertThat(longest.check("k")).isTrue();
@@ -368,14 +425,23 @@ class WindowedBloomFilterTest {
 
     @Test
     void rejectsBadSettingsAndForget() {
-        assertThatThrownBy(() -> WindowedBloomFilter.builder().fpp(0.01).build()).hasMessageContaining("needs capacity and fpp");
-        assertThatThrownBy(() -> WindowedBloomFilter.builder().generations(1)).hasMessageContaining("generations must be in [2, 64]");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().fpp(0.01).build())
+                .hasMessageContaining("needs capacity and fpp");
+        assertThatThrownBy(() -> WindowedBloomFilter.builder().generations(1))
+                .hasMessageContaining("generations must be in [2, 64]");
         assertThatThrownBy(() -> WindowedBloomFilter.builder().window(Duration.ZERO))
                 .hasMessage("window must be in [1 ms, 9223372036854775807 ms] (got PT0S)");
-        assertThatThrownBy(() -> WindowedBloomFilter.builder().capacity(10).fpp(0.1).generations(8)
-                .window(Duration.ofMillis(3)).build()).hasMessageContaining("window must be at least 7 ms");
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(10).fpp(0.1).build();
-        assertThatThrownBy(() -> filter.forget("k".getBytes())).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(() -> WindowedBloomFilter.builder()
+                        .capacity(10)
+                        .fpp(0.1)
+                        .generations(8)
+                        .window(Duration.ofMillis(3))
+                        .build())
+                .hasMessageContaining("window must be at least 7 ms");
+        WindowedBloomFilter filter =
+                WindowedBloomFilter.builder().capacity(10).fpp(0.1).build();
+        assertThatThrownBy(() -> filter.forget("k".getBytes()))
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot forget");
     }
 }

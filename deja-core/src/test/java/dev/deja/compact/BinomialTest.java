@@ -48,7 +48,9 @@ class BinomialTest {
                 factorial = factorial.multiply(BigInteger.valueOf(j));
             }
             assertThat(Binomial.factorial(k)).isEqualTo(factorial);
-            assertThat(Binomial.falling(n, k)).as("%d falling %d", n, k).isEqualTo(naive(n, k).multiply(factorial));
+            assertThat(Binomial.falling(n, k))
+                    .as("%d falling %d", n, k)
+                    .isEqualTo(naive(n, k).multiply(factorial));
         }
         assertThat(Binomial.falling(4, 5)).isZero();
         assertThat(Binomial.falling(4, 0)).isEqualTo(BigInteger.ONE);

@@ -23,11 +23,21 @@ class CompactSeenSetDecodeTest {
     static void encodeSets() {
         SplittableRandom random = new SplittableRandom(21);
         VALID.add(CompactSeenSet.create(1, 0.01).encode());
-        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(1, 0.01), 1, random).set().encode());
-        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(10, 0.01), 10, random).set().encode());
-        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(100, 0.01), 100, random).set().encode());
-        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(200, 0.01), 200, random).set().encode());
-        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(30, 0.5), 30, random).set().encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(1, 0.01), 1, random)
+                .set()
+                .encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(10, 0.01), 10, random)
+                .set()
+                .encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(100, 0.01), 100, random)
+                .set()
+                .encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(200, 0.01), 200, random)
+                .set()
+                .encode());
+        VALID.add(CompactSeenSetTest.fill(CompactSeenSet.create(30, 0.5), 30, random)
+                .set()
+                .encode());
     }
 
     @Test
@@ -136,8 +146,9 @@ class CompactSeenSetDecodeTest {
     @Test
     void rejectsSizesBeyondTheRangeOrTheMaximumAndMalformedSizes() {
         assertRejected(withChecksum(1, 0, 9), "holds 9 fingerprints; a range of 8 holds at most 8");
-        assertRejected(withChecksum(1, (byte) 0xFF, 0x81, 0x40), "holds 8193 fingerprints; a range of "
-                + (15L << 31) + " holds at most 1024");
+        assertRejected(
+                withChecksum(1, (byte) 0xFF, 0x81, 0x40),
+                "holds 8193 fingerprints; a range of " + (15L << 31) + " holds at most 1024");
         assertRejected(withChecksum(1, 0, 0x83, 0x00), "malformed size field");
         assertRejected(withChecksum(1, 0, 0x83), "malformed size field");
         assertRejected(withChecksum(1, 0, 0x80, 0x80, 0x80, 0x01), "malformed size field");
@@ -147,9 +158,11 @@ class CompactSeenSetDecodeTest {
     void aCallerBoundsTheWorkOfDecodingBySize() {
         String hundred = VALID.get(3);
         assertThat(CompactSeenSet.decode(hundred, 100).size()).isEqualTo(100);
-        assertRefused(() -> CompactSeenSet.decode(hundred, 99),
+        assertRefused(
+                () -> CompactSeenSet.decode(hundred, 99),
                 "encoded holds 100 fingerprints; the caller accepts at most 99");
-        assertThatThrownBy(() -> CompactSeenSet.decode(hundred, 1025)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CompactSeenSet.decode(hundred, 1025))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxSize must be in [0, 1024] (got 1025)");
 
         // The costliest valid input: 1024 fingerprints over the largest range, 4,503 characters. Refused by size,
@@ -218,14 +231,16 @@ class CompactSeenSetDecodeTest {
     }
 
     private static void assertRejected(String input, String message) {
-        assertThatThrownBy(() -> CompactSeenSet.decode(input)).as("decode(%s)", input)
+        assertThatThrownBy(() -> CompactSeenSet.decode(input))
+                .as("decode(%s)", input)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("encoded ")
                 .hasMessageContaining(message);
     }
 
     private static void assertRefused(ThrowingCallable decode, String message) {
-        assertThatThrownBy(decode).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(decode)
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("encoded ")
                 .hasMessageContaining(message);
     }

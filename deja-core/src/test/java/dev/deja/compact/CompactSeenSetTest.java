@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 class CompactSeenSetTest {
 
     /** A set of {@code size} distinct fingerprints from random 16-byte keys, with the keys that were added. */
-    record Filled(CompactSeenSet set, List<byte[]> keys) {
-    }
+    record Filled(CompactSeenSet set, List<byte[]> keys) {}
 
     static Filled fill(CompactSeenSet empty, int size, SplittableRandom random) {
         CompactSeenSet set = empty;
@@ -60,7 +59,8 @@ class CompactSeenSetTest {
 
     @Test
     void fullSetOfTheWholeRangeRoundTrips() {
-        CompactSeenSet set = fill(CompactSeenSet.create(1, 0.5), 8, new SplittableRandom(2)).set();
+        CompactSeenSet set =
+                fill(CompactSeenSet.create(1, 0.5), 8, new SplittableRandom(2)).set();
         assertThat(set.range()).isEqualTo(8);
         assertThat(set.expectedFpp()).isEqualTo(1.0);
         assertThat(CompactSeenSet.decode(set.encode())).isEqualTo(set);
@@ -74,7 +74,8 @@ class CompactSeenSetTest {
         assertThat(empty.contains("https://example.com/a")).isFalse();
         assertThat(empty.size()).isZero();
         assertThat(one.contains("https://example.com/a")).isTrue();
-        assertThat(one.contains("https://example.com/a".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isTrue();
+        assertThat(one.contains("https://example.com/a".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .isTrue();
         assertThat(one.with("https://example.com/a")).isSameAs(one);
 
         SplittableRandom random = new SplittableRandom(3);
@@ -102,7 +103,8 @@ class CompactSeenSetTest {
         byte[] twin;
         do {
             twin = randomKey(random);
-        } while (Hash128.reduce(Hash128.of(twin).high(), 8) != Hash128.reduce(Hash128.of(first).high(), 8));
+        } while (Hash128.reduce(Hash128.of(twin).high(), 8)
+                != Hash128.reduce(Hash128.of(first).high(), 8));
         assertThat(set.contains(twin)).isTrue();
         assertThat(set.with(twin)).isSameAs(set);
         assertThat(set.size()).isEqualTo(1);
@@ -180,11 +182,11 @@ class CompactSeenSetTest {
             }
             // collisions leave 99 or fewer fingerprints in about 4 sets in 10: shorter still
             String encoded = set.encode();
-            assertThat(encoded.length()).isLessThanOrEqualTo(140)
-                    .isEqualTo(expectedLength(set.range(), set.size()));
+            assertThat(encoded.length()).isLessThanOrEqualTo(140).isEqualTo(expectedLength(set.range(), set.size()));
         }
         for (int trial = 0; trial < 200; trial++) {
-            assertThat(fill(CompactSeenSet.create(100, 0.01), 100, random).set().encode()).hasSize(140);
+            assertThat(fill(CompactSeenSet.create(100, 0.01), 100, random).set().encode())
+                    .hasSize(140);
         }
         for (int size = 0; size <= 100; size++) {
             assertThat(expectedLength(10_240, size)).isLessThanOrEqualTo(140);
@@ -209,7 +211,8 @@ class CompactSeenSetTest {
         int[] expected = {6, 8, 11, 12, 15, 16, 18, 20, 22, 23, 24};
         SplittableRandom random = new SplittableRandom(10);
         for (int n = 0; n <= 10; n++) {
-            assertThat(fill(CompactSeenSet.create(100, 0.01), n, random).set().encode()).hasSize(expected[n]);
+            assertThat(fill(CompactSeenSet.create(100, 0.01), n, random).set().encode())
+                    .hasSize(expected[n]);
         }
     }
 
@@ -218,34 +221,44 @@ class CompactSeenSetTest {
 
     @Test
     void rejectsBadArgumentsNamingThem() {
-        assertThatThrownBy(() -> CompactSeenSet.create(0, 0.01)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("capacity").hasMessageContaining("[1, 1024]");
-        assertThatThrownBy(() -> CompactSeenSet.create(1025, 0.01)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CompactSeenSet.create(0, 0.01))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capacity")
+                .hasMessageContaining("[1, 1024]");
+        assertThatThrownBy(() -> CompactSeenSet.create(1025, 0.01))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("capacity");
         for (double fpp : new double[] {0, 1, -0.1, Double.NaN, 2}) {
-            assertThatThrownBy(() -> CompactSeenSet.create(10, fpp)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("fpp").hasMessageContaining("(0, 1)");
+            assertThatThrownBy(() -> CompactSeenSet.create(10, fpp))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("fpp")
+                    .hasMessageContaining("(0, 1)");
         }
-        assertThatThrownBy(() -> CompactSeenSet.create(1024, 1e-8)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CompactSeenSet.create(1024, 1e-8))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("capacity / fpp must be at most 32212254720");
         CompactSeenSet set = CompactSeenSet.create(10, 0.01);
-        assertThatThrownBy(() -> set.contains((String) null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> set.contains((String) null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("key");
-        assertThatThrownBy(() -> set.with(new byte[0])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> set.with(new byte[0]))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("key");
     }
 
     @Test
     void refusesToGrowPastMaxSize() {
         SplittableRandom random = new SplittableRandom(9);
-        CompactSeenSet full = fill(CompactSeenSet.create(CompactSeenSet.MAX_SIZE, 0.01),
-                CompactSeenSet.MAX_SIZE, random).set();
+        CompactSeenSet full = fill(
+                        CompactSeenSet.create(CompactSeenSet.MAX_SIZE, 0.01), CompactSeenSet.MAX_SIZE, random)
+                .set();
         byte[] key;
         do {
             key = randomKey(random);
         } while (full.contains(key));
         byte[] fresh = key;
-        assertThatThrownBy(() -> full.with(fresh)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> full.with(fresh))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("at most " + CompactSeenSet.MAX_SIZE);
         assertThat(full.size()).isEqualTo(CompactSeenSet.MAX_SIZE);
     }
@@ -255,7 +268,8 @@ class CompactSeenSetTest {
         CompactSeenSet set = CompactSeenSet.create(3, 0.01).with("a").with("b").with("c");
         assertThat(set.range()).isEqualTo(320);
         assertThat(set.encode()).isEqualTo(FORMAT_EXAMPLE);
-        assertThat(CompactSeenSet.decode(FORMAT_EXAMPLE)).isEqualTo(set)
+        assertThat(CompactSeenSet.decode(FORMAT_EXAMPLE))
+                .isEqualTo(set)
                 .isEqualTo(new CompactSeenSet(320, new long[] {23, 93, 211}));
         // rank C(23, 1) + C(93, 2) + C(211, 3), written in the 3 bytes that hold every rank below C(320, 3)
         assertThat(23 + 93 * 92 / 2 + 211 * 210 * 209 / 6).isEqualTo(0x179DF6);
@@ -277,6 +291,9 @@ class CompactSeenSetTest {
         BloomFilter<byte[]> filter = BloomFilter.create(Funnels.byteArrayFunnel(), n, fpp);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         filter.writeTo(out);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(out.toByteArray()).length();
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(out.toByteArray())
+                .length();
     }
 }

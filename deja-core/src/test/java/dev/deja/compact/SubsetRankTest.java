@@ -41,7 +41,9 @@ class SubsetRankTest {
                 long[] subset = randomSubset(random, range, k);
                 BigInteger rank = SubsetRank.rank(subset);
                 assertThat(rank).isLessThan(Binomial.coefficient(range, k));
-                assertThat(SubsetRank.unrank(rank, k, range)).as("range %d, k %d", range, k).isEqualTo(subset);
+                assertThat(SubsetRank.unrank(rank, k, range))
+                        .as("range %d, k %d", range, k)
+                        .isEqualTo(subset);
             }
         }
     }

@@ -44,11 +44,13 @@ class Hash128Test {
                 int offset = random.nextInt(buffer.length - length + 1);
                 HashValue128 expected = reference.hashBytesTo128Bits(buffer, offset, length);
                 Hash128 want = new Hash128(expected.getMostSignificantBits(), expected.getLeastSignificantBits());
-                assertThat(Hash128.of(buffer, offset, length)).as("length %d, offset %d", length, offset)
+                assertThat(Hash128.of(buffer, offset, length))
+                        .as("length %d, offset %d", length, offset)
                         .isEqualTo(want);
                 // a whole array takes its own path for 9 to 16 bytes
                 assertThat(Hash128.of(Arrays.copyOfRange(buffer, offset, offset + length)))
-                        .as("whole array of length %d", length).isEqualTo(want);
+                        .as("whole array of length %d", length)
+                        .isEqualTo(want);
             }
         }
     }
@@ -56,12 +58,14 @@ class Hash128Test {
     @Test
     void anEmptyRangeIsRefused() {
         assertThatThrownBy(() -> Hash128.of(new byte[8], 3, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("length");
     }
 
     @Test
     void aRangeOutsideTheBufferOrNoBufferIsRefusedByName() {
-        assertThatThrownBy(() -> Hash128.of(null, 0, 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Hash128.of(null, 0, 10))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("buffer must not be null");
         int max = Integer.MAX_VALUE;
         for (int[] range : new int[][] {{0, 10}, {-1, 2}, {3, 2}, {4, 1}, {max, 1}, {1, max}}) {

@@ -23,18 +23,21 @@ class BloomSnapshotTest {
         long bits = 1L << 28; // 32 MiB: 32 snapshot windows
         Random random = new Random(5);
 
-        BloomFilter sparse = BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
+        BloomFilter sparse =
+                BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
         for (String key : new String[] {"x", "y", "z"}) {
             sparse.add(key);
         }
-        BloomFilter mixed = BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
+        BloomFilter mixed =
+                BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
         byte[] noise = new byte[6 << 20];
         random.nextBytes(noise);
         mixed.loadBits(9L << 20, noise, 0, noise.length); // full windows amid sparse ones
         for (int i = 0; i < 200; i++) {
             mixed.add("key-" + i);
         }
-        BloomFilter full = BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
+        BloomFilter full =
+                BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
         byte[] all = new byte[(int) full.sizeInBytes()];
         random.nextBytes(all);
         full.loadBits(0, all, 0, all.length);
@@ -48,7 +51,8 @@ class BloomSnapshotTest {
             BloomFilter back = Snapshots.read(snapshot, CODEC);
 
             assertThat(bytes(back)).as("filter %d", position).isEqualTo(bytes(filter));
-            assertThat(back.allocatedBytes()).as("filter %d: chunks of zeros stay unallocated", position)
+            assertThat(back.allocatedBytes())
+                    .as("filter %d: chunks of zeros stay unallocated", position)
                     .isEqualTo(filter.allocatedBytes());
             assertThat(back.fillRatio()).isEqualTo(filter.fillRatio());
             assertThat(back.approximateCount()).isEqualTo(filter.approximateCount());

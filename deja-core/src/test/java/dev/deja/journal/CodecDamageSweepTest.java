@@ -31,8 +31,9 @@ class CodecDamageSweepTest {
     @Test
     void bloomFilterPayloadsRefuseEveryFlippedBitAndEveryCut() throws IOException {
         for (BloomFilter filter : new BloomFilter[] {
-                BloomFilter.builder().bits(1024).hashes(7).capacity(50).build(),
-                BloomFilter.builder().bits(2048).hashes(32).capacity(10).build()}) {
+            BloomFilter.builder().bits(1024).hashes(7).capacity(50).build(),
+            BloomFilter.builder().bits(2048).hashes(32).capacity(10).build()
+        }) {
             for (int i = 0; i < 20; i++) {
                 filter.add("key-" + i);
             }
@@ -44,8 +45,12 @@ class CodecDamageSweepTest {
 
     @Test
     void windowedBloomFilterPayloadsRefuseEveryFlippedBitAndEveryCut() throws IOException {
-        WindowedBloomFilter filter = WindowedBloomFilter.builder().capacity(20).fpp(0.01).generations(3)
-                .window(Duration.ofMinutes(5)).build();
+        WindowedBloomFilter filter = WindowedBloomFilter.builder()
+                .capacity(20)
+                .fpp(0.01)
+                .generations(3)
+                .window(Duration.ofMinutes(5))
+                .build();
         for (int i = 0; i < 25; i++) {
             filter.add("key-" + i);
         }
@@ -58,7 +63,8 @@ class CodecDamageSweepTest {
     @Test
     void recentFilterPayloadsRefuseEveryFlippedBitAndEveryCut() throws IOException {
         for (boolean owners : new boolean[] {false, true}) {
-            RecentFilter filter = RecentFilter.builder().buckets(32).ways(4).owners(owners).build();
+            RecentFilter filter =
+                    RecentFilter.builder().buckets(32).ways(4).owners(owners).build();
             for (int i = 0; i < 24; i++) {
                 filter.checkThenAdd(("key-" + i).getBytes(), owners ? i % 3 : 0);
             }
@@ -78,14 +84,18 @@ class CodecDamageSweepTest {
                 int flippedBit = bit;
                 assertThatThrownBy(() -> reader.read(new ByteArrayInputStream(damaged)))
                         .as("bit %d of byte %d of %d", flippedBit, at, pristine.length)
-                        .isInstanceOf(IOException.class).message().isNotBlank();
+                        .isInstanceOf(IOException.class)
+                        .message()
+                        .isNotBlank();
             }
         }
         for (int length = 0; length < pristine.length; length++) {
             byte[] cut = Arrays.copyOf(pristine, length);
             assertThatThrownBy(() -> reader.read(new ByteArrayInputStream(cut)))
                     .as("cut to %d of %d bytes", length, pristine.length)
-                    .isInstanceOf(IOException.class).message().isNotBlank();
+                    .isInstanceOf(IOException.class)
+                    .message()
+                    .isNotBlank();
         }
     }
 }

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** Test fixture: what a crash leaves on disk, taken as a copy of a live store's directory. */
 final class Crash {
 
-    private Crash() {
-    }
+    private Crash() {}
 
     /**
      * Copies every file of {@code dir} into {@code into} as it is now. Written data is in the page cache, so this

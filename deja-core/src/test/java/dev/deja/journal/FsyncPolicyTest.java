@@ -16,7 +16,8 @@ class FsyncPolicyTest {
 
     @Test
     void rejectsOtherNamesListingTheValidOnes() {
-        assertThatThrownBy(() -> FsyncPolicy.parse("sometimes")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FsyncPolicy.parse("sometimes"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("fsync must be one of always|everysec|no (got \"sometimes\")");
         assertThatThrownBy(() -> FsyncPolicy.parse(null)).hasMessageContaining("(got null)");
     }

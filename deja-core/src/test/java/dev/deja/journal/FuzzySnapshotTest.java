@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class FuzzySnapshotTest {
 
-    private record Change(boolean add, Hash128 key, long owner) {
-    }
+    private record Change(boolean add, Hash128 key, long owner) {}
 
     @Test
     void replayOntoAnyFuzzySnapshotConvergesToTheLiveState() {

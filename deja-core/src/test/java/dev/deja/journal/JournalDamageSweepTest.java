@@ -108,8 +108,12 @@ class JournalDamageSweepTest {
                 RecoveryReport report = result.report();
                 if (last) {
                     assertThat(report.setAside()).as(what).isEmpty();
-                    assertThat(report.bytesCut()).as(what).isEqualTo(
-                            length < Segment.HEADER_BYTES ? length : (length - Segment.HEADER_BYTES) % Segment.RECORD_BYTES);
+                    assertThat(report.bytesCut())
+                            .as(what)
+                            .isEqualTo(
+                                    length < Segment.HEADER_BYTES
+                                            ? length
+                                            : (length - Segment.HEADER_BYTES) % Segment.RECORD_BYTES);
                 }
                 assertStable(dir, result, what, length % 32 == 0);
             }
@@ -153,11 +157,13 @@ class JournalDamageSweepTest {
                 assertThat(report.bytesCut()).as(what).isEqualTo(Segment.RECORD_BYTES);
             } else {
                 int offset = offsetOf((int) (seq - first));
-                assertThat(Files.readAllBytes(dir.resolve(name + "." + offset + ".corrupt"))).as(what)
+                assertThat(Files.readAllBytes(dir.resolve(name + "." + offset + ".corrupt")))
+                        .as(what)
                         .isEqualTo(Arrays.copyOfRange(damaged, offset, damaged.length));
                 for (long later : history.segmentFirsts()) {
                     if (later > first) {
-                        assertThat(Files.readAllBytes(dir.resolve(Segment.fileName(later) + ".corrupt"))).as(what)
+                        assertThat(Files.readAllBytes(dir.resolve(Segment.fileName(later) + ".corrupt")))
+                                .as(what)
                                 .isEqualTo(history.files.get(Segment.fileName(later)));
                     }
                 }
@@ -195,7 +201,9 @@ class JournalDamageSweepTest {
             assertThat(again.report().setAside()).as(what + ", after a write").isEmpty();
             assertThat(again.nextSeq()).as(what + ", after a write").isEqualTo(first.nextSeq() + 1);
             recovered.put(Hash128.of(fresh), 9L);
-            assertThat(new HashMap<>(again.store().owners)).as(what + ", after a write").isEqualTo(recovered);
+            assertThat(new HashMap<>(again.store().owners))
+                    .as(what + ", after a write")
+                    .isEqualTo(recovered);
         } else {
             Recovery.Result<MapSeenSet> again = recover(dir);
             assertThat(again.report().setAside()).as(what + ", again").isEmpty();
@@ -240,6 +248,7 @@ class JournalDamageSweepTest {
         final Map<String, byte[]> files = new TreeMap<>();
         /** {@code stateAfter.get(n)}: the store after the first n changes. */
         final List<Map<Hash128, Long>> stateAfter = new ArrayList<>();
+
         final long[] snapshots;
 
         private History(long[] snapshots) {
@@ -256,7 +265,8 @@ class JournalDamageSweepTest {
             MapSeenSet shadow = new MapSeenSet();
             h.stateAfter.add(Map.of());
             Random random = new Random(20261122);
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).segmentBytes(4096).fsync(FsyncPolicy.NO).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    builder(dir).segmentBytes(4096).fsync(FsyncPolicy.NO).open()) {
                 while (h.stateAfter.size() <= changes) {
                     byte[] key = key(random.nextInt(150));
                     long owner = random.nextInt(3);
@@ -299,8 +309,12 @@ class JournalDamageSweepTest {
         }
 
         List<Long> segmentFirsts() {
-            return files.keySet().stream().map(n -> Segment.firstSeqOf(Path.of(n)))
-                    .filter(s -> s.isPresent()).map(s -> s.getAsLong()).sorted().toList();
+            return files.keySet().stream()
+                    .map(n -> Segment.firstSeqOf(Path.of(n)))
+                    .filter(s -> s.isPresent())
+                    .map(s -> s.getAsLong())
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -59,10 +59,23 @@ class JournaledSeenSetTest {
         }
         assertThat(set.checkThenAdd(key(5), 5)).isEqualTo(Verdict.RETRY);
         assertThat(set.checkThenAdd(key(5), 6)).isEqualTo(Verdict.DUPLICATE);
-        assertThat(set.checkThenAddAll(keys(95, 110), null)).containsExactly(
-                Verdict.DUPLICATE, Verdict.DUPLICATE, Verdict.DUPLICATE, Verdict.DUPLICATE, Verdict.DUPLICATE,
-                Verdict.NEW, Verdict.NEW, Verdict.NEW, Verdict.NEW, Verdict.NEW,
-                Verdict.NEW, Verdict.NEW, Verdict.NEW, Verdict.NEW, Verdict.NEW);
+        assertThat(set.checkThenAddAll(keys(95, 110), null))
+                .containsExactly(
+                        Verdict.DUPLICATE,
+                        Verdict.DUPLICATE,
+                        Verdict.DUPLICATE,
+                        Verdict.DUPLICATE,
+                        Verdict.DUPLICATE,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW,
+                        Verdict.NEW);
         assertThat(set.forget(key(10), 11)).isFalse(); // not its owner
         assertThat(set.forget(key(10), 10)).isTrue();
         assertThat(set.forget(key(11))).isTrue();
@@ -89,7 +102,8 @@ class JournaledSeenSetTest {
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).fsync(policy).open()) {
             writeHistory(set);
             Path crashed = Crash.copy(dir, tmp.resolve("crashed"));
-            try (JournaledSeenSet<MapSeenSet> reopened = builder(crashed).fsync(policy).open()) {
+            try (JournaledSeenSet<MapSeenSet> reopened =
+                    builder(crashed).fsync(policy).open()) {
                 assertThat(reopened.recovery().snapshot()).isEmpty();
                 assertThat(reopened.recovery().recordsReplayed()).isEqualTo(100 + 10 + 1 + 1 + 5 + 1);
                 assertThat(reopened.recovery().clean()).isTrue();
@@ -121,10 +135,13 @@ class JournaledSeenSetTest {
             set.addAll(keys(0, 1000));
             Path snapshot = set.snapshotNow().get();
             assertThat(snapshot.getFileName().toString()).isEqualTo(Snapshots.fileName(1000));
-            assertThat(set.snapshotNow().get()).as("nothing changed: same snapshot").isEqualTo(snapshot);
+            assertThat(set.snapshotNow().get())
+                    .as("nothing changed: same snapshot")
+                    .isEqualTo(snapshot);
             set.addAll(keys(1000, 1500));
             set.forgetAll(keys(0, 10), null);
-            try (JournaledSeenSet<MapSeenSet> reopened = builder(Crash.copy(dir, tmp.resolve("c"))).open()) {
+            try (JournaledSeenSet<MapSeenSet> reopened =
+                    builder(Crash.copy(dir, tmp.resolve("c"))).open()) {
                 assertThat(reopened.recovery().snapshotPosition()).isEqualTo(1000);
                 assertThat(reopened.recovery().recordsReplayed()).isEqualTo(510);
                 assertThat(reopened.checkAll(keys(10, 1500))).containsOnly(true);
@@ -152,8 +169,11 @@ class JournaledSeenSetTest {
         try (JournaledSeenSet<MapSeenSet> reopened = builder(newest.getParent()).open()) {
             RecoveryReport report = reopened.recovery();
             assertThat(report.snapshotPosition()).isEqualTo(100);
-            assertThat(report.rejectedSnapshots()).singleElement().asString()
-                    .contains(newest.getFileName().toString()).contains("CRC32C mismatch");
+            assertThat(report.rejectedSnapshots())
+                    .singleElement()
+                    .asString()
+                    .contains(newest.getFileName().toString())
+                    .contains("CRC32C mismatch");
             assertThat(report.recordsReplayed()).isEqualTo(200);
             assertThat(report.setAside()).containsExactly(newest.resolveSibling(newest.getFileName() + ".corrupt"));
             assertThat(reopened.checkAll(keys(0, 300))).containsOnly(true);
@@ -163,14 +183,18 @@ class JournaledSeenSetTest {
     @Test
     void snapshotsAreWrittenOnATimerWhenTheStoreChanged() throws Exception {
         Path dir = tmp.resolve("store");
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).snapshotInterval(Duration.ofMillis(20)).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                builder(dir).snapshotInterval(Duration.ofMillis(20)).open()) {
             set.addAll(keys(0, 50));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (Snapshots.list(dir).isEmpty()) {
                 assertThat(System.nanoTime()).as("a snapshot appears").isLessThan(deadline);
                 Thread.sleep(10);
             }
-            assertThat(Snapshots.list(dir)).singleElement().extracting(Snapshots.Snapshot::position).isEqualTo(50L);
+            assertThat(Snapshots.list(dir))
+                    .singleElement()
+                    .extracting(Snapshots.Snapshot::position)
+                    .isEqualTo(50L);
         }
     }
 
@@ -179,7 +203,9 @@ class JournaledSeenSetTest {
         Path dir = tmp.resolve("store");
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).segmentBytes(4096).open()) {
             addInFourSnapshottedRounds(set);
-            assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(2000L, 1500L);
+            assertThat(Snapshots.list(dir))
+                    .extracting(Snapshots.Snapshot::position)
+                    .containsExactly(2000L, 1500L);
             // every batch of 500 records overflows a 4 KiB segment, so the segment after it starts at 1500
             assertThat(Segment.list(dir).get(0).firstSeq()).isEqualTo(1500);
 
@@ -187,7 +213,9 @@ class JournaledSeenSetTest {
             Files.write(crashed.resolve(Snapshots.fileName(2000)), new byte[] {1, 2, 3});
             try (JournaledSeenSet<MapSeenSet> reopened = builder(crashed).open()) {
                 assertThat(reopened.recovery().snapshotPosition()).isEqualTo(1500);
-                assertThat(reopened.recovery().rejectedSnapshots()).singleElement().asString()
+                assertThat(reopened.recovery().rejectedSnapshots())
+                        .singleElement()
+                        .asString()
                         .contains("shorter than its 32-byte header");
                 assertThat(reopened.checkAll(keys(0, 2000))).containsOnly(true);
             }
@@ -200,7 +228,8 @@ class JournaledSeenSetTest {
         ConcurrentLinkedQueue<Integer> acknowledged = new ConcurrentLinkedQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService writers = Executors.newFixedThreadPool(4);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).segmentBytes(64 * 1024).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                builder(dir).segmentBytes(64 * 1024).open()) {
             List<Future<?>> running = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 int thread = t;
@@ -226,9 +255,13 @@ class JournaledSeenSetTest {
             }
             try (JournaledSeenSet<MapSeenSet> reopened = builder(crashed).open()) {
                 assertThat(reopened.recovery().snapshot()).isPresent();
-                assertThat(before).isNotEmpty().allSatisfy(i -> assertThat(reopened.check(key(i * 10))).isTrue());
-                assertThat(before).filteredOn(i -> i % 5 == 4)
-                        .allSatisfy(i -> assertThat(reopened.checkAll(keys(i * 10, i * 10 + 10))).containsOnly(true));
+                assertThat(before)
+                        .isNotEmpty()
+                        .allSatisfy(i -> assertThat(reopened.check(key(i * 10))).isTrue());
+                assertThat(before)
+                        .filteredOn(i -> i % 5 == 4)
+                        .allSatisfy(i -> assertThat(reopened.checkAll(keys(i * 10, i * 10 + 10)))
+                                .containsOnly(true));
             }
         } finally {
             writers.shutdownNow();
@@ -242,7 +275,8 @@ class JournaledSeenSetTest {
         ConcurrentLinkedQueue<Integer> acknowledged = new ConcurrentLinkedQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService writers = Executors.newFixedThreadPool(8);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).fsync(policy).groupRecords(64).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                builder(dir).fsync(policy).groupRecords(64).open()) {
             List<Future<?>> running = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 int thread = t;
@@ -263,8 +297,10 @@ class JournaledSeenSetTest {
                 f.get();
             }
             try (JournaledSeenSet<MapSeenSet> reopened = builder(crashed).open()) {
-                assertThat(before).allSatisfy(i -> assertThat(reopened.checkThenAdd(key(i), i + 1))
-                        .as("key %d", i).isEqualTo(Verdict.RETRY));
+                assertThat(before)
+                        .allSatisfy(i -> assertThat(reopened.checkThenAdd(key(i), i + 1))
+                                .as("key %d", i)
+                                .isEqualTo(Verdict.RETRY));
             }
         } finally {
             writers.shutdownNow();
@@ -276,10 +312,12 @@ class JournaledSeenSetTest {
         Path dir = tmp.resolve("store");
         JournaledSeenSet<MapSeenSet> set = builder(dir).open();
         set.add(key(1));
-        assertThatThrownBy(() -> builder(dir).open()).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> builder(dir).open())
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("already open");
         set.close();
-        assertThatThrownBy(() -> set.add(key(2))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> set.add(key(2)))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
         assertThat(set.snapshotNow()).isCompletedExceptionally();
         try (JournaledSeenSet<MapSeenSet> reopened = builder(dir).open()) {
@@ -330,7 +368,8 @@ class JournaledSeenSetTest {
         set.add(key(2));
         set.closeDiscarding();
         try (Stream<Path> files = Files.list(dir)) {
-            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-"))).hasSize(1);
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-")))
+                    .hasSize(1);
         }
         assertThat(set.snapshotNow()).isCompletedExceptionally();
         Path kept = tmp.resolve("kept");
@@ -338,7 +377,8 @@ class JournaledSeenSetTest {
         closed.add(key(1));
         closed.close();
         try (Stream<Path> files = Files.list(kept)) {
-            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-"))).as("close() does")
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("snapshot-")))
+                    .as("close() does")
                     .hasSize(1);
         }
     }
@@ -371,7 +411,8 @@ class JournaledSeenSetTest {
         };
         Path dir = tmp.resolve("store");
         JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, slow, MapSeenSet::new)
-                .snapshotInterval(Duration.ZERO).open();
+                .snapshotInterval(Duration.ZERO)
+                .open();
         set.add(key(1));
         java.util.concurrent.CompletableFuture<Path> snapshot = set.snapshotNow();
         writing.await();
@@ -381,7 +422,9 @@ class JournaledSeenSetTest {
         }
         closing.countDown();
         closer.join();
-        assertThat(snapshot).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+        assertThat(snapshot)
+                .failsWithin(Duration.ofSeconds(10))
+                .withThrowableThat()
                 .withMessageContaining("discarded");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("snapshot-"));
@@ -391,14 +434,18 @@ class JournaledSeenSetTest {
     @Test
     void badSettingsAreRejectedWithTheirRange() {
         Path dir = tmp.resolve("store");
-        assertThatThrownBy(() -> builder(dir).segmentBytes(100)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder(dir).segmentBytes(100))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("segmentBytes must be in [4096, ");
-        assertThatThrownBy(() -> builder(dir).bufferRecords(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder(dir).bufferRecords(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bufferRecords must be in [1, ");
         assertThatThrownBy(() -> builder(dir).snapshotInterval(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("snapshotInterval");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("snapshotInterval");
         assertThatThrownBy(() -> JournaledSeenSet.builder(dir, null, MapSeenSet::new))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("codec");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("codec");
         assertThat(dir).doesNotExist();
     }
 
@@ -417,11 +464,15 @@ class JournaledSeenSetTest {
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
             assertThat(set.recovery().clean()).isTrue();
             assertThat(set.checkAll(keys(1000, 1010))).containsOnly(true);
-            assertThat(set.checkAll(keys(0, 350))).as("the old content, snapshotted and journaled").containsOnly(false);
+            assertThat(set.checkAll(keys(0, 350)))
+                    .as("the old content, snapshotted and journaled")
+                    .containsOnly(false);
             set.addAll(keys(2000, 2005));
         }
         try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
-            assertThat(set.checkAll(keys(2000, 2005))).as("written after the replacement").containsOnly(true);
+            assertThat(set.checkAll(keys(2000, 2005)))
+                    .as("written after the replacement")
+                    .containsOnly(true);
             assertThat(set.checkAll(keys(1000, 1010))).containsOnly(true);
             assertThat(set.checkAll(keys(0, 350))).containsOnly(false);
         }

@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Kills a writing process with SIGKILL and checks that every acknowledged change survives. */
 @Timeout(120)
@@ -25,16 +25,25 @@ class KilledProcessTest {
     Path tmp;
 
     @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    @EnumSource(
+            value = FsyncPolicy.class,
+            names = {"ALWAYS", "EVERYSEC"})
     void nothingAcknowledgedIsLostWhenTheProcessIsKilled(FsyncPolicy policy) throws Exception {
         Path dir = tmp.resolve("store");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), KilledWriter.class.getName(),
-                dir.toString(), policy.name()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        KilledWriter.class.getName(),
+                        dir.toString(),
+                        policy.name())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         Set<Integer> added = new HashSet<>();
         Set<Integer> forgotten = new HashSet<>();
-        try (BufferedReader lines = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
             String line;
             boolean killed = false;
             while ((line = lines.readLine()) != null) {
@@ -61,14 +70,19 @@ class KilledProcessTest {
                 int first = i * KilledWriter.BATCH;
                 boolean forgot = forgotten.contains(i);
                 if (i % 3 == 0) {
-                    assertThat(recovered.checkAll(keys(first + 1, first + KilledWriter.BATCH))).containsOnly(true);
+                    assertThat(recovered.checkAll(keys(first + 1, first + KilledWriter.BATCH)))
+                            .containsOnly(true);
                 }
                 if (!forgot && i % 7 != 1) {
-                    assertThat(recovered.check(key(first))).as("acknowledged add %d", i).isTrue();
+                    assertThat(recovered.check(key(first)))
+                            .as("acknowledged add %d", i)
+                            .isTrue();
                 }
             }
             for (int i : forgotten) {
-                assertThat(recovered.check(key(i * KilledWriter.BATCH))).as("acknowledged forget %d", i).isFalse();
+                assertThat(recovered.check(key(i * KilledWriter.BATCH)))
+                        .as("acknowledged forget %d", i)
+                        .isFalse();
             }
         }
     }

@@ -17,12 +17,13 @@ final class KilledWriter {
 
     static final int BATCH = 5;
 
-    private KilledWriter() {
-    }
+    private KilledWriter() {}
 
     public static void main(String[] args) throws Exception {
         JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(Path.of(args[0]), MapSeenSet.CODEC, MapSeenSet::new)
-                .fsync(FsyncPolicy.parse(args[1])).snapshotInterval(Duration.ofMillis(200)).segmentBytes(64 * 1024)
+                .fsync(FsyncPolicy.parse(args[1]))
+                .snapshotInterval(Duration.ofMillis(200))
+                .segmentBytes(64 * 1024)
                 .open();
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false);
         for (int t = 0; t < 4; t++) {

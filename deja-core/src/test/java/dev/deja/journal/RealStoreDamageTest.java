@@ -37,8 +37,7 @@ class RealStoreDamageTest {
     Path tmp;
 
     /** One journaled change: an ADD or a FORGET of a key hash with an owner. */
-    private record Change(boolean add, long high, long low, long owner) {
-    }
+    private record Change(boolean add, long high, long low, long owner) {}
 
     /** A store kind: how to make one, its codec, and its bytes. */
     private record Kind<S extends HashedSeenSet>(String name, Supplier<S> empty, SnapshotCodec<S> codec) {
@@ -49,11 +48,15 @@ class RealStoreDamageTest {
         }
     }
 
-    private static final Kind<RecentFilter> RECENT = new Kind<>("recent",
-            () -> RecentFilter.builder().buckets(4096).ways(4).owners(true).build(), StoreCodecs.RECENT);
+    private static final Kind<RecentFilter> RECENT = new Kind<>(
+            "recent",
+            () -> RecentFilter.builder().buckets(4096).ways(4).owners(true).build(),
+            StoreCodecs.RECENT);
 
-    private static final Kind<BloomFilter> BLOOM = new Kind<>("bloom",
-            () -> BloomFilter.builder().bits(1 << 16).hashes(10).capacity(1000).build(), StoreCodecs.BLOOM);
+    private static final Kind<BloomFilter> BLOOM = new Kind<>(
+            "bloom",
+            () -> BloomFilter.builder().bits(1 << 16).hashes(10).capacity(1000).build(),
+            StoreCodecs.BLOOM);
 
     @Test
     void aRecentFilterRecoversExactlyTheChangesBeforeAnyDamage() throws IOException {
@@ -68,7 +71,8 @@ class RealStoreDamageTest {
     private <S extends HashedSeenSet> void sweep(Kind<S> kind, boolean forgets) throws IOException {
         List<Change> changes = new ArrayList<>();
         Map<String, byte[]> files = write(kind, forgets, changes);
-        List<String> segments = files.keySet().stream().filter(n -> n.startsWith("journal-")).toList();
+        List<String> segments =
+                files.keySet().stream().filter(n -> n.startsWith("journal-")).toList();
         assertThat(segments).hasSizeGreaterThanOrEqualTo(3);
         String snapshot = Snapshots.fileName(150);
         assertThat(files).containsKey(snapshot);
@@ -81,14 +85,26 @@ class RealStoreDamageTest {
             long first = Segment.firstSeqOf(Path.of(name)).orElseThrow();
             int records = (pristine.length - Segment.HEADER_BYTES) / Segment.RECORD_BYTES;
             for (int at = 0; at < Segment.HEADER_BYTES; at++) {
-                check(kind, dir, files, Map.of(name, flipped(pristine, at, at % 8)), changes, 0,
+                check(
+                        kind,
+                        dir,
+                        files,
+                        Map.of(name, flipped(pristine, at, at % 8)),
+                        changes,
+                        0,
                         name + " header byte " + at);
                 cases++;
             }
             for (int slot = 0; slot < records; slot += 3) {
                 int at = Segment.HEADER_BYTES + slot * Segment.RECORD_BYTES + slot % Segment.RECORD_BYTES;
-                check(kind, dir, files, Map.of(name, flipped(pristine, at, slot % 8)), changes,
-                        first + slot, name + " byte " + at);
+                check(
+                        kind,
+                        dir,
+                        files,
+                        Map.of(name, flipped(pristine, at, slot % 8)),
+                        changes,
+                        first + slot,
+                        name + " byte " + at);
                 cases++;
             }
         }
@@ -98,13 +114,20 @@ class RealStoreDamageTest {
         long lastFirst = Segment.firstSeqOf(Path.of(last)).orElseThrow();
         int size = files.get(last).length;
         for (int length = 0; length < size; length++) {
-            if (length > Segment.HEADER_BYTES + Segment.RECORD_BYTES && length < size - Segment.RECORD_BYTES
+            if (length > Segment.HEADER_BYTES + Segment.RECORD_BYTES
+                    && length < size - Segment.RECORD_BYTES
                     && length % 29 != 0) {
                 continue;
             }
             long kept = Math.max(0, length - Segment.HEADER_BYTES) / Segment.RECORD_BYTES;
-            check(kind, dir, files, Map.of(last, Arrays.copyOf(files.get(last), length)), changes,
-                    lastFirst + kept, last + " cut to " + length);
+            check(
+                    kind,
+                    dir,
+                    files,
+                    Map.of(last, Arrays.copyOf(files.get(last), length)),
+                    changes,
+                    lastFirst + kept,
+                    last + " cut to " + length);
             cases++;
         }
         // the only snapshot damaged: recovery refuses (the snapshot could hold content the journal never had) and
@@ -112,8 +135,10 @@ class RealStoreDamageTest {
         byte[] pristine = files.get(snapshot);
         for (int at = 0; at < pristine.length; at += Math.max(1, pristine.length / 24)) {
             restore(dir, files, Map.of(snapshot, flipped(pristine, at, 4)));
-            assertThatThrownBy(() -> Recovery.run(dir, kind.codec(), kind.empty())).as(snapshot + " byte " + at)
-                    .isInstanceOf(IOException.class).hasMessageContaining("no snapshot verifies")
+            assertThatThrownBy(() -> Recovery.run(dir, kind.codec(), kind.empty()))
+                    .as(snapshot + " byte " + at)
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("no snapshot verifies")
                     .hasMessageContaining("moving the damaged snapshots out of the directory rebuilds the store");
             assertThat(dir.resolve(snapshot)).as(snapshot + " byte " + at).hasBinaryContent(flipped(pristine, at, 4));
             cases++;
@@ -128,8 +153,15 @@ class RealStoreDamageTest {
      * Recovers from the files with {@code replaced}, and compares with replaying the changes before the position,
      * which must be at least {@code lowest}: the sequence number of the damaged record, all before it being intact.
      */
-    private <S extends HashedSeenSet> void check(Kind<S> kind, Path dir, Map<String, byte[]> files,
-            Map<String, byte[]> replaced, List<Change> changes, long lowest, String what) throws IOException {
+    private <S extends HashedSeenSet> void check(
+            Kind<S> kind,
+            Path dir,
+            Map<String, byte[]> files,
+            Map<String, byte[]> replaced,
+            List<Change> changes,
+            long lowest,
+            String what)
+            throws IOException {
         restore(dir, files, replaced);
         Recovery.Result<S> result = Recovery.run(dir, kind.codec(), kind.empty());
         long next = result.nextSeq();
@@ -160,7 +192,10 @@ class RealStoreDamageTest {
         Path live = tmp.resolve(kind.name() + "-live");
         Random random = new Random(11);
         try (JournaledSeenSet<S> set = JournaledSeenSet.builder(live, kind.codec(), kind.empty())
-                .segmentBytes(4096).snapshotInterval(Duration.ZERO).fsync(FsyncPolicy.NO).open()) {
+                .segmentBytes(4096)
+                .snapshotInterval(Duration.ZERO)
+                .fsync(FsyncPolicy.NO)
+                .open()) {
             while (changes.size() < 300) {
                 byte[] key = ("key-" + random.nextInt(400)).getBytes(StandardCharsets.UTF_8);
                 Hash128 hash = Hash128.of(key);
@@ -189,8 +224,7 @@ class RealStoreDamageTest {
         }
     }
 
-    private static void restore(Path dir, Map<String, byte[]> files, Map<String, byte[]> replaced)
-            throws IOException {
+    private static void restore(Path dir, Map<String, byte[]> files, Map<String, byte[]> replaced) throws IOException {
         if (Files.exists(dir)) {
             try (Stream<Path> list = Files.list(dir)) {
                 for (Path f : list.toList()) {

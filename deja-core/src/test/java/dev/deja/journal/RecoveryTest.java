@@ -33,13 +33,15 @@ class RecoveryTest {
 
     /** A crashed directory holding one segment of 20 ADD records (keys 0..19), one record per group. */
     private Path pristine;
+
     private String segmentName;
     private int copies;
 
     @BeforeEach
     void writeJournal() throws IOException {
         Path live = tmp.resolve("live");
-        try (JournaledSeenSet<MapSeenSet> set = builder(live).fsync(FsyncPolicy.NO).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                builder(live).fsync(FsyncPolicy.NO).open()) {
             for (int i = 0; i < RECORDS; i++) {
                 set.add(key(i));
             }
@@ -89,7 +91,9 @@ class RecoveryTest {
             byte[] damaged = full.clone();
             damaged[at] ^= (byte) (1 << (at % 8));
             try (JournaledSeenSet<MapSeenSet> set = builder(copyWith(damaged)).open()) {
-                assertThat(set.recovery().recordsReplayed()).as("flipped byte %d", at).isEqualTo(RECORDS - 1);
+                assertThat(set.recovery().recordsReplayed())
+                        .as("flipped byte %d", at)
+                        .isEqualTo(RECORDS - 1);
                 assertThat(set.recovery().bytesCut()).isEqualTo(Segment.RECORD_BYTES);
                 assertThat(set.check(key(RECORDS - 1))).isFalse();
             }
@@ -106,7 +110,9 @@ class RecoveryTest {
             RecoveryReport report = set.recovery();
             assertThat(report.recordsReplayed()).isEqualTo(5);
             assertThat(report.bytesCut()).isZero();
-            assertThat(report.problems()).first().asString()
+            assertThat(report.problems())
+                    .first()
+                    .asString()
                     .contains("record 5 at byte " + offsetOf(5) + " is damaged and valid data follows");
             Path aside = dir.resolve(segmentName + "." + offsetOf(5) + ".corrupt");
             assertThat(report.setAside()).containsExactly(aside);
@@ -117,7 +123,9 @@ class RecoveryTest {
             set.add(key(100));
         }
         try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
-            assertThat(again.recovery().clean()).as("the set-aside file is never loaded").isTrue();
+            assertThat(again.recovery().clean())
+                    .as("the set-aside file is never loaded")
+                    .isTrue();
             assertThat(again.check(key(100))).isTrue();
             assertThat(again.check(key(5))).isFalse();
         }
@@ -131,15 +139,22 @@ class RecoveryTest {
             damaged[at] ^= 4;
             Path dir = copyWith(damaged);
             try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
-                assertThat(set.recovery().recordsReplayed()).as("flipped header byte %d", at).isEqualTo(RECORDS);
+                assertThat(set.recovery().recordsReplayed())
+                        .as("flipped header byte %d", at)
+                        .isEqualTo(RECORDS);
                 assertThat(set.checkAll(keys(0, RECORDS))).containsOnly(true);
                 assertThat(set.recovery().setAside()).isEmpty();
-                assertThat(set.recovery().problems()).singleElement().asString()
-                        .contains("damaged header").contains("replayed");
+                assertThat(set.recovery().problems())
+                        .singleElement()
+                        .asString()
+                        .contains("damaged header")
+                        .contains("replayed");
                 set.add(key(RECORDS));
             }
             try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
-                assertThat(again.checkAll(keys(0, RECORDS + 1))).as("after a second open").containsOnly(true);
+                assertThat(again.checkAll(keys(0, RECORDS + 1)))
+                        .as("after a second open")
+                        .containsOnly(true);
             }
         }
     }
@@ -181,7 +196,9 @@ class RecoveryTest {
             }
         }
         for (String kept : List.of(".corrupt", ".2.corrupt", ".3.corrupt")) {
-            assertThat(Files.readAllBytes(dir.resolve(segmentName + kept))).as(kept).isEqualTo(headerDamaged);
+            assertThat(Files.readAllBytes(dir.resolve(segmentName + kept)))
+                    .as(kept)
+                    .isEqualTo(headerDamaged);
         }
         assertThat(Files.readAllBytes(dir.resolve(segmentName + "." + offsetOf(5) + ".corrupt")))
                 .isEqualTo(Arrays.copyOfRange(recordDamaged, offsetOf(5), recordDamaged.length));
@@ -237,8 +254,11 @@ class RecoveryTest {
         Files.delete(gap.resolve(segments.get(1).path().getFileName()));
         try (JournaledSeenSet<MapSeenSet> set = builder(gap).open()) {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(secondStart);
-            assertThat(set.recovery().problems()).first().asString()
-                    .contains("journal records " + secondStart + " to ").contains("are missing");
+            assertThat(set.recovery().problems())
+                    .first()
+                    .asString()
+                    .contains("journal records " + secondStart + " to ")
+                    .contains("are missing");
             assertThat(set.recovery().setAside()).hasSize(segments.size() - 2);
         }
     }
@@ -282,8 +302,12 @@ class RecoveryTest {
                 assertThat(report.setAside()).isEmpty();
                 assertThat(report.bytesCut()).isZero();
                 assertThat(set.checkAll(keys(0, 20_000))).containsOnly(true);
-                assertThat(Files.readAllBytes(copy.resolve(segment[i]))).as("left as it was").isEqualTo(damaged);
-                assertThat(Segment.list(copy)).extracting(Segment.File::firstSeq).startsWith(0L, 10_000L);
+                assertThat(Files.readAllBytes(copy.resolve(segment[i])))
+                        .as("left as it was")
+                        .isEqualTo(damaged);
+                assertThat(Segment.list(copy))
+                        .extracting(Segment.File::firstSeq)
+                        .startsWith(0L, 10_000L);
             }
         }
 
@@ -295,13 +319,13 @@ class RecoveryTest {
             RecoveryReport report = set.recovery();
             assertThat(report.snapshotPosition()).isEqualTo(5_000);
             assertThat(report.recordsReplayed()).isEqualTo(2_000);
-            assertThat(report.problems()).anySatisfy(p -> assertThat(p)
-                    .contains("record 7000 at byte " + offsetOf(7_000) + " is damaged and valid data follows"));
+            assertThat(report.problems())
+                    .anySatisfy(p -> assertThat(p)
+                            .contains("record 7000 at byte " + offsetOf(7_000) + " is damaged and valid data follows"));
             assertThat(set.checkAll(keys(0, 7_000))).containsOnly(true);
             assertThat(set.check(key(7_000))).isFalse();
         }
     }
-
 
     @Test
     void filesNamedWithANumberBeyondTheSequenceRangeAreIgnoredWithAWarning() throws IOException {
@@ -315,11 +339,12 @@ class RecoveryTest {
             RecoveryReport report = set.recovery();
             assertThat(report.recordsReplayed()).isEqualTo(RECORDS);
             assertThat(report.setAside()).isEmpty();
-            assertThat(report.problems()).containsExactlyInAnyOrder(
-                    snapshot + " ignored: " + tooBig + " is not a sequence number (the largest is "
-                            + Long.MAX_VALUE + "); the file is left in place and never read",
-                    segment + " ignored: " + tooBig + " is not a sequence number (the largest is "
-                            + Long.MAX_VALUE + "); the file is left in place and never read");
+            assertThat(report.problems())
+                    .containsExactlyInAnyOrder(
+                            snapshot + " ignored: " + tooBig + " is not a sequence number (the largest is "
+                                    + Long.MAX_VALUE + "); the file is left in place and never read",
+                            segment + " ignored: " + tooBig + " is not a sequence number (the largest is "
+                                    + Long.MAX_VALUE + "); the file is left in place and never read");
             assertThat(set.checkAll(keys(0, RECORDS))).containsOnly(true);
         }
         assertThat(Files.readAllBytes(snapshot)).containsExactly(1, 2, 3);
@@ -342,10 +367,13 @@ class RecoveryTest {
             try (var files = Files.list(dir)) {
                 before = files.map(f -> f.getFileName().toString()).sorted().toList();
             }
-            assertThatThrownBy(() -> builder(dir).open()).as(name).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> builder(dir).open())
+                    .as(name)
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining(dir.resolve(name).toString());
             try (var files = Files.list(dir)) {
-                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).as(name)
+                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
+                        .as(name)
                         .isEqualTo(before);
             }
         }
@@ -364,7 +392,9 @@ class RecoveryTest {
         try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
             addInFourSnapshottedRounds(set);
         }
-        assertThat(Snapshots.list(live)).extracting(Snapshots.Snapshot::position).containsExactly(2000L, 1500L);
+        assertThat(Snapshots.list(live))
+                .extracting(Snapshots.Snapshot::position)
+                .containsExactly(2000L, 1500L);
         long firstRecord = Segment.list(live).get(0).firstSeq();
         assertThat(firstRecord).isPositive();
 
@@ -377,12 +407,16 @@ class RecoveryTest {
         for (Path dir : List.of(damaged, gone)) {
             Map<String, String> before = contents(dir);
             for (int start = 0; start < 2; start++) {
-                assertThatThrownBy(() -> builder(dir).open()).as(dir.toString()).isInstanceOf(IOException.class)
+                assertThatThrownBy(() -> builder(dir).open())
+                        .as(dir.toString())
+                        .isInstanceOf(IOException.class)
                         .hasMessageContaining("cannot rebuild the store in " + dir)
                         .hasMessageContaining("the journal starts at record " + firstRecord + ", so records 0 to "
                                 + (firstRecord - 1) + " are lost")
-                        .hasMessageContaining(dir == damaged ? "no snapshot verifies ([" + Snapshots.fileName(2000)
-                                : "there is no snapshot")
+                        .hasMessageContaining(
+                                dir == damaged
+                                        ? "no snapshot verifies ([" + Snapshots.fileName(2000)
+                                        : "there is no snapshot")
                         .hasMessageContaining("Nothing was changed");
                 assertThat(contents(dir)).as(dir + ", start " + start).isEqualTo(before);
             }
@@ -424,7 +458,8 @@ class RecoveryTest {
             flip(snapshot.file(), Snapshots.HEADER_BYTES + 5);
         }
         Map<String, String> before = contents(dir);
-        assertThatThrownBy(() -> builder(dir).open()).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> builder(dir).open())
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("The journal starts at record 0")
                 .hasMessageContaining("moving the damaged snapshots out of the directory rebuilds the store");
         assertThat(contents(dir)).isEqualTo(before);
@@ -450,8 +485,10 @@ class RecoveryTest {
     void damageToTheSnapshotHoldingAMergeStopsTheOpenInsteadOfDroppingTheMerge() throws Exception {
         Path dir = tmp.resolve("merged");
         MapSeenSet[] inner = new MapSeenSet[1];
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(dir, MapSeenSet.CODEC,
-                () -> inner[0] = new MapSeenSet()).snapshotInterval(Duration.ZERO).open()) {
+        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSet.builder(
+                        dir, MapSeenSet.CODEC, () -> inner[0] = new MapSeenSet())
+                .snapshotInterval(Duration.ZERO)
+                .open()) {
             set.addAll(keys(0, 100));
             set.snapshotNow().get();
             set.addAll(keys(100, 200));
@@ -466,7 +503,8 @@ class RecoveryTest {
         Path damaged = Crash.copy(dir, tmp.resolve("merged-damaged"));
         flip(damaged.resolve(Snapshots.fileName(200)), Snapshots.HEADER_BYTES + 5);
         Map<String, String> before = contents(damaged);
-        assertThatThrownBy(() -> builder(damaged).open()).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> builder(damaged).open())
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("cannot rebuild the store in " + damaged)
                 .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(200));
         assertThat(contents(damaged)).isEqualTo(before);
@@ -507,7 +545,8 @@ class RecoveryTest {
             crashed = Crash.copy(dir, tmp.resolve("gap-crashed"));
         }
         flip(crashed.resolve(Snapshots.fileName(60)), Snapshots.HEADER_BYTES + 5);
-        assertThatThrownBy(() -> builder(crashed).open()).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> builder(crashed).open())
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(60))
                 .hasMessageContaining("The journal starts at record 0, but records 55 to 59 are missing, so it cannot"
                         + " rebuild the store either: with the damaged snapshots moved out, the store would open with"

@@ -33,7 +33,9 @@ class SharedThreadsTest {
     Path tmp;
 
     @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    @EnumSource(
+            value = FsyncPolicy.class,
+            names = {"ALWAYS", "EVERYSEC"})
     void threeHundredStoresShareAFewThreadsAndKeepWhatTheyAcknowledged(FsyncPolicy policy) throws Exception {
         List<JournaledSeenSet<? extends HashedSeenSet>> stores = new ArrayList<>();
         try {
@@ -59,11 +61,13 @@ class SharedThreadsTest {
             } finally {
                 writers.shutdown();
             }
-            CompletableFuture.allOf(stores.stream().map(JournaledSeenSet::snapshotNow)
-                    .toArray(CompletableFuture[]::new)).join();
+            CompletableFuture.allOf(
+                            stores.stream().map(JournaledSeenSet::snapshotNow).toArray(CompletableFuture[]::new))
+                    .join();
 
             long dejaThreads = dejaThreads();
-            assertThat(dejaThreads).as("threads named deja-, with %d stores open", STORES)
+            assertThat(dejaThreads)
+                    .as("threads named deja-, with %d stores open", STORES)
                     .isLessThanOrEqualTo(sharedThreadsAtMost())
                     .isLessThan(STORES / 4);
 
@@ -71,19 +75,22 @@ class SharedThreadsTest {
             for (int i = 0; i < STORES; i += 50) {
                 Path copy = Crash.copy(stores.get(i).directory(), tmp.resolve("crashed-" + i));
                 try (JournaledSeenSet<? extends HashedSeenSet> crashed = open(copy, i, policy)) {
-                    assertThat(crashed.checkAll(keys(i * KEYS_PER_STORE, (i + 1) * KEYS_PER_STORE))).containsOnly(true);
+                    assertThat(crashed.checkAll(keys(i * KEYS_PER_STORE, (i + 1) * KEYS_PER_STORE)))
+                            .containsOnly(true);
                 }
             }
         } finally {
             stores.forEach(JournaledSeenSet::close);
         }
-        assertThat(dejaThreads()).as("closing stores leaves the shared threads to the others")
+        assertThat(dejaThreads())
+                .as("closing stores leaves the shared threads to the others")
                 .isLessThanOrEqualTo(sharedThreadsAtMost());
 
         for (int i = 0; i < STORES; i++) {
             try (JournaledSeenSet<? extends HashedSeenSet> reopened = open(i, policy)) {
                 assertThat(reopened.checkAll(keys(i * KEYS_PER_STORE, (i + 1) * KEYS_PER_STORE)))
-                        .as("store %d after close and reopen", i).containsOnly(true);
+                        .as("store %d after close and reopen", i)
+                        .containsOnly(true);
             }
         }
     }
@@ -93,15 +100,20 @@ class SharedThreadsTest {
         try (JournalThreads own = JournalThreads.create(1, 1)) {
             Path dir = tmp.resolve("own");
             try (JournaledSeenSet<MapSeenSet> first = JournaledSeenSetTest.builder(dir.resolve("a"))
-                    .fsync(FsyncPolicy.ALWAYS).threads(own).open();
-                 JournaledSeenSet<MapSeenSet> second = JournaledSeenSetTest.builder(dir.resolve("b"))
-                    .fsync(FsyncPolicy.ALWAYS).threads(own).open()) {
+                            .fsync(FsyncPolicy.ALWAYS)
+                            .threads(own)
+                            .open();
+                    JournaledSeenSet<MapSeenSet> second = JournaledSeenSetTest.builder(dir.resolve("b"))
+                            .fsync(FsyncPolicy.ALWAYS)
+                            .threads(own)
+                            .open()) {
                 first.addAll(keys(0, 10));
                 first.close();
                 second.addAll(keys(0, 10)); // written and fsynced by the same threads, which first's close left
                 assertThat(second.snapshotNow().join()).exists();
             }
-            try (JournaledSeenSet<MapSeenSet> reopened = JournaledSeenSetTest.builder(dir.resolve("b")).open()) {
+            try (JournaledSeenSet<MapSeenSet> reopened =
+                    JournaledSeenSetTest.builder(dir.resolve("b")).open()) {
                 assertThat(reopened.checkAll(keys(0, 10))).containsOnly(true);
             }
         }
@@ -115,10 +127,22 @@ class SharedThreadsTest {
     private static JournaledSeenSet<? extends HashedSeenSet> open(Path dir, int i, FsyncPolicy policy)
             throws IOException {
         JournaledSeenSet.Builder<? extends HashedSeenSet> builder = i % 2 == 0
-                ? JournaledSeenSet.builder(dir, StoreCodecs.BLOOM,
-                        () -> BloomFilter.builder().bits(1 << 14).hashes(7).capacity(1000).build())
-                : JournaledSeenSet.builder(dir, StoreCodecs.RECENT,
-                        () -> RecentFilter.builder().buckets(1024).ways(4).owners(true).build());
+                ? JournaledSeenSet.builder(
+                        dir,
+                        StoreCodecs.BLOOM,
+                        () -> BloomFilter.builder()
+                                .bits(1 << 14)
+                                .hashes(7)
+                                .capacity(1000)
+                                .build())
+                : JournaledSeenSet.builder(
+                        dir,
+                        StoreCodecs.RECENT,
+                        () -> RecentFilter.builder()
+                                .buckets(1024)
+                                .ways(4)
+                                .owners(true)
+                                .build());
         // periodic snapshots too, so that they run on the shared threads while the stores are written
         return builder.fsync(policy).snapshotInterval(Duration.ofMillis(100)).open();
     }
@@ -131,6 +155,8 @@ class SharedThreadsTest {
     }
 
     private static long dejaThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("deja-")).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("deja-"))
+                .count();
     }
 }

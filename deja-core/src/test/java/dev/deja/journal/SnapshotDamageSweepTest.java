@@ -38,8 +38,8 @@ class SnapshotDamageSweepTest {
     @BeforeAll
     static void writeHistory() throws IOException {
         if (JournalDamageSweepTest.history == null) {
-            JournalDamageSweepTest.history = JournalDamageSweepTest.History.write(shared.resolve("live"), 400, 150,
-                    300);
+            JournalDamageSweepTest.history =
+                    JournalDamageSweepTest.History.write(shared.resolve("live"), 400, 150, 300);
         }
     }
 
@@ -61,9 +61,11 @@ class SnapshotDamageSweepTest {
         }
         Random random = new Random(7);
         for (int i = 0; i < 300; i++) { // the payload: its first and last bytes, and anywhere
-            int at = i < 40 ? Snapshots.HEADER_BYTES + i
-                    : i < 80 ? pristine.length - 1 - (i - 40)
-                    : Snapshots.HEADER_BYTES + random.nextInt(pristine.length - Snapshots.HEADER_BYTES);
+            int at = i < 40
+                    ? Snapshots.HEADER_BYTES + i
+                    : i < 80
+                            ? pristine.length - 1 - (i - 40)
+                            : Snapshots.HEADER_BYTES + random.nextInt(pristine.length - Snapshots.HEADER_BYTES);
             int bit = random.nextInt(8);
             damaged.add(flipped(pristine, at, bit));
             what.add("bit " + bit + " of byte " + at);
@@ -81,8 +83,13 @@ class SnapshotDamageSweepTest {
             assertState(result, history().changes(), what.get(i));
             RecoveryReport report = result.report();
             assertThat(report.snapshotPosition()).as(what.get(i)).isEqualTo(150);
-            assertThat(report.rejectedSnapshots()).as(what.get(i)).singleElement().asString().startsWith(NEWEST);
-            assertThat(Files.readAllBytes(dir.resolve(NEWEST + ".corrupt"))).as(what.get(i))
+            assertThat(report.rejectedSnapshots())
+                    .as(what.get(i))
+                    .singleElement()
+                    .asString()
+                    .startsWith(NEWEST);
+            assertThat(Files.readAllBytes(dir.resolve(NEWEST + ".corrupt")))
+                    .as(what.get(i))
                     .isEqualTo(damaged.get(i));
             assertThat(report.bytesCut()).isZero();
             assertThat(report.setAside()).as(what.get(i)).containsExactly(dir.resolve(NEWEST + ".corrupt"));
@@ -106,7 +113,8 @@ class SnapshotDamageSweepTest {
         Path dir = tmp.resolve("d");
         Map<String, byte[]> stray = new HashMap<>();
         // a snapshot being written when the process died, newer than every other, and an empty one
-        stray.put(Snapshots.fileName(400) + Snapshots.TEMP_SUFFIX,
+        stray.put(
+                Snapshots.fileName(400) + Snapshots.TEMP_SUFFIX,
                 Arrays.copyOf(history().files.get(NEWEST), 100));
         stray.put(Snapshots.fileName(350) + Snapshots.TEMP_SUFFIX, new byte[0]);
         // a segment created just before the crash, before its header was written
@@ -116,7 +124,8 @@ class SnapshotDamageSweepTest {
         assertState(result, history().changes(), "stray files");
         assertThat(result.report().setAside()).isEmpty();
         assertThat(Files.list(dir).map(f -> f.getFileName().toString()))
-                .noneMatch(n -> n.endsWith(".tmp")).doesNotContain(Segment.fileName(history().changes()));
+                .noneMatch(n -> n.endsWith(".tmp"))
+                .doesNotContain(Segment.fileName(history().changes()));
     }
 
     @Test
@@ -125,8 +134,11 @@ class SnapshotDamageSweepTest {
         restore(dir, Map.of(Snapshots.fileName(400), new byte[0]));
         Recovery.Result<MapSeenSet> result = recover(dir);
         assertState(result, history().changes(), "empty snapshot");
-        assertThat(result.report().rejectedSnapshots()).singleElement().asString()
-                .startsWith(Snapshots.fileName(400)).contains("shorter than its 32-byte header");
+        assertThat(result.report().rejectedSnapshots())
+                .singleElement()
+                .asString()
+                .startsWith(Snapshots.fileName(400))
+                .contains("shorter than its 32-byte header");
     }
 
     /**
@@ -164,7 +176,8 @@ class SnapshotDamageSweepTest {
     void anEmptySegmentNamedInsideAnotherSegmentDoesNotGetItPruned() throws IOException {
         Path dir = tmp.resolve("d");
         restore(dir, Map.of(Segment.fileName(250), new byte[0]));
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.snapshotNow().join(); // at 400: keeps the snapshot at 300 and the journal from it
         }
         assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(400L, 300L);
@@ -222,20 +235,24 @@ class SnapshotDamageSweepTest {
         restore(dir, lost);
         Recovery.Result<MapSeenSet> result = recover(dir);
         assertState(result, 300, "the journal ends at record 219");
-        assertThat(result.report().problems()).anySatisfy(p -> assertThat(p).contains("journal records 220 to 299"
-                + " are gone"));
+        assertThat(result.report().problems())
+                .anySatisfy(p -> assertThat(p).contains("journal records 220 to 299" + " are gone"));
         Path crashed;
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.add(JournaledSeenSetTest.key(2_000_000), 4); // record 300, after the gap
             crashed = Crash.copy(dir, tmp.resolve("crashed"));
         }
-        assertThat(Snapshots.list(crashed)).extracting(Snapshots.Snapshot::position).containsExactly(300L);
+        assertThat(Snapshots.list(crashed))
+                .extracting(Snapshots.Snapshot::position)
+                .containsExactly(300L);
 
         Path newest = crashed.resolve(NEWEST);
         byte[] damaged = Files.readAllBytes(newest);
         damaged[damaged.length - 1] ^= 1;
         Files.write(newest, damaged);
-        assertThatThrownBy(() -> recover(crashed)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> recover(crashed))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("no snapshot verifies ([" + NEWEST);
     }
 
@@ -249,8 +266,10 @@ class SnapshotDamageSweepTest {
         Recovery.Result<MapSeenSet> result = recover(dir);
         assertState(result, 150, "journal from 220 only");
         assertThat(result.report().problems()).first().asString().contains("journal records 150 to 219 are missing");
-        assertThat(result.report().setAside()).containsExactlyInAnyOrder(
-                dir.resolve(Segment.fileName(220) + ".corrupt"), dir.resolve(Segment.fileName(330) + ".corrupt"));
+        assertThat(result.report().setAside())
+                .containsExactlyInAnyOrder(
+                        dir.resolve(Segment.fileName(220) + ".corrupt"),
+                        dir.resolve(Segment.fileName(330) + ".corrupt"));
     }
 
     /**
@@ -268,14 +287,16 @@ class SnapshotDamageSweepTest {
         byte[] thirdBytes = Files.readAllBytes(third);
         // the deletions prune makes, in its order
         List<String> deletions = new ArrayList<>(List.of(OLDER));
-        Segment.list(dir).stream().filter(s -> s.firstSeq() < 220).forEach(
-                s -> deletions.add(s.path().getFileName().toString()));
+        Segment.list(dir).stream()
+                .filter(s -> s.firstSeq() < 220)
+                .forEach(s -> deletions.add(s.path().getFileName().toString()));
         assertThat(deletions).containsExactly(OLDER, Segment.fileName(110));
 
         for (int done = 0; done <= deletions.size(); done++) {
             for (boolean damaged : new boolean[] {false, true}) {
                 Map<String, byte[]> state = new HashMap<>();
-                state.put(third.getFileName().toString(),
+                state.put(
+                        third.getFileName().toString(),
                         damaged ? flipped(thirdBytes, thirdBytes.length - 5, 2) : thirdBytes);
                 for (String deleted : deletions.subList(0, done)) {
                     state.put(deleted, null);
@@ -290,7 +311,8 @@ class SnapshotDamageSweepTest {
 
         // and the real pruning ends in the last of those states
         restore(dir, Map.of());
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.snapshotNow().join().getFileName().toString()).isEqualTo(Snapshots.fileName(400));
         }
         assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(400L, 300L);
@@ -302,7 +324,8 @@ class SnapshotDamageSweepTest {
         Map<dev.deja.hash.Hash128, Long> before = new HashMap<>(recover(dir).store().owners);
         byte[] fresh = JournaledSeenSetTest.key(2_000_000);
         Path crashed;
-        try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.add(fresh, 4);
             crashed = Crash.copy(dir, tmp.resolve("crashed-" + System.nanoTime()));
         }

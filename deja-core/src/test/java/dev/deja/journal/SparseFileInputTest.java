@@ -47,8 +47,9 @@ class SparseFileInputTest {
         for (int w : new int[] {0, 3, 4}) {
             Arrays.fill(b, w * WINDOW, (w + 1) * WINDOW, (byte) 0);
         }
-        for (int at : new int[] {0, PAGE - 1, PAGE, 3 * WINDOW, 3 * WINDOW + 77 * PAGE + 5, 4 * WINDOW - 1,
-                4 * WINDOW, 5 * WINDOW - 1}) {
+        for (int at : new int[] {
+            0, PAGE - 1, PAGE, 3 * WINDOW, 3 * WINDOW + 77 * PAGE + 5, 4 * WINDOW - 1, 4 * WINDOW, 5 * WINDOW - 1
+        }) {
             b[at] = (byte) (1 + random.nextInt(255));
         }
         return b;
@@ -58,8 +59,19 @@ class SparseFileInputTest {
     void readsBackExactlyWhatWasWrittenFromAnyOffsetDirectlyOrNot() throws IOException {
         byte[] content = mixed(1);
         Path file = sparseFile("mixed", content);
-        long[] offsets = {0, 1, 32, PAGE, WINDOW - 1, WINDOW, WINDOW + 5, 4 * WINDOW + 17, content.length - 1,
-            content.length, content.length + 10};
+        long[] offsets = {
+            0,
+            1,
+            32,
+            PAGE,
+            WINDOW - 1,
+            WINDOW,
+            WINDOW + 5,
+            4 * WINDOW + 17,
+            content.length - 1,
+            content.length,
+            content.length + 10
+        };
         Random random = new Random(2);
         for (boolean direct : new boolean[] {true, false}) {
             for (long from : offsets) {
@@ -75,7 +87,9 @@ class SparseFileInputTest {
                         } else {
                             int want = 1 + random.nextInt(random.nextBoolean() ? 100 : 3 * WINDOW);
                             int got = in.read(back, n, Math.min(want, back.length - n));
-                            assertThat(got).as("read at byte %d from %d", n, from).isPositive();
+                            assertThat(got)
+                                    .as("read at byte %d from %d", n, from)
+                                    .isPositive();
                             n += got;
                         }
                     }
@@ -162,19 +176,26 @@ class SparseFileInputTest {
             long[] holes = {2, 5, 7}; // windows of the payload holding only holes
             boolean[] cached = new boolean[holes.length];
             for (int i = 0; i < holes.length; i++) {
-                cached[i] = ch.map(FileChannel.MapMode.READ_ONLY, header + holes[i] * WINDOW, WINDOW).isLoaded();
+                cached[i] = ch.map(FileChannel.MapMode.READ_ONLY, header + holes[i] * WINDOW, WINDOW)
+                        .isLoaded();
             }
             // calibration, after the probes so that its read-ahead cannot reach them: a plain read of holes must show
             // as cached, or nothing can be told here
             ch.read(ByteBuffer.allocate(WINDOW), header + 12L * WINDOW);
-            assumeThat(ch.map(FileChannel.MapMode.READ_ONLY, header + 12L * WINDOW, WINDOW).isLoaded())
-                    .as("a plain read of holes shows in the page cache on " + tmp).isTrue();
+            assumeThat(ch.map(FileChannel.MapMode.READ_ONLY, header + 12L * WINDOW, WINDOW)
+                            .isLoaded())
+                    .as("a plain read of holes shows in the page cache on " + tmp)
+                    .isTrue();
             try (SparseFileInput probe = new SparseFileInput(file, 0)) {
                 probe.read();
-                assumeThat(probe.directBytes()).as("direct reads offered for " + tmp).isPositive();
+                assumeThat(probe.directBytes())
+                        .as("direct reads offered for " + tmp)
+                        .isPositive();
             }
             for (int i = 0; i < holes.length; i++) {
-                assertThat(cached[i]).as("window %d of holes cached after loading the snapshot", holes[i]).isFalse();
+                assertThat(cached[i])
+                        .as("window %d of holes cached after loading the snapshot", holes[i])
+                        .isFalse();
             }
         }
     }

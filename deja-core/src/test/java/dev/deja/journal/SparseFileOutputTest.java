@@ -61,7 +61,8 @@ class SparseFileOutputTest {
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             expected.write("header".getBytes(StandardCharsets.US_ASCII));
             expected.write(data);
-            assertThat(written).as("chunk %d, ends with zeros %s", chunk, endsWithZeros)
+            assertThat(written)
+                    .as("chunk %d, ends with zeros %s", chunk, endsWithZeros)
                     .isEqualTo(expected.toByteArray());
         }
     }
@@ -83,12 +84,17 @@ class SparseFileOutputTest {
             ch.force(true);
         }
         assertThat(Files.size(file)).isEqualTo(32 + (64 << 20));
-        assertThat(Arrays.copyOfRange(Files.readAllBytes(file), 32, 32 + (64 << 20))).isEqualTo(mostlyZero);
+        assertThat(Arrays.copyOfRange(Files.readAllBytes(file), 32, 32 + (64 << 20)))
+                .isEqualTo(mostlyZero);
         // the file system's own count of allocated space (du), not the logical size
-        Process du = new ProcessBuilder("du", "-k", file.toString()).redirectErrorStream(true).start();
+        Process du = new ProcessBuilder("du", "-k", file.toString())
+                .redirectErrorStream(true)
+                .start();
         String usage = new String(du.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(du.waitFor()).as(usage).isZero();
         long kib = Long.parseLong(usage.split("\\s+")[0]);
-        assertThat(kib).as("KiB allocated for a 64 MiB file holding two non-zero bytes").isLessThan(1024);
+        assertThat(kib)
+                .as("KiB allocated for a 64 MiB file holding two non-zero bytes")
+                .isLessThan(1024);
     }
 }

@@ -33,6 +33,5 @@ public final class StoreCodecs {
         }
     };
 
-    private StoreCodecs() {
-    }
+    private StoreCodecs() {}
 }

@@ -35,9 +35,11 @@ class JournaledRecentBatchTest {
         try (JournaledSeenSet<RecentFilter> set = open()) {
             set.addAll(held);
             // the keys before the bad owner were erased (or recorded) in memory, unjournaled, and then refused
-            assertThatThrownBy(() -> set.forgetAll(held, owners)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> set.forgetAll(held, owners))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("owners(true)");
-            assertThatThrownBy(() -> set.checkThenAddAll(fresh, owners)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> set.checkThenAddAll(fresh, owners))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("owners(true)");
             assertThat(set.checkAll(held)).containsExactly(true, true);
             assertThat(set.checkAll(fresh)).containsExactly(false, false);
@@ -49,8 +51,10 @@ class JournaledRecentBatchTest {
     }
 
     private JournaledSeenSet<RecentFilter> open() throws IOException {
-        return JournaledSeenSet.builder(dir, CODEC, () -> RecentFilter.builder().buckets(1024).build())
-                .fsync(FsyncPolicy.ALWAYS).open();
+        return JournaledSeenSet.builder(
+                        dir, CODEC, () -> RecentFilter.builder().buckets(1024).build())
+                .fsync(FsyncPolicy.ALWAYS)
+                .open();
     }
 
     private static byte[] utf8(String key) {

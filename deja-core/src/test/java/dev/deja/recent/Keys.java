@@ -3,8 +3,7 @@ package dev.deja.recent;
 /** Distinct test keys: a stream tag and a counter, as 12 bytes. */
 final class Keys {
 
-    private Keys() {
-    }
+    private Keys() {}
 
     static byte[] of(int stream, long i) {
         byte[] key = new byte[12];

@@ -39,19 +39,21 @@ class RecentCodecTest {
                 }
                 if (owners) { // owners survive: the same owner is told RETRY
                     for (long i = KEYS - 100; i < KEYS; i++) {
-                        assertThat(copy.checkThenAdd(Keys.of(7, i), i + 1)).isEqualTo(
-                                original.checkThenAdd(Keys.of(7, i), i + 1));
+                        assertThat(copy.checkThenAdd(Keys.of(7, i), i + 1))
+                                .isEqualTo(original.checkThenAdd(Keys.of(7, i), i + 1));
                     }
                     assertThat(copy.checkThenAdd(Keys.of(7, KEYS - 1), KEYS)).isEqualTo(Verdict.RETRY);
                 }
-                assertThat(write(RecentFilter.readFrom(new ByteArrayInputStream(bytes)))).isEqualTo(bytes);
+                assertThat(write(RecentFilter.readFrom(new ByteArrayInputStream(bytes))))
+                        .isEqualTo(bytes);
             }
         }
     }
 
     @Test
     void theHeaderIsAsDocumented() throws IOException {
-        RecentFilter filter = RecentFilter.builder().buckets(64).ways(8).owners(true).build();
+        RecentFilter filter =
+                RecentFilter.builder().buckets(64).ways(8).owners(true).build();
         filter.add("a".getBytes(), 5);
         byte[] b = write(filter);
         assertThat(Arrays.copyOf(b, 5)).isEqualTo(new byte[] {'D', 'E', 'J', 'A', 'R'});
@@ -66,11 +68,19 @@ class RecentCodecTest {
     @Test
     void everyTruncationIsReportedAsSuch() throws IOException {
         byte[] bytes = write(filled(4, true));
-        for (int length : new int[] {0, 3, RecentCodec.HEADER_BYTES - 1, RecentCodec.HEADER_BYTES,
-                RecentCodec.HEADER_BYTES + 100, bytes.length - 4, bytes.length - 1}) {
+        for (int length : new int[] {
+            0,
+            3,
+            RecentCodec.HEADER_BYTES - 1,
+            RecentCodec.HEADER_BYTES,
+            RecentCodec.HEADER_BYTES + 100,
+            bytes.length - 4,
+            bytes.length - 1
+        }) {
             assertThatThrownBy(() -> RecentFilter.readFrom(new ByteArrayInputStream(Arrays.copyOf(bytes, length))))
                     .as("truncated to %d bytes", length)
-                    .isInstanceOf(EOFException.class).hasMessageContaining("truncated recent filter");
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("truncated recent filter");
         }
     }
 
@@ -118,13 +128,17 @@ class RecentCodecTest {
                 .hasMessage("corrupt recent filter: set 0 holds fingerprint " + Long.toHexString(a)
                         + " twice (slots 0 and 2)");
         assertThatThrownBy(() -> read(forged(4, false, new long[] {a, 0, 7, 0})))
-                .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
+                .isInstanceOf(IOException.class)
+                .hasMessage("corrupt recent filter: set 0 is malformed");
         assertThatThrownBy(() -> read(forged(4, true, new long[] {a, 0, 0, 0, 1, 2, 0, 0})))
-                .isInstanceOf(IOException.class).hasMessage("corrupt recent filter: set 0 is malformed");
-        assertThatCode(() -> read(forged(4, true, new long[] {a, 7, 0, 0, 1, 2, 0, 0}))).doesNotThrowAnyException();
+                .isInstanceOf(IOException.class)
+                .hasMessage("corrupt recent filter: set 0 is malformed");
+        assertThatCode(() -> read(forged(4, true, new long[] {a, 7, 0, 0, 1, 2, 0, 0})))
+                .doesNotThrowAnyException();
 
         byte[] reserved = forged(4, false, new long[] {a, 7, 0, 0}, new byte[] {0, 0, 1, 0, 0, 0});
-        assertThatThrownBy(() -> read(reserved)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> read(reserved))
+                .isInstanceOf(IOException.class)
                 .hasMessage("corrupt recent filter: header bytes 10 to 15 are reserved and must be 0");
     }
 
@@ -143,7 +157,8 @@ class RecentCodecTest {
         crc.update(body.array());
         ByteBuffer stream = ByteBuffer.allocate(RecentCodec.HEADER_BYTES + body.capacity() + 4)
                 .order(ByteOrder.LITTLE_ENDIAN);
-        stream.put(forgedHeader(ways, ways, owners ? RecentCodec.FLAG_OWNERS : 0, reserved)).put(body.array())
+        stream.put(forgedHeader(ways, ways, owners ? RecentCodec.FLAG_OWNERS : 0, reserved))
+                .put(body.array())
                 .putInt((int) crc.getValue());
         return stream.array();
     }
@@ -155,8 +170,15 @@ class RecentCodecTest {
 
     private static byte[] forgedHeader(long buckets, int ways, int flags, byte[] reserved) {
         ByteBuffer h = ByteBuffer.allocate(RecentCodec.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(RecentCodec.MAGIC).put(RecentCodec.KIND_RECENT).put(RecentCodec.FORMAT_VERSION).putShort((short) 1)
-                .put((byte) ways).put((byte) flags).put(reserved).putLong(buckets).putLong(0);
+        h.put(RecentCodec.MAGIC)
+                .put(RecentCodec.KIND_RECENT)
+                .put(RecentCodec.FORMAT_VERSION)
+                .putShort((short) 1)
+                .put((byte) ways)
+                .put((byte) flags)
+                .put(reserved)
+                .putLong(buckets)
+                .putLong(0);
         CRC32C crc = new CRC32C();
         crc.update(h.array(), 0, RecentCodec.HEADER_BYTES - 4);
         h.putInt((int) crc.getValue());
@@ -164,7 +186,11 @@ class RecentCodecTest {
     }
 
     private static RecentFilter filled(int ways, boolean owners) {
-        RecentFilter filter = RecentFilter.builder().buckets(4096L * ways / 4).ways(ways).owners(owners).build();
+        RecentFilter filter = RecentFilter.builder()
+                .buckets(4096L * ways / 4)
+                .ways(ways)
+                .owners(owners)
+                .build();
         for (long i = 0; i < KEYS; i++) {
             filter.add(Keys.of(7, i), owners ? i + 1 : 0);
         }

@@ -26,13 +26,19 @@ class RecentFilterConcurrencyTest {
         // once, whatever the interleaving.
         for (int ways : new int[] {1, 8}) {
             for (boolean owners : new boolean[] {false, true}) {
-                RecentFilter filter = RecentFilter.builder().buckets(1 << 22).ways(ways).owners(owners).build();
+                RecentFilter filter = RecentFilter.builder()
+                        .buckets(1 << 22)
+                        .ways(ways)
+                        .owners(owners)
+                        .build();
                 AtomicIntegerArray news = race(filter, keysInDistinctSets(filter), owners);
                 int wrong = 0;
                 for (int i = 0; i < KEYS; i++) {
                     wrong += news.get(i) == 1 ? 0 : 1;
                 }
-                assertThat(wrong).as("keys not NEW exactly once, ways=%d owners=%s", ways, owners).isZero();
+                assertThat(wrong)
+                        .as("keys not NEW exactly once, ways=%d owners=%s", ways, owners)
+                        .isZero();
                 assertThat(filter.stats().insertions()).isEqualTo(KEYS);
             }
         }
@@ -51,8 +57,7 @@ class RecentFilterConcurrencyTest {
         return keys;
     }
 
-    private static AtomicIntegerArray race(RecentFilter filter, List<byte[]> keys, boolean owners)
-            throws Exception {
+    private static AtomicIntegerArray race(RecentFilter filter, List<byte[]> keys, boolean owners) throws Exception {
         AtomicIntegerArray news = new AtomicIntegerArray(KEYS);
         CyclicBarrier start = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);

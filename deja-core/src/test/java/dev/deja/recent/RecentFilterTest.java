@@ -22,7 +22,8 @@ class RecentFilterTest {
     void aFreshKeyIsNeverReportedSeenEvenUnderHeavyOverwriting() {
         // 1,024 buckets for 10^6 keys: almost every key is overwritten, none may be called a duplicate.
         for (int ways : new int[] {1, 8}) {
-            RecentFilter filter = RecentFilter.builder().buckets(1024).ways(ways).owners(true).build();
+            RecentFilter filter =
+                    RecentFilter.builder().buckets(1024).ways(ways).owners(true).build();
             long wrong = 0;
             for (long i = 0; i < 1_000_000; i++) {
                 byte[] key = Keys.of(ways, i);
@@ -37,7 +38,8 @@ class RecentFilterTest {
 
     @Test
     void aHeldKeyIsADuplicateOrARetryOfTheSameOwner() {
-        RecentFilter filter = RecentFilter.builder().buckets(1 << 10).owners(true).build();
+        RecentFilter filter =
+                RecentFilter.builder().buckets(1 << 10).owners(true).build();
         assertThat(filter.checkThenAdd("a", 7)).isEqualTo(Verdict.NEW);
         assertThat(filter.checkThenAdd("a", 7)).isEqualTo(Verdict.RETRY);
         assertThat(filter.checkThenAdd("a", 8)).isEqualTo(Verdict.DUPLICATE);
@@ -62,7 +64,8 @@ class RecentFilterTest {
     void withoutOwnersAnOwnerIsRejectedAndNothingChanges() {
         RecentFilter filter = RecentFilter.builder().buckets(64).build();
         assertThatThrownBy(() -> filter.checkThenAdd("k", 5))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners(true)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owners(true)");
         assertThatThrownBy(() -> filter.forget("k", 5)).hasMessageContaining("owners(true)");
         assertThat(filter.check("k")).isFalse();
         assertThat(filter.checkThenAdd("k")).isEqualTo(Verdict.NEW);
@@ -77,9 +80,11 @@ class RecentFilterTest {
         long[] owners = {NO_OWNER, NO_OWNER, 5};
         // the first keys used to be recorded (or erased) before the third was refused: half a batch applied
         assertThatThrownBy(() -> filter.checkThenAddAll(keys, owners))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners(true)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owners(true)");
         assertThatThrownBy(() -> filter.forgetAll(keys, owners))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners(true)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owners(true)");
         assertThat(filter.check("fresh")).isFalse();
         assertThat(filter.check("held")).isTrue();
         assertThat(filter.stats().insertions()).isEqualTo(1);
@@ -95,7 +100,9 @@ class RecentFilterTest {
         assertThat(filter.check("m")).isFalse();
         assertThat(filter.forget("m", 10)).isFalse();
         assertThat(filter.checkThenAdd("m", 12)).isEqualTo(Verdict.NEW);
-        assertThat(filter.forget("m", NO_OWNER)).as("NO_OWNER erases whoever owns it").isTrue();
+        assertThat(filter.forget("m", NO_OWNER))
+                .as("NO_OWNER erases whoever owns it")
+                .isTrue();
     }
 
     @Test
@@ -156,8 +163,12 @@ class RecentFilterTest {
         // chunks (a set never straddles one) and the 64-bit index arithmetic is exercised.
         for (int ways = 1; ways <= 16; ways *= 2) {
             long sets = 37;
-            RecentFilter filter = RecentFilter.builder().buckets(sets * ways).ways(ways).owners(true)
-                    .chunkShift(4).build();
+            RecentFilter filter = RecentFilter.builder()
+                    .buckets(sets * ways)
+                    .ways(ways)
+                    .owners(true)
+                    .chunkShift(4)
+                    .build();
             List<List<long[]>> model = new ArrayList<>();
             for (int s = 0; s < sets; s++) {
                 model.add(new ArrayList<>());
@@ -178,7 +189,8 @@ class RecentFilterTest {
                 switch (random.nextInt(3)) {
                     case 0 -> assertThat(filter.checkHash(high, low)).isEqualTo(found >= 0);
                     case 1 -> {
-                        Verdict expected = found < 0 ? Verdict.NEW
+                        Verdict expected = found < 0
+                                ? Verdict.NEW
                                 : owner != NO_OWNER && set.get(found)[1] == owner ? Verdict.RETRY : Verdict.DUPLICATE;
                         assertThat(filter.checkThenAddHash(high, low, owner)).isEqualTo(expected);
                         if (found < 0) {
@@ -202,7 +214,8 @@ class RecentFilterTest {
 
     @Test
     void statsReportTheRetentionEstimateAndMemory() {
-        RecentFilter filter = RecentFilter.builder().buckets(1 << 16).ways(8).owners(true).build();
+        RecentFilter filter =
+                RecentFilter.builder().buckets(1 << 16).ways(8).owners(true).build();
         filter.add("x");
         filter.add("x");
         SeenStats stats = filter.stats();
@@ -210,15 +223,16 @@ class RecentFilterTest {
         assertThat(stats.guarantee()).isEqualTo(Guarantee.NEVER_FALSE_DUPLICATE);
         assertThat(stats.insertions()).isEqualTo(1);
         assertThat(stats.memoryBytes()).isEqualTo((1 << 16) * 16L);
-        assertThat(stats.estimate()).isEqualTo(
-                new ErrorEstimate.Recent(RecentSizing.keysHeld(1 << 16, 8, 0.9), 8));
+        assertThat(stats.estimate()).isEqualTo(new ErrorEstimate.Recent(RecentSizing.keysHeld(1 << 16, 8, 0.9), 8));
     }
 
     @Test
     void builderSizesForRetention() {
-        RecentFilter sized = RecentFilter.builder().ways(1).forRetention(3_600_000, 0.1).build();
+        RecentFilter sized =
+                RecentFilter.builder().ways(1).forRetention(3_600_000, 0.1).build();
         assertThat(sized.buckets()).isEqualTo(1_563_461L); // seed 000's figure: held with probability 0.1
-        RecentFilter byDefault = RecentFilter.builder().forRetention(3_600_000, 0.9).build();
+        RecentFilter byDefault =
+                RecentFilter.builder().forRetention(3_600_000, 0.9).build();
         assertThat(byDefault.ways()).isEqualTo(RecentFilter.DEFAULT_WAYS);
         assertThat(byDefault.buckets()).isEqualTo(RecentSizing.bucketsFor(3_600_000, 0.9, 8));
         assertThat(byDefault.hasOwners()).isFalse();
@@ -227,7 +241,8 @@ class RecentFilterTest {
     @Test
     void builderRejectsBadParametersNamingThem() {
         assertThatThrownBy(() -> RecentFilter.builder().build()).hasMessageContaining("exactly one of buckets");
-        assertThatThrownBy(() -> RecentFilter.builder().buckets(8).forRetention(10, 0.9).build())
+        assertThatThrownBy(() ->
+                        RecentFilter.builder().buckets(8).forRetention(10, 0.9).build())
                 .hasMessageContaining("exactly one of buckets");
         assertThatThrownBy(() -> RecentFilter.builder().buckets(0)).hasMessageContaining("buckets must be in [1, ");
         assertThatThrownBy(() -> RecentFilter.builder().buckets(12).ways(8).build())

@@ -52,7 +52,8 @@ class RecentRetentionTest {
                     variance += p * (1 - p);
                 }
                 double tolerance = 6 * Math.sqrt(variance) + 1;
-                assertThat((double) observed).as("ways=%d, ages %d..%d", ways, from, from + BAND)
+                assertThat((double) observed)
+                        .as("ways=%d, ages %d..%d", ways, from, from + BAND)
                         .isBetween(mean - tolerance, mean + tolerance);
                 if (age == 0.5) {
                     heldAtHalf[ways] = (double) observed / BAND;

@@ -14,8 +14,7 @@ public final class Allocations {
         void run() throws Exception;
     }
 
-    private Allocations() {
-    }
+    private Allocations() {}
 
     /** The bytes {@code action} allocated on this thread, whether it returned or threw. */
     public static long of(Action action) {

@@ -24,12 +24,17 @@ class BatchAgreementTest {
 
     static Stream<Arguments> stores() {
         return Stream.of(
-                Arguments.of("bloom", (Supplier<SeenSet>) () -> BloomFilter.builder().capacity(300).fpp(0.05).build()),
-                Arguments.of("windowed", (Supplier<SeenSet>) () -> WindowedBloomFilter.builder().capacity(40).fpp(0.05)
-                        .generations(3).build()),
-                Arguments.of("recent", (Supplier<SeenSet>) () -> RecentFilter.builder().buckets(64).ways(4).build()),
-                Arguments.of("recent with owners", (Supplier<SeenSet>) () -> RecentFilter.builder().buckets(64).ways(4)
-                        .owners(true).build()));
+                Arguments.of("bloom", (Supplier<SeenSet>)
+                        () -> BloomFilter.builder().capacity(300).fpp(0.05).build()),
+                Arguments.of("windowed", (Supplier<SeenSet>) () -> WindowedBloomFilter.builder()
+                        .capacity(40)
+                        .fpp(0.05)
+                        .generations(3)
+                        .build()),
+                Arguments.of("recent", (Supplier<SeenSet>)
+                        () -> RecentFilter.builder().buckets(64).ways(4).build()),
+                Arguments.of("recent with owners", (Supplier<SeenSet>) () ->
+                        RecentFilter.builder().buckets(64).ways(4).owners(true).build()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -54,7 +59,8 @@ class BatchAgreementTest {
                     Verdict[] answers = batched.checkThenAddAll(keys, ownersOrNull);
                     for (int i = 0; i < n; i++) {
                         long owner = ownersOrNull == null ? SeenSet.NO_OWNER : ownersOrNull[i];
-                        assertThat(answers[i]).as("round %d key %d", round, i)
+                        assertThat(answers[i])
+                                .as("round %d key %d", round, i)
                                 .isEqualTo(single.checkThenAdd(keys.get(i), owner));
                     }
                 }
@@ -72,7 +78,8 @@ class BatchAgreementTest {
                     boolean[] answers = batched.forgetAll(keys, ownersOrNull);
                     for (int i = 0; i < n; i++) {
                         long owner = ownersOrNull == null ? SeenSet.NO_OWNER : ownersOrNull[i];
-                        assertThat(answers[i]).as("round %d key %d", round, i)
+                        assertThat(answers[i])
+                                .as("round %d key %d", round, i)
                                 .isEqualTo(single.forget(keys.get(i), owner));
                     }
                 }

@@ -32,11 +32,14 @@ class BatchArgumentsTest {
     @ParameterizedTest
     @MethodSource("stores")
     void aNullListOfKeysIsRefusedByNameInEveryBatchForm(HashedSeenSet store) {
-        assertThatThrownBy(() -> store.checkAll(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.checkAll(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be null");
-        assertThatThrownBy(() -> store.addAll(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.addAll(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be null");
-        assertThatThrownBy(() -> store.checkThenAddAll(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.checkThenAddAll(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be null");
     }
 
@@ -45,12 +48,15 @@ class BatchArgumentsTest {
     void aBatchHoldingANullOrEmptyKeyIsRefusedBeforeAnyKeyIsRecorded(HashedSeenSet store) {
         List<byte[]> withNull = Arrays.asList(utf8("fresh"), null);
         List<byte[]> withEmpty = List.of(utf8("fresh"), new byte[0]);
-        assertThatThrownBy(() -> store.checkThenAddAll(withNull)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.checkThenAddAll(withNull))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got null");
-        assertThatThrownBy(() -> store.addAll(withEmpty)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.addAll(withEmpty))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got an empty array");
         assertThatThrownBy(() -> store.checkThenAddAll(withEmpty, new long[2]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got an empty array");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got an empty array");
         assertThat(store.check("fresh")).isFalse();
         assertThat(store.stats().insertions()).isZero();
     }
@@ -61,20 +67,29 @@ class BatchArgumentsTest {
         long[] hashes = Hash128.ofAll(List.of(utf8("a"), utf8("b")));
         assertThatThrownBy(() -> store.checkThenAddHashes(hashes, new long[1], new Verdict[2]))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("owners").hasMessageContaining("1").hasMessageContaining("2 keys");
+                .hasMessageContaining("owners")
+                .hasMessageContaining("1")
+                .hasMessageContaining("2 keys");
         assertThatThrownBy(() -> store.checkThenAddHashes(hashes, null, new Verdict[3]))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("hashes").hasMessageContaining("4").hasMessageContaining("3");
+                .hasMessageContaining("hashes")
+                .hasMessageContaining("4")
+                .hasMessageContaining("3");
         assertThatThrownBy(() -> store.checkThenAddHashes(hashes, null, new Verdict[1]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hashes");
         assertThatThrownBy(() -> store.checkThenAddHashes(null, null, new Verdict[1]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hashes must not be null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hashes must not be null");
         assertThatThrownBy(() -> store.checkThenAddHashes(hashes, null, null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("out must not be null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("out must not be null");
         assertThatThrownBy(() -> store.forgetHashes(hashes, new long[3], new boolean[2]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owners");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owners");
         assertThatThrownBy(() -> store.forgetHashes(hashes, null, new boolean[1]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hashes");
         assertThat(store.check("a")).isFalse();
         assertThat(store.check("b")).isFalse();
 

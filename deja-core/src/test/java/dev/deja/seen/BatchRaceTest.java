@@ -35,12 +35,17 @@ class BatchRaceTest {
 
     static Stream<Arguments> stores() {
         return Stream.of(
-                Arguments.of("bloom", (Supplier<SeenSet>) () -> BloomFilter.builder().capacity(1_000_000).fpp(1e-9)
+                Arguments.of("bloom", (Supplier<SeenSet>) () ->
+                        BloomFilter.builder().capacity(1_000_000).fpp(1e-9).build()),
+                Arguments.of("windowed", (Supplier<SeenSet>) () -> WindowedBloomFilter.builder()
+                        .capacity(1_000_000)
+                        .fpp(1e-9)
                         .build()),
-                Arguments.of("windowed", (Supplier<SeenSet>) () -> WindowedBloomFilter.builder().capacity(1_000_000)
-                        .fpp(1e-9).build()),
-                Arguments.of("recent", (Supplier<SeenSet>) () -> RecentFilter.builder().buckets(1 << 22).ways(16)
-                        .owners(true).build()));
+                Arguments.of("recent", (Supplier<SeenSet>) () -> RecentFilter.builder()
+                        .buckets(1 << 22)
+                        .ways(16)
+                        .owners(true)
+                        .build()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -76,7 +81,8 @@ class BatchRaceTest {
                         } else {
                             long[] owners = new long[slice.size()];
                             Arrays.fill(owners, thread + 1);
-                            verdicts = store.checkThenAddAll(slice.stream().map(keys::get).toList(), owners);
+                            verdicts = store.checkThenAddAll(
+                                    slice.stream().map(keys::get).toList(), owners);
                         }
                         for (int j = 0; j < verdicts.length; j++) {
                             if (verdicts[j] == Verdict.NEW) {

@@ -24,8 +24,10 @@ class StringKeysTest {
             Class<?>[] withString = parameters.clone();
             withString[0] = String.class;
             assertThat(Arrays.stream(SeenSet.class.getMethods())
-                    .anyMatch(s -> s.getName().equals(m.getName()) && Arrays.equals(s.getParameterTypes(), withString)))
-                    .as("%s(String%s)", m.getName(), parameters.length > 1 ? ", long" : "").isTrue();
+                            .anyMatch(s -> s.getName().equals(m.getName())
+                                    && Arrays.equals(s.getParameterTypes(), withString)))
+                    .as("%s(String%s)", m.getName(), parameters.length > 1 ? ", long" : "")
+                    .isTrue();
         }
     }
 
@@ -44,9 +46,11 @@ class StringKeysTest {
         assertThat(seen.forget(KEY, 7)).isFalse();
         assertThat(seen.forget(bytes)).isTrue();
         assertThat(seen.checkThenAdd(KEY)).isEqualTo(Verdict.NEW);
-        assertThatThrownBy(() -> seen.add((String) null, 7)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> seen.add((String) null, 7))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
-        assertThatThrownBy(() -> seen.forget((String) null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> seen.forget((String) null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
     }
 }

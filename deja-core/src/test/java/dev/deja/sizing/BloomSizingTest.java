@@ -18,7 +18,8 @@ class BloomSizingTest {
 
     @Test
     void theClassicFormulaRefusesANegativeKeyCount() {
-        assertThatThrownBy(() -> BloomSizing.classicFpp(512, 8, -5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BloomSizing.classicFpp(512, 8, -5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must be in [0, 9223372036854775807] (got -5)");
         assertThat(BloomSizing.classicFpp(512, 8, 0)).isZero();
     }
@@ -39,8 +40,8 @@ class BloomSizingTest {
             return Math.pow(two, 2 * 2) * Math.pow(one, 6);
         });
         assertThat(BloomSizing.fpp(512 * 1000, 10, 30_000)).isCloseTo(expected, within(1e-12));
-        assertThat(BloomSizing.fpp(BloomLayout.SECTORED, 512 * 1000, 10, 30_000)).isEqualTo(
-                BloomSizing.fpp(512 * 1000, 10, 30_000));
+        assertThat(BloomSizing.fpp(BloomLayout.SECTORED, 512 * 1000, 10, 30_000))
+                .isEqualTo(BloomSizing.fpp(512 * 1000, 10, 30_000));
     }
 
     @Test
@@ -48,7 +49,9 @@ class BloomSizingTest {
         for (double fpp : new double[] {0.01, 0.001}) {
             BloomSize sectored = BloomSizing.forCapacity(10_000_000, fpp);
             BloomSize scattered = BloomSizing.forCapacity(BloomLayout.SCATTERED, 10_000_000, fpp);
-            assertThat((double) sectored.bits() / scattered.bits()).as("fpp %f", fpp).isBetween(1.0, 1.025);
+            assertThat((double) sectored.bits() / scattered.bits())
+                    .as("fpp %f", fpp)
+                    .isBetween(1.0, 1.025);
             assertThat(sectored.hashes()).isEqualTo(8);
         }
     }
@@ -57,7 +60,8 @@ class BloomSizingTest {
     void sizedFilterMeetsItsTargetAndIsMinimal() {
         BloomSize s = BloomSizing.forCapacity(1_000_000, 0.01);
         assertThat(s.expectedFpp()).isLessThanOrEqualTo(0.01);
-        assertThat(BloomSizing.fpp(s.bits() - BloomSizing.BLOCK_BITS, s.hashes(), 1_000_000)).isGreaterThan(0.01);
+        assertThat(BloomSizing.fpp(s.bits() - BloomSizing.BLOCK_BITS, s.hashes(), 1_000_000))
+                .isGreaterThan(0.01);
         assertThat(s.bits() % BloomSizing.BLOCK_BITS).isZero();
         // A blocked filter needs a little more than the classic 9.59 bits per key at 1%.
         assertThat(s.bitsPerKey()).isBetween(9.6, 11.5);
@@ -80,10 +84,13 @@ class BloomSizingTest {
     @Test
     void rejectsBadArgumentsNamingThem() {
         assertThatThrownBy(() -> BloomSizing.forCapacity(0, 0.01)).hasMessageContaining("capacity");
-        assertThatThrownBy(() -> BloomSizing.forCapacity(10, 1.0)).hasMessageContaining("fpp").hasMessageContaining("(0, 1)");
+        assertThatThrownBy(() -> BloomSizing.forCapacity(10, 1.0))
+                .hasMessageContaining("fpp")
+                .hasMessageContaining("(0, 1)");
         assertThatThrownBy(() -> BloomSizing.fpp(1000, 3, 10)).hasMessageContaining("multiple of 512");
         assertThatThrownBy(() -> BloomSizing.fpp(512, 0, 10)).hasMessageContaining("hashes");
-        assertThatThrownBy(() -> BloomSizing.forCapacity(Long.MAX_VALUE / 2, 1e-9)).hasMessageContaining("largest filter");
+        assertThatThrownBy(() -> BloomSizing.forCapacity(Long.MAX_VALUE / 2, 1e-9))
+                .hasMessageContaining("largest filter");
     }
 
     /** The series sum over i of Poisson(i; lambda) * blockFpp(i), term by term from i = 0, as the formula reads. */

@@ -27,7 +27,8 @@ class ExactSizingTest {
 
     @Test
     void anEstimateBeyondWhatALongHoldsIsRefusedNotSaturated() {
-        assertThatThrownBy(() -> Sizing.exact(Long.MAX_VALUE, 65536, true)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Sizing.exact(Long.MAX_VALUE, 65536, true))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("beyond 2^63; lower the keys per window");
         // The largest key counts that still fit give byte counts below Long.MAX_VALUE, not equal to it.
         ExactSize large = Sizing.exact(100_000_000_000_000L, 65536, true);

@@ -64,8 +64,8 @@ class RecentSizingTest {
             previous = held;
         }
         // ways = 1: x = ln(0.9) / ln(1 - 1/N) ~ 0.105 N; ways = 8: P(Poisson(8x/N) < 8) = 0.9 at x ~ 0.582 N.
-        assertThat(RecentSizing.keysHeld(buckets, 1, 0.9)).isEqualTo(
-                (long) Math.floor(Math.log(0.9) / Math.log1p(-1.0 / buckets)));
+        assertThat(RecentSizing.keysHeld(buckets, 1, 0.9))
+                .isEqualTo((long) Math.floor(Math.log(0.9) / Math.log1p(-1.0 / buckets)));
         assertThat((double) RecentSizing.keysHeld(buckets, 8, 0.9) / buckets).isBetween(0.57, 0.59);
     }
 
@@ -75,16 +75,19 @@ class RecentSizingTest {
             for (double p : new double[] {0.1, 0.5, 0.9, 0.999}) {
                 long buckets = RecentSizing.bucketsFor(SEED_KEYS, p, ways);
                 assertThat(buckets % ways).isZero();
-                assertThat(RecentSizing.heldProbability(buckets, ways, SEED_KEYS)).isGreaterThanOrEqualTo(p);
+                assertThat(RecentSizing.heldProbability(buckets, ways, SEED_KEYS))
+                        .isGreaterThanOrEqualTo(p);
                 if (buckets > ways) {
-                    assertThat(RecentSizing.heldProbability(buckets - ways, ways, SEED_KEYS)).isLessThan(p);
+                    assertThat(RecentSizing.heldProbability(buckets - ways, ways, SEED_KEYS))
+                            .isLessThan(p);
                 }
                 // The reverse: at those buckets, the key survives at least the window, and not one key more
                 // than keysHeld says.
                 long keys = RecentSizing.keysHeld(buckets, ways, p);
                 assertThat(keys).isGreaterThanOrEqualTo(SEED_KEYS);
                 assertThat(RecentSizing.heldProbability(buckets, ways, keys)).isGreaterThanOrEqualTo(p);
-                assertThat(RecentSizing.heldProbability(buckets, ways, keys + 1)).isLessThan(p);
+                assertThat(RecentSizing.heldProbability(buckets, ways, keys + 1))
+                        .isLessThan(p);
             }
         }
     }
@@ -108,14 +111,18 @@ class RecentSizingTest {
     @Test
     void rejectsBadArgumentsNamingThem() {
         assertThatThrownBy(() -> RecentSizing.bucketsFor(0, 0.9, 1)).hasMessageContaining("keysAfter");
-        assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 1.0, 1)).hasMessageContaining("heldProbability")
+        assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 1.0, 1))
+                .hasMessageContaining("heldProbability")
                 .hasMessageContaining("(0, 1)");
         assertThatThrownBy(() -> RecentSizing.bucketsForLost(10, 0, 1)).hasMessageContaining("lostProbability");
         // in (0, 1), but 1 - p rounds to 1: the message named heldProbability, got 1.0, which the caller never passed
-        assertThatThrownBy(() -> RecentSizing.bucketsForLost(10, 1e-17, 8)).hasMessageContaining("lostProbability")
-                .hasMessageContaining("1.0E-17").hasMessageNotContaining("heldProbability");
+        assertThatThrownBy(() -> RecentSizing.bucketsForLost(10, 1e-17, 8))
+                .hasMessageContaining("lostProbability")
+                .hasMessageContaining("1.0E-17")
+                .hasMessageNotContaining("heldProbability");
         assertThat(RecentSizing.bucketsForLost(10, 0x1p-53, 8)).isPositive();
-        assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 0.9, 3)).hasMessageContaining("ways must be one of 1, 2, 4, 8, 16");
+        assertThatThrownBy(() -> RecentSizing.bucketsFor(10, 0.9, 3))
+                .hasMessageContaining("ways must be one of 1, 2, 4, 8, 16");
         assertThatThrownBy(() -> RecentSizing.heldProbability(12, 8, 1)).hasMessageContaining("multiple of ways");
         assertThatThrownBy(() -> RecentSizing.bucketsFor(Long.MAX_VALUE / 4, 0.999999, 1))
                 .hasMessageContaining("largest filter");

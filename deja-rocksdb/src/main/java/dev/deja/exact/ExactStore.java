@@ -92,6 +92,7 @@ public final class ExactStore implements SeenSet {
     public static final String KEPT_FILTERS_DIRECTORY = KeyFilterFiles.DIRECTORY;
     /** Calls between two size checks when only the size bound can trigger maintenance. */
     private static final int SIZE_CHECK_EVERY = 64;
+
     private static final long WAL_SYNC_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Clock clock;
@@ -102,9 +103,11 @@ public final class ExactStore implements SeenSet {
     private final long timeUnitMillis;
     /** Whether values use the key-value layout; {@link #keyValues} is null otherwise. */
     private final boolean values;
+
     private final KeyValues keyValues;
     /** How values encode their time ({@link StoredValue#FORMAT_BYTE_TIME} for stores created since it existed). */
     private final int valueFormat;
+
     private final Tuning tuning;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultFamily;
@@ -112,6 +115,7 @@ public final class ExactStore implements SeenSet {
     private final ReentrantReadWriteLock generationLock = new ReentrantReadWriteLock();
     /** Syncs the write-ahead log once a second under {@code everysec}, on the shared threads; null otherwise. */
     private final SerialWork walSyncer;
+
     private final Sealer sealer;
     /** Fills the filters of the generations found on disk that no file restored; null if there are none. */
     private final FilterLoader filterLoader;
@@ -124,14 +128,23 @@ public final class ExactStore implements SeenSet {
 
     /** Changed under the write side of {@link #generationLock}, read under its read side. */
     private final Generations generations;
+
     private volatile boolean closed;
     /** Set once {@link #close} has finished with its log synced; see {@link #closedDurably()}. */
     private volatile boolean closedDurably;
+
     private volatile long nextMaintenanceMillis = Long.MIN_VALUE;
     private final AtomicInteger sizeCheckCountdown = new AtomicInteger(SIZE_CHECK_EVERY);
 
-    ExactStore(ExactStoreBuilder b, long timeUnitMillis, int valueFormat, Tuning tuning, RocksDB db,
-            ColumnFamilyHandle defaultFamily, List<Generation> existing, String readOnlyBecause) {
+    ExactStore(
+            ExactStoreBuilder b,
+            long timeUnitMillis,
+            int valueFormat,
+            Tuning tuning,
+            RocksDB db,
+            ColumnFamilyHandle defaultFamily,
+            List<Generation> existing,
+            String readOnlyBecause) {
         // read-only when the disk refused the writes of a writable open (ExactStoreBuilder#open): it answers
         // reads, refuses writes, never rolls generations over and writes nothing at close
         this.health = new StoreHealth(b.directory, b.clock, readOnlyBecause);
@@ -149,8 +162,15 @@ public final class ExactStore implements SeenSet {
         this.db = db;
         this.defaultFamily = defaultFamily;
         this.sealer = new Sealer(db, b.directory.toString());
-        this.generations = new Generations(db, tuning.cfOptions, sealer, existing, windowMillis, b.generations,
-                b.maxBytes, b.minWindow == null ? 0 : b.minWindow.toMillis());
+        this.generations = new Generations(
+                db,
+                tuning.cfOptions,
+                sealer,
+                existing,
+                windowMillis,
+                b.generations,
+                b.maxBytes,
+                b.minWindow == null ? 0 : b.minWindow.toMillis());
         if (fsync == FsyncPolicy.EVERYSEC && !health.readOnly()) {
             walSyncer = ExactThreads.maintenance("exact store " + b.directory + ": write-ahead log sync", () -> {
                 syncWal();
@@ -162,7 +182,8 @@ public final class ExactStore implements SeenSet {
         }
         this.keyFilterFiles = new KeyFilterFiles(b.directory);
         this.directory = b.directory;
-        this.filterLoader = existing.stream().allMatch(g -> g.filter.complete()) ? null
+        this.filterLoader = existing.stream().allMatch(g -> g.filter.complete())
+                ? null
                 : new FilterLoader(db, existing, b.directory.toString());
     }
 
@@ -346,8 +367,8 @@ public final class ExactStore implements SeenSet {
                     }
                     long owner = owners == null ? NO_OWNER : owners[i];
                     // An expired newest copy shadows older ones: the key is not held, there is nothing to erase.
-                    boolean ours = newest != null && !newest.expiredAt(now)
-                            && (owner == NO_OWNER || newest.owner() == owner);
+                    boolean ours =
+                            newest != null && !newest.expiredAt(now) && (owner == NO_OWNER || newest.owner() == owner);
                     out[i] = ours && erased.add(ByteBuffer.wrap(k[i]));
                     if (out[i]) {
                         for (int j = 0; j < g; j++) {
@@ -389,8 +410,8 @@ public final class ExactStore implements SeenSet {
                 return Optional.empty();
             }
             StoredValue v = hit.value;
-            return Optional.of(new KeyInfo(v.owner(), Instant.ofEpochMilli(v.firstSeen()),
-                    countDuplicates ? v.duplicates() : -1));
+            return Optional.of(
+                    new KeyInfo(v.owner(), Instant.ofEpochMilli(v.firstSeen()), countDuplicates ? v.duplicates() : -1));
         } finally {
             generationLock.readLock().unlock();
         }
@@ -409,7 +430,9 @@ public final class ExactStore implements SeenSet {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Entry e && Arrays.equals(value, e.value) && firstSeen.equals(e.firstSeen)
+            return o instanceof Entry e
+                    && Arrays.equals(value, e.value)
+                    && firstSeen.equals(e.firstSeen)
                     && expiresAtMillis == e.expiresAtMillis;
         }
 
@@ -451,8 +474,8 @@ public final class ExactStore implements SeenSet {
      * @throws IllegalArgumentException if the lists and arrays differ in length
      * @throws IllegalStateException    if the store was created without values
      */
-    public boolean[] putIfAbsentAll(List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis,
-                                    RuntimeException[] refused) {
+    public boolean[] putIfAbsentAll(
+            List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis, RuntimeException[] refused) {
         return keyValues().putIfAbsentAll(keys, values, expiresAtMillis, refused);
     }
 
@@ -672,8 +695,11 @@ public final class ExactStore implements SeenSet {
             ensureOpen();
             long now = clock.millis();
             long window = generations.effectiveWindowMillis(now);
-            return new ExactMetrics(Duration.ofMillis(window), generations.belowMinimum(window),
-                    generations.windowWarnings(), generations.size(),
+            return new ExactMetrics(
+                    Duration.ofMillis(window),
+                    generations.belowMinimum(window),
+                    generations.windowWarnings(),
+                    generations.size(),
                     generations.sumProperty("rocksdb.estimate-num-keys"),
                     generations.sumProperty("rocksdb.live-sst-files-size"),
                     generations.sumProperty("rocksdb.cur-size-all-mem-tables"),
@@ -682,7 +708,8 @@ public final class ExactStore implements SeenSet {
                     tuning.statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
                     generations.sumProperty("rocksdb.estimate-pending-compaction-bytes"),
                     db.getLongProperty("rocksdb.num-running-compactions"),
-                    generations.filterBytes(), generations.filtersLoading());
+                    generations.filterBytes(),
+                    generations.filtersLoading());
         } catch (RocksDBException e) {
             throw StoreHealth.failure("read metrics", e);
         } finally {
@@ -722,8 +749,7 @@ public final class ExactStore implements SeenSet {
     // ---- lookups ----
 
     /** A key's newest copy: the generation holding it and its decoded value. */
-    record Hit(Generation generation, StoredValue value) {
-    }
+    record Hit(Generation generation, StoredValue value) {}
 
     /**
      * For each key, its copy in the newest generation that holds it, or null, also when that copy's expiry has
@@ -991,5 +1017,4 @@ public final class ExactStore implements SeenSet {
             throw new StoreClosedException("exact store is closed");
         }
     }
-
 }

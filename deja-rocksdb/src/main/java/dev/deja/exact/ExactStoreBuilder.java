@@ -32,6 +32,7 @@ public final class ExactStoreBuilder {
     private static final byte[] META_TIME_UNIT = "time-unit-ms".getBytes(StandardCharsets.US_ASCII);
     /** Present, as {@code 1}, only in a store created with values; its absence means the seen-set layout. */
     private static final byte[] META_VALUES = "values".getBytes(StandardCharsets.US_ASCII);
+
     private static final byte[] VALUES_ON = {'1'};
     /** Absent in stores created before it existed, which keep {@link StoredValue#FORMAT_VARINT_TIME}. */
     private static final byte[] META_VALUE_FORMAT = "value-format".getBytes(StandardCharsets.US_ASCII);
@@ -39,12 +40,15 @@ public final class ExactStoreBuilder {
     private static final int UNITS_PER_SLICE = 256;
     /** The time unit of a store without a time bound, whose generations are cut by size alone. */
     private static final long SIZE_ONLY_TIME_UNIT_MILLIS = 60_000;
-    private static final long[] ROUND_UNITS_MILLIS = {1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000,
-        300_000, 600_000, 900_000, 1_800_000, 3_600_000};
+
+    private static final long[] ROUND_UNITS_MILLIS = {
+        1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000
+    };
 
     // The ranges the setters accept, public so that a server can check parameters before it writes anything.
     /** Shortest window: time slices of a few milliseconds would make a column family per maintenance call. */
     public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+
     public static final Duration MAX_WINDOW = Duration.ofMillis(Long.MAX_VALUE / 4);
     public static final int MIN_GENERATIONS = 2;
     public static final int MAX_GENERATIONS = 1024;
@@ -194,8 +198,8 @@ public final class ExactStoreBuilder {
             throw new IllegalArgumentException("at least one of window and maxBytes must be set");
         }
         if (minWindow != null && window != null && minWindow.compareTo(window) > 0) {
-            throw new IllegalArgumentException("minWindow must be at most window (got " + minWindow + " > "
-                    + window + ")");
+            throw new IllegalArgumentException(
+                    "minWindow must be at most window (got " + minWindow + " > " + window + ")");
         }
         RocksDB.loadLibrary();
         try {
@@ -247,7 +251,8 @@ public final class ExactStoreBuilder {
                 }
                 descriptors.add(new ColumnFamilyDescriptor(name, tuning.cfOptions));
             }
-            db = readOnly ? RocksDB.openReadOnly(tuning.dbOptions, directory.toString(), descriptors, handles)
+            db = readOnly
+                    ? RocksDB.openReadOnly(tuning.dbOptions, directory.toString(), descriptors, handles)
                     : RocksDB.open(tuning.dbOptions, directory.toString(), descriptors, handles);
             int defaultIndex = 0;
             while (Generation.parse(names.get(defaultIndex)) != null) {
@@ -273,8 +278,15 @@ public final class ExactStoreBuilder {
                 }
             }
             existing.sort(Comparator.comparingLong(g -> g.sequence));
-            store = new ExactStore(this, meta.timeUnitMillis(), meta.valueFormat(), tuning, db, defaultFamily,
-                    existing, readOnlyBecause);
+            store = new ExactStore(
+                    this,
+                    meta.timeUnitMillis(),
+                    meta.valueFormat(),
+                    tuning,
+                    db,
+                    defaultFamily,
+                    existing,
+                    readOnlyBecause);
             store.maintain();
             return store;
         } catch (RocksDBException | IOException | RuntimeException e) {
@@ -309,8 +321,10 @@ public final class ExactStoreBuilder {
             return false;
         }
         String message = String.valueOf(e.getMessage());
-        return status.getSubCode() == Status.SubCode.NoSpace || message.contains("No space left on device")
-                || message.contains("File too large") || message.contains("Disk quota exceeded")
+        return status.getSubCode() == Status.SubCode.NoSpace
+                || message.contains("No space left on device")
+                || message.contains("File too large")
+                || message.contains("Disk quota exceeded")
                 || message.contains("Read-only file system");
     }
 
@@ -358,8 +372,7 @@ public final class ExactStoreBuilder {
     }
 
     /** What a store fixes when it is created, beside its id format. */
-    private record Metadata(long timeUnitMillis, int valueFormat) {
-    }
+    private record Metadata(long timeUnitMillis, int valueFormat) {}
 
     /**
      * Records the id format, time unit, value format and (for the key-value layout) values on creation and returns
@@ -395,13 +408,16 @@ public final class ExactStoreBuilder {
             }
             return new Metadata(unit, Integer.parseInt(text));
         }
-        long unit = window == null ? SIZE_ONLY_TIME_UNIT_MILLIS
+        long unit = window == null
+                ? SIZE_ONLY_TIME_UNIT_MILLIS
                 : roundUnit(window.toMillis() / generations / UNITS_PER_SLICE);
         db.put(defaultFamily, META_TIME_UNIT, Long.toString(unit).getBytes(StandardCharsets.US_ASCII));
         if (values) {
             db.put(defaultFamily, META_VALUES, VALUES_ON);
         }
-        db.put(defaultFamily, META_VALUE_FORMAT,
+        db.put(
+                defaultFamily,
+                META_VALUE_FORMAT,
                 Integer.toString(StoredValue.CURRENT_FORMAT).getBytes(StandardCharsets.US_ASCII));
         // Last: its presence marks a created store, so everything written before it is there too.
         db.put(defaultFamily, META_ID_FORMAT, idFormat.name().getBytes(StandardCharsets.US_ASCII));

@@ -26,14 +26,12 @@ public final class ExactThreads {
 
     /** Created on first use, so that a process that opens no exact store starts no thread. */
     private static final class Shared {
-        static final ScheduledThreadPoolExecutor MAINTENANCE = executor("deja-exact-maintenance-",
-                Math.max(2, CORES));
-        static final ScheduledThreadPoolExecutor GENERATIONS = executor("deja-exact-generation-",
-                Math.max(2, CORES / 2));
+        static final ScheduledThreadPoolExecutor MAINTENANCE = executor("deja-exact-maintenance-", Math.max(2, CORES));
+        static final ScheduledThreadPoolExecutor GENERATIONS =
+                executor("deja-exact-generation-", Math.max(2, CORES / 2));
     }
 
-    private ExactThreads() {
-    }
+    private ExactThreads() {}
 
     /**
      * Short background work of an exact store or of a server's exact namespace on the shared maintenance threads.
@@ -56,8 +54,8 @@ public final class ExactThreads {
     }
 
     private static ScheduledThreadPoolExecutor executor(String namePrefix, int threads) {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(threads,
-                Thread.ofPlatform().name(namePrefix, 1).daemon().factory());
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(
+                threads, Thread.ofPlatform().name(namePrefix, 1).daemon().factory());
         // a closed store cancels its next timed run; without this the cancelled run would wait in the queue until due
         executor.setRemoveOnCancelPolicy(true);
         return executor;

@@ -60,15 +60,20 @@ final class FilterLoader implements AutoCloseable {
                     keys += load(g);
                     loaded++;
                 } catch (RocksDBException | RuntimeException e) {
-                    LOG.warn("exact store could not read back the keys of a generation; lookups in it ask RocksDB"
-                            + " directly (correct, slower)", e);
+                    LOG.warn(
+                            "exact store could not read back the keys of a generation; lookups in it ask RocksDB"
+                                    + " directly (correct, slower)",
+                            e);
                 } finally {
                     g.unpin();
                 }
             }
         }
         if (!stopped) {
-            LOG.info("exact store filters loaded: {} keys in {} generations, {} ms", keys, loaded,
+            LOG.info(
+                    "exact store filters loaded: {} keys in {} generations, {} ms",
+                    keys,
+                    loaded,
                     (System.nanoTime() - started) / 1_000_000);
         }
     }
@@ -79,7 +84,7 @@ final class FilterLoader implements AutoCloseable {
         // Keys are read into one reusable array: a new array per key made the scan about 15% slower.
         byte[] bytes = new byte[KEY_BUFFER];
         try (ReadOptions options = new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
-             RocksIterator it = db.newIterator(g.handle, options)) {
+                RocksIterator it = db.newIterator(g.handle, options)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 int length = it.key(bytes);
                 if (length > bytes.length) {

@@ -37,6 +37,7 @@ final class Generation {
     final KeyFilter filter;
     /** Set once dropped; guarded by this generation's monitor, like {@link #pins} and {@link #sealing}. */
     private boolean dropped;
+
     private int pins;
     /** The database to drop the column family from once unpinned; set by {@link #drop}. */
     private RocksDB droppedFrom;
@@ -67,8 +68,7 @@ final class Generation {
             } catch (RocksDBException e) {
                 // Still listed in the database: the next open finds it as the oldest generation and drops it again
                 // if it is still due (its successor's age and the size bound say so).
-                LOG.warn("exact store could not drop an aged-out generation; it stays on disk until the next open",
-                        e);
+                LOG.warn("exact store could not drop an aged-out generation; it stays on disk until the next open", e);
             }
         }
     }

@@ -45,8 +45,15 @@ final class Generations implements Iterable<Generation> {
      * {@code slices} time slices, and a size bound of {@code maxBytes} (0: none); new column families get
      * {@code options}, and a generation that stops growing is handed to {@code sealer}.
      */
-    Generations(RocksDB db, ColumnFamilyOptions options, Sealer sealer, List<Generation> existing, long windowMillis,
-                int slices, long maxBytes, long minWindowMillis) {
+    Generations(
+            RocksDB db,
+            ColumnFamilyOptions options,
+            Sealer sealer,
+            List<Generation> existing,
+            long windowMillis,
+            int slices,
+            long maxBytes,
+            long minWindowMillis) {
         this.db = db;
         this.options = options;
         this.sealer = sealer;
@@ -71,8 +78,11 @@ final class Generations implements Iterable<Generation> {
         boolean below = belowMinimum(window);
         if (below && !warned) {
             windowWarnings++;
-            LOG.warn("exact store window fell to {} (minimum {}): the size bound ({} bytes) drops keys younger"
-                    + " than the configured window", Duration.ofMillis(window), Duration.ofMillis(minWindowMillis),
+            LOG.warn(
+                    "exact store window fell to {} (minimum {}): the size bound ({} bytes) drops keys younger"
+                            + " than the configured window",
+                    Duration.ofMillis(window),
+                    Duration.ofMillis(minWindowMillis),
                     maxBytes);
         }
         warned = below;
@@ -105,8 +115,8 @@ final class Generations implements Iterable<Generation> {
             }
         }
         long sequence = nextSequence++;
-        ColumnFamilyHandle handle = db.createColumnFamily(
-                new ColumnFamilyDescriptor(Generation.name(sequence, now), options));
+        ColumnFamilyHandle handle =
+                db.createColumnFamily(new ColumnFamilyDescriptor(Generation.name(sequence, now), options));
         // Sized for as many keys as the previous generation received: in a steady stream one part suffices.
         long expected = list.isEmpty() ? 0 : expectedKeys(newest());
         list.add(new Generation(sequence, now, handle, new KeyFilter(expected, true)));

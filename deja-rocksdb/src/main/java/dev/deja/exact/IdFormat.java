@@ -76,15 +76,15 @@ public enum IdFormat {
     private static int digit(byte[] key, int i) {
         int c = key[i];
         if (!HexFormat.isHexDigit(c)) {
-            throw new IllegalArgumentException("key must be hex text; byte " + i + " is not a hex digit (got \""
-                    + printable(key) + "\")");
+            throw new IllegalArgumentException(
+                    "key must be hex text; byte " + i + " is not a hex digit (got \"" + printable(key) + "\")");
         }
         return HexFormat.fromHexDigit(c);
     }
 
     private static IllegalArgumentException invalid(String form, byte[] key) {
-        return new IllegalArgumentException("key must be " + form + " (got \"" + printable(key) + "\", "
-                + key.length + " bytes)");
+        return new IllegalArgumentException(
+                "key must be " + form + " (got \"" + printable(key) + "\", " + key.length + " bytes)");
     }
 
     private static String printable(byte[] key) {

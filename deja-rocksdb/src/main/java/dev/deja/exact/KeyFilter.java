@@ -33,6 +33,7 @@ final class KeyFilter {
     private final AtomicLong added = new AtomicLong();
     /** Oldest part first; keys go into the last. Replaced, never modified, under this object's monitor. */
     private volatile BloomFilter[] parts;
+
     private volatile long capacity;
     private volatile boolean complete;
 

@@ -41,6 +41,7 @@ final class KeyFilterFiles {
 
     /** The subdirectory of the store's directory that holds the files. */
     static final String DIRECTORY = "key-filters";
+
     static final String SUFFIX = ".filter";
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyFilterFiles.class);
@@ -48,6 +49,7 @@ final class KeyFilterFiles {
     private static final int VERSION = 1;
     /** Magic, version, name length, keys, parts; then the name, then the CRC32C of all that. */
     private static final int FIXED_HEADER_BYTES = 4 + 1 + 2 + 8 + 4;
+
     private static final int MAX_PARTS = 64;
 
     private final Path dir;
@@ -85,8 +87,10 @@ final class KeyFilterFiles {
                     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
                         filters.put(generation, read(in, generation));
                     } catch (IOException | RuntimeException e) {
-                        LOG.warn("exact store ignores key filter file {} and reads that generation's keys back: {}",
-                                file, e.getMessage());
+                        LOG.warn(
+                                "exact store ignores key filter file {} and reads that generation's keys back: {}",
+                                file,
+                                e.getMessage());
                     }
                 }
                 if (take) {
@@ -122,8 +126,8 @@ final class KeyFilterFiles {
         String name = new String(Generation.name(g.sequence, g.createdMillis), StandardCharsets.US_ASCII);
         Path target = dir.resolve(name + SUFFIX);
         Path temp = dir.resolve(name + SUFFIX + ".tmp");
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
             write(out, name, g.filter);
             out.flush();
@@ -139,9 +143,14 @@ final class KeyFilterFiles {
     static void write(OutputStream out, String generation, KeyFilter filter) throws IOException {
         byte[] name = generation.getBytes(StandardCharsets.US_ASCII);
         BloomFilter[] parts = filter.partsSnapshot();
-        ByteBuffer header = ByteBuffer.allocate(FIXED_HEADER_BYTES + name.length + 4).order(ByteOrder.LITTLE_ENDIAN);
-        header.putInt(MAGIC).put((byte) VERSION).putShort((short) name.length).putLong(filter.keys())
-                .putInt(parts.length).put(name);
+        ByteBuffer header =
+                ByteBuffer.allocate(FIXED_HEADER_BYTES + name.length + 4).order(ByteOrder.LITTLE_ENDIAN);
+        header.putInt(MAGIC)
+                .put((byte) VERSION)
+                .putShort((short) name.length)
+                .putLong(filter.keys())
+                .putInt(parts.length)
+                .put(name);
         header.putInt(crc(header.array(), header.position()));
         out.write(header.array());
         for (BloomFilter part : parts) {
@@ -177,7 +186,9 @@ final class KeyFilterFiles {
         byte[] header = new byte[FIXED_HEADER_BYTES + nameLength];
         System.arraycopy(fixed, 0, header, 0, FIXED_HEADER_BYTES);
         System.arraycopy(rest, 0, header, FIXED_HEADER_BYTES, nameLength);
-        int stored = ByteBuffer.wrap(rest, nameLength, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int stored = ByteBuffer.wrap(rest, nameLength, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
         if (stored != crc(header, header.length)) {
             throw new IOException("corrupt key filter header: checksum mismatch");
         }

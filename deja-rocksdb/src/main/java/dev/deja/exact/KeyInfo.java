@@ -10,5 +10,4 @@ import java.time.Instant;
  *                   about 1/256 of a generation's slice: a minute for a 24-hour window in 8 slices)
  * @param duplicates how many times it was reported {@code DUPLICATE} since, or -1 when the store does not count
  */
-public record KeyInfo(long owner, Instant firstSeen, long duplicates) {
-}
+public record KeyInfo(long owner, Instant firstSeen, long duplicates) {}

@@ -21,8 +21,8 @@ import java.util.concurrent.CountDownLatch;
  */
 final class KeyLocks {
 
-    private static final Comparator<Hash128> ORDER = (a, b) -> a.high() != b.high()
-            ? Long.compare(a.high(), b.high()) : Long.compare(a.low(), b.low());
+    private static final Comparator<Hash128> ORDER =
+            (a, b) -> a.high() != b.high() ? Long.compare(a.high(), b.high()) : Long.compare(a.low(), b.low());
 
     private final ConcurrentHashMap<Hash128, Lease> held = new ConcurrentHashMap<>();
 

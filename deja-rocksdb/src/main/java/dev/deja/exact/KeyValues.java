@@ -42,8 +42,8 @@ final class KeyValues {
         };
     }
 
-    boolean[] putIfAbsentAll(List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis,
-                             RuntimeException[] refused) {
+    boolean[] putIfAbsentAll(
+            List<byte[]> keys, List<byte[]> values, long[] expiresAtMillis, RuntimeException[] refused) {
         int n = keys.size();
         if (values.size() != n || expiresAtMillis.length != n || refused.length != n) {
             throw new IllegalArgumentException("keys, values, expiresAtMillis and refused must have the same length"
@@ -77,7 +77,9 @@ final class KeyValues {
         checkExpiryArgument(expiresAtMillis, keepExpiry);
         store.update(key, (held, now) -> {
             checkExpiryInWindow(expiresAtMillis, now);
-            return held == null ? fresh(data, expiresAtMillis, now) : overwrite(held, data, expiresAtMillis, keepExpiry);
+            return held == null
+                    ? fresh(data, expiresAtMillis, now)
+                    : overwrite(held, data, expiresAtMillis, keepExpiry);
         });
     }
 
@@ -121,8 +123,12 @@ final class KeyValues {
     }
 
     private static StoredValue overwrite(StoredValue held, byte[] data, long expiresAtMillis, boolean keepExpiry) {
-        return new StoredValue(held.owner(), held.firstSeen(), held.duplicates(),
-                keepExpiry ? held.expiresAt() : expiresAtMillis, data);
+        return new StoredValue(
+                held.owner(),
+                held.firstSeen(),
+                held.duplicates(),
+                keepExpiry ? held.expiresAt() : expiresAtMillis,
+                data);
     }
 
     /** A private copy of the value, which must be at most the store's limit. */

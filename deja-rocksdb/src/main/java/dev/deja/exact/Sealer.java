@@ -30,6 +30,7 @@ final class Sealer implements AutoCloseable {
     private final SerialWork work;
     /** The generations waiting for their seal, oldest first; guarded by this. */
     private final Queue<Generation> queued = new ArrayDeque<>();
+
     private volatile Generation current;
     /** Set by {@link #close}: a seal that starts after it, or that it could not see, cancels itself. */
     private volatile boolean closing;

@@ -24,13 +24,14 @@ final class StoreHealth {
     private final Clock clock;
     /** Why the store was opened read-only, or null. */
     private final String readOnlyBecause;
+
     private final Object lock = new Object();
     /** Set by the first failed write or sync, cleared by the next that succeeds. */
     private volatile WriteFailure writeFailure;
+
     private final AtomicBoolean readFailureLogged = new AtomicBoolean();
 
-    private record WriteFailure(String message, long sinceMillis) {
-    }
+    private record WriteFailure(String message, long sinceMillis) {}
 
     StoreHealth(Path directory, Clock clock, String readOnlyBecause) {
         this.directory = directory;
@@ -38,8 +39,11 @@ final class StoreHealth {
         this.readOnlyBecause = readOnlyBecause;
         if (readOnlyBecause != null) {
             writeFailure = new WriteFailure(readOnlyBecause, clock.millis());
-            LOG.error("{}; opened read-only (store in {}): reads are answered, writes fail until it is opened again"
-                    + " once the disk takes writes", readOnlyBecause, directory);
+            LOG.error(
+                    "{}; opened read-only (store in {}): reads are answered, writes fail until it is opened again"
+                            + " once the disk takes writes",
+                    readOnlyBecause,
+                    directory);
         }
     }
 
@@ -51,8 +55,10 @@ final class StoreHealth {
     /** Refuses a write to a store opened read-only. */
     void refuseIfReadOnly() {
         if (readOnlyBecause != null) {
-            throw new UncheckedIOException("exact store could not write: it is open read-only, since the disk refused"
-                    + " writes when it was opened (" + readOnlyBecause + "); writes fail until the disk takes them",
+            throw new UncheckedIOException(
+                    "exact store could not write: it is open read-only, since the disk refused"
+                            + " writes when it was opened (" + readOnlyBecause
+                            + "); writes fail until the disk takes them",
                     new IOException(readOnlyBecause));
         }
     }
@@ -69,8 +75,11 @@ final class StoreHealth {
             synchronized (lock) {
                 if (writeFailure == null) {
                     writeFailure = new WriteFailure(failure.getMessage(), clock.millis());
-                    LOG.error("{} (store in {}); writes fail until it can write again (logged again then, not for"
-                            + " each failure)", failure.getMessage(), directory);
+                    LOG.error(
+                            "{} (store in {}); writes fail until it can write again (logged again then, not for"
+                                    + " each failure)",
+                            failure.getMessage(),
+                            directory);
                 }
             }
         }
@@ -84,8 +93,11 @@ final class StoreHealth {
                 WriteFailure f = writeFailure;
                 if (f != null) {
                     writeFailure = null;
-                    LOG.info("exact store in {}: writing again after {} s of failures ({})", directory,
-                            Math.max(0, clock.millis() - f.sinceMillis()) / 1000, f.message());
+                    LOG.info(
+                            "exact store in {}: writing again after {} s of failures ({})",
+                            directory,
+                            Math.max(0, clock.millis() - f.sinceMillis()) / 1000,
+                            f.message());
                 }
             }
         }
@@ -94,13 +106,17 @@ final class StoreHealth {
     /** A failed read: never an absent key. Logged once per store, with what to do about a damaged file. */
     StoreReadException readFailed(RocksDBException e) {
         boolean corrupt = e.getStatus() != null && e.getStatus().getCode() == Status.Code.Corruption;
-        String what = corrupt ? "read (corruption: a table file in " + directory + " is damaged)"
+        String what = corrupt
+                ? "read (corruption: a table file in " + directory + " is damaged)"
                 : "read (in " + directory + ")";
         if (readFailureLogged.compareAndSet(false, true)) {
-            LOG.error("exact store in {} could not read a key{}: {}; commands reaching the damaged data fail until"
-                    + " the store is restored from a copy made before the damage on another disk (its checkpoints"
-                    + " hard-link the same table files); further read errors are not logged", directory,
-                    corrupt ? " (corruption)" : "", e.getMessage());
+            LOG.error(
+                    "exact store in {} could not read a key{}: {}; commands reaching the damaged data fail until"
+                            + " the store is restored from a copy made before the damage on another disk (its checkpoints"
+                            + " hard-link the same table files); further read errors are not logged",
+                    directory,
+                    corrupt ? " (corruption)" : "",
+                    e.getMessage());
         }
         return new StoreReadException("exact store could not " + what + ": " + e.getMessage(), new IOException(e));
     }
@@ -109,9 +125,13 @@ final class StoreHealth {
     static UncheckedIOException failure(String what, RocksDBException e) {
         // RocksDB's message alone may not say it is a corruption ("checksum mismatch" for a damaged log record)
         Status status = e.getStatus();
-        String detail = status != null && status.getCode() == Status.Code.Corruption
-                && !String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("corrupt")
-                ? "corruption: " + e.getMessage() : e.getMessage();
+        String detail = status != null
+                        && status.getCode() == Status.Code.Corruption
+                        && !String.valueOf(e.getMessage())
+                                .toLowerCase(Locale.ROOT)
+                                .contains("corrupt")
+                ? "corruption: " + e.getMessage()
+                : e.getMessage();
         return new UncheckedIOException("exact store could not " + what + ": " + detail, new IOException(e));
     }
 }

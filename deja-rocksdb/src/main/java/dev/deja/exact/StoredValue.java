@@ -40,6 +40,7 @@ record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, 
 
     /** The largest count a 7-byte varint holds; counts stop there rather than become ambiguous with an owner. */
     static final long MAX_DUPLICATES = (1L << 49) - 1;
+
     static final byte[] NO_DATA = new byte[0];
 
     /** A value of the seen-set: no expiry, no data. */
@@ -74,20 +75,26 @@ record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredValue v && owner == v.owner && firstSeen == v.firstSeen
-                && duplicates == v.duplicates && expiresAt == v.expiresAt && Arrays.equals(data, v.data);
+        return o instanceof StoredValue v
+                && owner == v.owner
+                && firstSeen == v.firstSeen
+                && duplicates == v.duplicates
+                && expiresAt == v.expiresAt
+                && Arrays.equals(data, v.data);
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(owner) * 31 + Long.hashCode(firstSeen) * 17 + Long.hashCode(expiresAt)
+        return Long.hashCode(owner) * 31
+                + Long.hashCode(firstSeen) * 17
+                + Long.hashCode(expiresAt)
                 + Arrays.hashCode(data);
     }
 
     @Override
     public String toString() {
-        return "StoredValue[owner=" + owner + ", firstSeen=" + firstSeen + ", duplicates=" + duplicates
-                + ", expiresAt=" + expiresAt + ", data=" + data.length + " bytes]";
+        return "StoredValue[owner=" + owner + ", firstSeen=" + firstSeen + ", duplicates=" + duplicates + ", expiresAt="
+                + expiresAt + ", data=" + data.length + " bytes]";
     }
 
     /**

@@ -37,7 +37,8 @@ final class Tuning implements AutoCloseable {
         // The block-based table, configured from an options string because RocksJava has no class for the Ribbon
         // filter. The string is parsed once, into the one ColumnFamilyOptions every column family is opened with:
         // they share its table factory and so one block cache (each parse would create a cache of its own).
-        String table = String.join(";",
+        String table = String.join(
+                ";",
                 // Holds uncompressed data blocks: a hit saves a read and a decompression when a duplicate or a
                 // filter false positive has to look at the data. Random keys give it no locality, so it is sized as
                 // a budget, not for a hit rate; the operating system's page cache behind it keeps the compressed
@@ -123,7 +124,8 @@ final class Tuning implements AutoCloseable {
         // files, but lookups reach RocksDB only for keys the store's own filters ({@link KeyFilter}) do not rule
         // out. A generation of more than 64 flushes still gets
         // merged; writes slow down at 96 level-0 files and stop at 128 until compaction catches up.
-        cfOptions.setLevel0FileNumCompactionTrigger(64)
+        cfOptions
+                .setLevel0FileNumCompactionTrigger(64)
                 .setLevel0SlowdownWritesTrigger(96)
                 .setLevel0StopWritesTrigger(128);
 

@@ -1,10 +1,10 @@
 package dev.deja.exact;
 
-import dev.deja.journal.FsyncPolicy;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +22,13 @@ class ExactCheckpointTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open(Path dir) {
-        return ExactStore.builder(dir).window(Duration.ofHours(8)).clock(clock).memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20).fsync(FsyncPolicy.ALWAYS).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(8))
+                .clock(clock)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.ALWAYS)
+                .open();
     }
 
     private static byte[] key(String s) {
@@ -43,7 +48,8 @@ class ExactCheckpointTest {
             store.checkThenAdd(key("after"), 5);
 
             assertThatThrownBy(() -> store.checkpoint(checkpoint))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not exist");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must not exist");
         }
         ExactStore.restore(checkpoint, restored);
         try (ExactStore store = open(restored)) {
@@ -64,12 +70,14 @@ class ExactCheckpointTest {
     void restoreRefusesAnExistingTargetOrSomethingThatIsNotACheckpoint() throws Exception {
         Path notACheckpoint = Files.createDirectories(tmp.resolve("empty"));
         assertThatThrownBy(() -> ExactStore.restore(notACheckpoint, tmp.resolve("x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CURRENT");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("CURRENT");
         try (ExactStore store = open(tmp.resolve("data"))) {
             store.checkpoint(tmp.resolve("cp"));
         }
         assertThatThrownBy(() -> ExactStore.restore(tmp.resolve("cp"), notACheckpoint))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not exist");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not exist");
         assertThat(tmp.resolve("x")).doesNotExist();
     }
 }

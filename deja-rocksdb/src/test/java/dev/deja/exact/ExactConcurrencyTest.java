@@ -1,8 +1,8 @@
 package dev.deja.exact;
 
-import dev.deja.journal.FsyncPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -37,8 +37,12 @@ class ExactConcurrencyTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS) // a lock-order deadlock would hang here
     void racingBatchesAndSingleCallsAgreeOnOneWinnerPerKeyWhoseOwnerIsStored() throws Exception {
-        try (ExactStore store = ExactStore.builder(dir).window(Duration.ofHours(1)).memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open()) {
+        try (ExactStore store = ExactStore.builder(dir)
+                .window(Duration.ofHours(1))
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open()) {
             AtomicIntegerArray newCount = new AtomicIntegerArray(KEYS);
             int[] winner = new int[KEYS];
             CountDownLatch start = new CountDownLatch(1);
@@ -87,7 +91,9 @@ class ExactConcurrencyTest {
             pool.shutdown();
             for (int i = 0; i < KEYS; i++) {
                 assertThat(newCount.get(i)).as("NEW verdicts for key %d", i).isEqualTo(1);
-                assertThat(store.info(key(i)).orElseThrow().owner()).as("owner of key %d", i).isEqualTo(winner[i]);
+                assertThat(store.info(key(i)).orElseThrow().owner())
+                        .as("owner of key %d", i)
+                        .isEqualTo(winner[i]);
             }
             assertThat(store.stats().insertions()).isEqualTo(KEYS);
         }

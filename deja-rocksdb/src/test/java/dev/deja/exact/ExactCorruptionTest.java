@@ -30,8 +30,12 @@ class ExactCorruptionTest {
     }
 
     private ExactStore open() {
-        return ExactStore.builder(dir).window(Duration.ofHours(24)).fsync(FsyncPolicy.EVERYSEC)
-                .memtableBytes(1 << 20).blockCacheBytes(1 << 20).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .fsync(FsyncPolicy.EVERYSEC)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .open();
     }
 
     /** Writes the keys, closes (flushing them into table files) and flips bytes in a data block of each large table file. */
@@ -49,7 +53,8 @@ class ExactCorruptionTest {
         List<Path> tables;
         try (Stream<Path> files = Files.list(dir)) {
             // the big ones: data blocks at a third of their length (small ones hold metadata read at open)
-            tables = files.filter(f -> f.getFileName().toString().endsWith(".sst") && f.toFile().length() > 100_000)
+            tables = files.filter(f -> f.getFileName().toString().endsWith(".sst")
+                            && f.toFile().length() > 100_000)
                     .toList();
         }
         assertThat(tables).isNotEmpty();
@@ -98,7 +103,8 @@ class ExactCorruptionTest {
             for (int i = 0; i < KEYS; i++) {
                 all.add(key(i));
             }
-            assertThatThrownBy(() -> store.checkAll(all)).isInstanceOf(StoreReadException.class)
+            assertThatThrownBy(() -> store.checkAll(all))
+                    .isInstanceOf(StoreReadException.class)
                     .hasMessageContaining("orrupt");
             assertThatThrownBy(() -> store.checkThenAddAll(all, null)).isInstanceOf(UncheckedIOException.class);
         }

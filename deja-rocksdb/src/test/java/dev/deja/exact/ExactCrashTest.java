@@ -1,8 +1,8 @@
 package dev.deja.exact;
 
-import dev.deja.journal.FsyncPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.journal.FsyncPolicy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
@@ -50,8 +50,12 @@ class ExactCrashTest {
     }
 
     private static ExactStore open(Path dir, FsyncPolicy fsync) {
-        return ExactStore.builder(dir).window(Duration.ofHours(24)).fsync(fsync).memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .fsync(fsync)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .open();
     }
 
     private static List<byte[]> keys(long from, long to) {
@@ -64,13 +68,19 @@ class ExactCrashTest {
 
     /** Runs the child from key {@code first}, kills it with SIGKILL mid-load and returns the keys it acknowledged. */
     private long runChildAndKill(long first) throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ExactCrashTest.class.getName(), dir.toString(), Long.toString(first))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ExactCrashTest.class.getName(),
+                        dir.toString(),
+                        Long.toString(first))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         long acknowledged = first;
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
             String line;
             while (acknowledged < first + 20_000 && (line = out.readLine()) != null) {
                 acknowledged = Long.parseLong(line.trim());
@@ -108,7 +118,9 @@ class ExactCrashTest {
         }
         long acknowledged = runChildAndKill(10_000);
         try (Stream<Path> files = Files.list(kept)) {
-            assertThat(files.count()).as("taken by the child's open, none written by its kill").isZero();
+            assertThat(files.count())
+                    .as("taken by the child's open, none written by its kill")
+                    .isZero();
         }
         try (ExactStore store = open(dir, FsyncPolicy.EVERYSEC)) {
             assertThat(store.checkAll(keys(0, acknowledged))).doesNotContain(false);

@@ -32,8 +32,14 @@ class ExactFilterTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStore open() {
-        return ExactStore.builder(dir).window(Duration.ofHours(8)).generations(8).clock(clock)
-                .memtableBytes(1 << 20).blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(8))
+                .generations(8)
+                .clock(clock)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open();
     }
 
     /** Three generations of keys (seeds 1..3), one hour apart, then closed. */
@@ -47,7 +53,9 @@ class ExactFilterTest {
                 clock.advance(Duration.ofHours(1));
             }
             assertThat(store.metrics().generations()).isEqualTo(3);
-            assertThat(store.metrics().filterBytes()).as("about 2 bytes per key").isPositive();
+            assertThat(store.metrics().filterBytes())
+                    .as("about 2 bytes per key")
+                    .isPositive();
         }
         return all;
     }
@@ -111,20 +119,24 @@ class ExactFilterTest {
             assertThat(store.stats().insertions()).isCloseTo(3L * PER_GENERATION, within(180L));
             clock.advance(Duration.ofHours(6)); // the first generation's successor is now 8 hours old
             store.maintain();
-            assertThat(store.checkAll(RandomKeys.of(PER_GENERATION, 1))).as("aged out").doesNotContain(true);
-            assertThat(store.stats().insertions()).isCloseTo(2L * PER_GENERATION,
-                    within(120L));
+            assertThat(store.checkAll(RandomKeys.of(PER_GENERATION, 1)))
+                    .as("aged out")
+                    .doesNotContain(true);
+            assertThat(store.stats().insertions()).isCloseTo(2L * PER_GENERATION, within(120L));
         }
         try (ExactStore store = open()) {
-            assertThat(store.stats().insertions()).as("after a clean close").isCloseTo(2L * PER_GENERATION,
-                    within(120L));
+            assertThat(store.stats().insertions())
+                    .as("after a clean close")
+                    .isCloseTo(2L * PER_GENERATION, within(120L));
         }
         try (ExactStore store = open()) {
             store.add(new byte[] {1, 2, 3});
             long before = store.stats().insertions();
             store.close();
             try (ExactStore again = open()) {
-                assertThat(again.stats().insertions()).as("exactly as before a clean close").isEqualTo(before);
+                assertThat(again.stats().insertions())
+                        .as("exactly as before a clean close")
+                        .isEqualTo(before);
             }
         }
     }
@@ -170,7 +182,9 @@ class ExactFilterTest {
         List<byte[]> fresh = RandomKeys.of(PER_GENERATION, 99);
         List<byte[]> later = RandomKeys.of(PER_GENERATION, 5);
         try (ExactStore store = open()) {
-            assertThat(store.metrics().filtersLoading()).as("restored complete, nothing to read back").isZero();
+            assertThat(store.metrics().filtersLoading())
+                    .as("restored complete, nothing to read back")
+                    .isZero();
             // Taken before the first write: a crash from here on leaves no file that could miss newer keys.
             assertThat(keptFilters()).isEmpty();
             assertThat(store.checkAll(held)).doesNotContain(false);

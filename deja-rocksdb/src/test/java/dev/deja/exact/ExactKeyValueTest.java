@@ -28,6 +28,7 @@ class ExactKeyValueTest {
 
     /** Aligned to the hour, so the one-hour slices of an 8-hour window start exactly here. */
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
+
     private static final long HOUR = Duration.ofHours(1).toMillis();
     private static final long WINDOW = 8 * HOUR;
 
@@ -38,8 +39,13 @@ class ExactKeyValueTest {
 
     /** An 8-hour window in eight 1-hour generations, with values. */
     private ExactStoreBuilder builder() {
-        return ExactStore.builder(dir.resolve("store")).window(Duration.ofMillis(WINDOW)).generations(8).values(true).clock(clock)
-                .memtableBytes(1 << 20).blockCacheBytes(1 << 20);
+        return ExactStore.builder(dir.resolve("store"))
+                .window(Duration.ofMillis(WINDOW))
+                .generations(8)
+                .values(true)
+                .clock(clock)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20);
     }
 
     private static byte[] b(String s) {
@@ -96,7 +102,8 @@ class ExactKeyValueTest {
             assertThat(store.checkAll(List.of(b("late"), b("big"), b("b")))).containsOnly(false);
             assertThat(store.stats().insertions()).isEqualTo(2);
             assertThatThrownBy(() -> store.putIfAbsentAll(keys, values, new long[1], refused))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same length");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("same length");
         }
     }
 
@@ -170,7 +177,8 @@ class ExactKeyValueTest {
             assertThat(store.get(b("k"))).contains(new ExactStore.Entry(b("v2"), T0, expiry));
             assertThat(store.checkThenAdd(b("k"), 42)).isEqualTo(RETRY);
             assertThat(store.putIfPresent(b("k"), b("v3"), 0, false)).isTrue();
-            assertThat(store.remainingMillis(b("k"))).isEqualTo(WINDOW - Duration.ofMinutes(5).toMillis());
+            assertThat(store.remainingMillis(b("k")))
+                    .isEqualTo(WINDOW - Duration.ofMinutes(5).toMillis());
         }
     }
 
@@ -191,7 +199,8 @@ class ExactKeyValueTest {
             store.put(b("fresh"), b("v"), 0, true);
             assertThat(store.get(b("fresh")).orElseThrow().expiresAtMillis()).isZero();
             assertThatThrownBy(() -> store.put(b("k"), b("v"), now() + 1, true))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keepExpiry");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("keepExpiry");
         }
     }
 
@@ -213,21 +222,24 @@ class ExactKeyValueTest {
     void anExpiryBeyondTheWindowIsRejectedNamingTheWindow() {
         try (ExactStore store = builder().open()) {
             assertThat(store.maxExpiresAtMillis()).isEqualTo(now() + WINDOW);
-            assertThat(store.putIfAbsent(b("edge"), b("v"), store.maxExpiresAtMillis())).isTrue();
+            assertThat(store.putIfAbsent(b("edge"), b("v"), store.maxExpiresAtMillis()))
+                    .isTrue();
             assertThat(store.remainingMillis(b("edge"))).isEqualTo(WINDOW);
             assertThatThrownBy(() -> store.putIfAbsent(b("k"), b("v"), now() + 2 * WINDOW))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("expiry is 57600 s away but the store's window is 28800 s; create the namespace"
                             + " with a longer window");
             assertThatThrownBy(() -> store.put(b("k"), b("v"), now() + WINDOW + 1, false))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("28800001 ms away");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("28800001 ms away");
             // Rejected even where NX or XX would not have written: the command is wrong, not the key's state.
             assertThatThrownBy(() -> store.putIfAbsent(b("edge"), b("v"), now() + 2 * WINDOW))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> store.putIfPresent(b("k"), b("v"), now() + 2 * WINDOW, false))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> store.putIfAbsent(b("k"), b("v"), -1))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expiresAtMillis");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("expiresAtMillis");
             assertThat(store.check(b("k"))).isFalse();
         }
     }
@@ -237,11 +249,17 @@ class ExactKeyValueTest {
         try (ExactStore store = builder().open()) {
             store.put(b("k"), b("v"), 0, false);
             clock.advance(Duration.ofMinutes(30));
-            assertThat(store.remainingMillis(b("k"))).isEqualTo(WINDOW - Duration.ofMinutes(30).toMillis());
+            assertThat(store.remainingMillis(b("k")))
+                    .isEqualTo(WINDOW - Duration.ofMinutes(30).toMillis());
         }
         Path other = dir.resolve("size-only");
-        try (ExactStore store = ExactStore.builder(other).maxBytes(1L << 30).values(true).clock(clock)
-                .memtableBytes(1 << 20).blockCacheBytes(1 << 20).open()) {
+        try (ExactStore store = ExactStore.builder(other)
+                .maxBytes(1L << 30)
+                .values(true)
+                .clock(clock)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .open()) {
             assertThat(store.maxExpiresAtMillis()).isEqualTo(Long.MAX_VALUE);
             store.put(b("k"), b("v"), 0, false);
             assertThat(store.remainingMillis(b("k"))).isEqualTo(-1);
@@ -267,8 +285,8 @@ class ExactKeyValueTest {
         try (ExactStore store = builder().open()) {
             assertThat(store.get(b("big"))).contains(new ExactStore.Entry(big, T0, 0));
             assertThat(store.get(b("empty"))).contains(new ExactStore.Entry(new byte[0], T0, expiry));
-            assertThat(store.get(b("later"))).contains(new ExactStore.Entry(b("x"), T0.plus(Duration.ofHours(2)),
-                    expiry));
+            assertThat(store.get(b("later")))
+                    .contains(new ExactStore.Entry(b("x"), T0.plus(Duration.ofHours(2)), expiry));
             assertThat(store.remainingMillis(b("later"))).isEqualTo(HOUR + 7);
         }
     }
@@ -278,17 +296,21 @@ class ExactKeyValueTest {
         try (ExactStore store = builder().open()) {
             assertThat(store.putIfAbsent(b("ok"), new byte[512], 0)).isTrue();
             assertThatThrownBy(() -> store.putIfAbsent(b("k"), new byte[513], 0))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 512 bytes");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most 512 bytes");
             assertThatThrownBy(() -> store.put(b("k"), null, 0, false))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("value");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("value");
         }
         try (ExactStore store = builder().maxValueBytes(4).open()) {
             assertThat(store.putIfPresent(b("ok"), b("four"), 0, false)).isTrue();
             assertThatThrownBy(() -> store.putIfPresent(b("ok"), b("fives"), 0, false))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 4 bytes");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most 4 bytes");
         }
         assertThatThrownBy(() -> builder().maxValueBytes((1 << 20) + 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxValueBytes must be in [0, ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxValueBytes must be in [0, ");
         assertThatThrownBy(() -> builder().maxValueBytes(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -296,10 +318,14 @@ class ExactKeyValueTest {
     void theLayoutIsFixedWhenTheStoreIsCreated() {
         Path plain = dir.resolve("plain");
         Path kv = dir.resolve("kv");
-        try (ExactStore store = ExactStore.builder(plain).window(Duration.ofHours(1)).clock(clock).open()) {
+        try (ExactStore store = ExactStore.builder(plain)
+                .window(Duration.ofHours(1))
+                .clock(clock)
+                .open()) {
             store.add(b("a"));
             assertThatThrownBy(() -> store.put(b("a"), b("v"), 0, false))
-                    .isInstanceOf(IllegalStateException.class).hasMessage("store was created without values");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("store was created without values");
             assertThatThrownBy(() -> store.putIfAbsent(b("a"), b("v"), 0)).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> store.putIfPresent(b("a"), b("v"), 0, false))
                     .isInstanceOf(IllegalStateException.class);
@@ -307,20 +333,38 @@ class ExactKeyValueTest {
             assertThatThrownBy(() -> store.remainingMillis(b("a"))).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(store::maxExpiresAtMillis).isInstanceOf(IllegalStateException.class);
         }
-        assertThatThrownBy(() -> ExactStore.builder(plain).window(Duration.ofHours(1)).values(true).open())
+        assertThatThrownBy(() -> ExactStore.builder(plain)
+                        .window(Duration.ofHours(1))
+                        .values(true)
+                        .open())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("values must match").hasMessageContaining("values(false)");
-        try (ExactStore store = ExactStore.builder(kv).window(Duration.ofHours(1)).values(true).clock(clock).open()) {
+                .hasMessageContaining("values must match")
+                .hasMessageContaining("values(false)");
+        try (ExactStore store = ExactStore.builder(kv)
+                .window(Duration.ofHours(1))
+                .values(true)
+                .clock(clock)
+                .open()) {
             store.put(b("a"), b("v"), 0, false);
         }
-        assertThatThrownBy(() -> ExactStore.builder(kv).window(Duration.ofHours(1)).open())
+        assertThatThrownBy(
+                        () -> ExactStore.builder(kv).window(Duration.ofHours(1)).open())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("values must match").hasMessageContaining("values(true)");
-        try (ExactStore store = ExactStore.builder(plain).window(Duration.ofHours(1)).clock(clock).open()) {
+                .hasMessageContaining("values must match")
+                .hasMessageContaining("values(true)");
+        try (ExactStore store = ExactStore.builder(plain)
+                .window(Duration.ofHours(1))
+                .clock(clock)
+                .open()) {
             assertThat(store.check(b("a"))).isTrue();
         }
-        try (ExactStore store = ExactStore.builder(kv).window(Duration.ofHours(1)).values(true).clock(clock).open()) {
-            assertThat(new String(store.get(b("a")).orElseThrow().value(), UTF_8)).isEqualTo("v");
+        try (ExactStore store = ExactStore.builder(kv)
+                .window(Duration.ofHours(1))
+                .values(true)
+                .clock(clock)
+                .open()) {
+            assertThat(new String(store.get(b("a")).orElseThrow().value(), UTF_8))
+                    .isEqualTo("v");
         }
     }
 
@@ -330,12 +374,13 @@ class ExactKeyValueTest {
             clock.set(T0.plusMillis(HOUR - 1));
             long expiry = now() + 30 * 60_000;
             assertThat(store.putIfAbsent(b("last-of-g0"), b("v"), expiry)).isTrue();
-            assertThat(store.putIfAbsent(b("soon"), b("v"), T0.toEpochMilli() + HOUR + 1)).isTrue();
+            assertThat(store.putIfAbsent(b("soon"), b("v"), T0.toEpochMilli() + HOUR + 1))
+                    .isTrue();
             clock.set(T0.plusMillis(HOUR));
             store.add(b("first-of-g1")); // rolls over
             assertThat(store.metrics().generations()).isEqualTo(2);
-            assertThat(store.get(b("last-of-g0"))).contains(new ExactStore.Entry(b("v"), T0.plusMillis(HOUR - 15_000),
-                    expiry));
+            assertThat(store.get(b("last-of-g0")))
+                    .contains(new ExactStore.Entry(b("v"), T0.plusMillis(HOUR - 15_000), expiry));
             assertThat(store.remainingMillis(b("last-of-g0"))).isEqualTo(30 * 60_000 - 1);
             assertThat(store.remainingMillis(b("soon"))).isEqualTo(1);
             assertThat(store.putIfAbsent(b("last-of-g0"), b("w"), 0)).isFalse();
@@ -366,13 +411,15 @@ class ExactKeyValueTest {
             assertThat(store.metrics().generations()).isEqualTo(2);
             assertThat(store.metrics().effectiveWindow()).isEqualTo(Duration.ofMillis(WINDOW));
             assertThat(value(store, "k")).isEqualTo("v3");
-            assertThat(store.remainingMillis(b("k"))).isEqualTo(Duration.ofMinutes(1).toMillis());
+            assertThat(store.remainingMillis(b("k")))
+                    .isEqualTo(Duration.ofMinutes(1).toMillis());
         }
     }
 
     @Test
     void duplicateCountingAndRefreshKeepValueAndExpiry() {
-        try (ExactStore store = builder().countDuplicates(true).refreshOnDuplicate(true).open()) {
+        try (ExactStore store =
+                builder().countDuplicates(true).refreshOnDuplicate(true).open()) {
             long expiry = now() + 5 * HOUR;
             store.put(b("k"), b("v"), expiry, false);
             clock.set(T0.plusMillis(3 * HOUR));

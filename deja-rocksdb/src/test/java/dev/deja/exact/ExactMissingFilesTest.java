@@ -26,8 +26,11 @@ class ExactMissingFilesTest {
     }
 
     private ExactStore open() {
-        return ExactStore.builder(dir).window(Duration.ofHours(24)).memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .open();
     }
 
     /** Writes the keys into table files and closes the store. */
@@ -45,7 +48,8 @@ class ExactMissingFilesTest {
     private List<Path> files(String suffix) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().endsWith(suffix)
-                    || f.getFileName().toString().startsWith(suffix)).toList();
+                            || f.getFileName().toString().startsWith(suffix))
+                    .toList();
         }
     }
 

@@ -1,12 +1,12 @@
 package dev.deja.exact;
 
-import dev.deja.journal.FsyncPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.deja.journal.FsyncPolicy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,8 +30,13 @@ class ExactSealTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open() {
-        return ExactStore.builder(dir).window(Duration.ofHours(8)).clock(clock).memtableBytes(4 << 20)
-                .blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(8))
+                .clock(clock)
+                .memtableBytes(4 << 20)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open();
     }
 
     @Test
@@ -50,7 +55,8 @@ class ExactSealTest {
                 m = store.metrics();
             }
             assertThat(m.compactionBytesWritten()).as("sealing compaction ran").isPositive();
-            assertThat(m.liveSstBytes()).as("last level with ZSTD and zeroed sequence numbers")
+            assertThat(m.liveSstBytes())
+                    .as("last level with ZSTD and zeroed sequence numbers")
                     .isLessThan(m.flushBytesWritten());
             assertThat(store.checkAll(keys)).doesNotContain(false);
         }
@@ -80,7 +86,7 @@ class ExactSealTest {
     void aPinnedGenerationKeepsItsColumnFamilyUntilTheLastPinLetsGo() throws RocksDBException {
         RocksDB.loadLibrary();
         try (Options options = new Options().setCreateIfMissing(true);
-             RocksDB db = RocksDB.open(options, dir.toString())) {
+                RocksDB db = RocksDB.open(options, dir.toString())) {
             byte[] name = Generation.name(0, 0);
             ColumnFamilyHandle handle = db.createColumnFamily(new ColumnFamilyDescriptor(name));
             Generation g = new Generation(0, 0, handle, new KeyFilter(0, true));
@@ -108,8 +114,13 @@ class ExactSealTest {
         logged.start();
         sealer.addAppender(logged);
         generation.addAppender(logged);
-        try (ExactStore store = ExactStore.builder(dir).maxBytes(64).clock(clock).memtableBytes(64 << 10)
-                .blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open()) {
+        try (ExactStore store = ExactStore.builder(dir)
+                .maxBytes(64)
+                .clock(clock)
+                .memtableBytes(64 << 10)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open()) {
             for (int i = 0; i < 40; i++) {
                 store.add(new byte[] {(byte) i});
                 assertThat(store.check(new byte[] {(byte) i})).isTrue();
@@ -119,28 +130,38 @@ class ExactSealTest {
             sealer.detachAppender(logged);
             generation.detachAppender(logged);
         }
-        assertThat(logged.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-                .extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+        assertThat(logged.list)
+                .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .isEmpty();
     }
 
     /** An empty generation is no fuller than when it was created: rolling it over would only make another. */
     @Test
     void anIdleStoreUnderATinySizeBoundKeepsItsEmptyGeneration() throws RocksDBException {
-        try (ExactStore store = ExactStore.builder(dir).maxBytes(64).clock(clock).memtableBytes(64 << 10)
-                .blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open()) {
+        try (ExactStore store = ExactStore.builder(dir)
+                .maxBytes(64)
+                .clock(clock)
+                .memtableBytes(64 << 10)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open()) {
             for (int i = 0; i < 10; i++) {
                 clock.advance(Duration.ofSeconds(5)); // the server's maintenance timer
                 store.maintain();
             }
         }
         try (Options options = new Options()) {
-            assertThat(families(options)).filteredOn(n -> n.startsWith("g")).singleElement()
+            assertThat(families(options))
+                    .filteredOn(n -> n.startsWith("g"))
+                    .singleElement()
                     .satisfies(n -> assertThat(n).startsWith("g000000000000-"));
         }
     }
 
     private List<String> families(Options options) throws RocksDBException {
         return RocksDB.listColumnFamilies(options, dir.toString()).stream()
-                .map(n -> new String(n, StandardCharsets.US_ASCII)).toList();
+                .map(n -> new String(n, StandardCharsets.US_ASCII))
+                .toList();
     }
 }

@@ -35,7 +35,10 @@ class ExactStoreTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStoreBuilder builder() {
-        return ExactStore.builder(dir).window(Duration.ofHours(24)).clock(clock).memtableBytes(1 << 20)
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .clock(clock)
+                .memtableBytes(1 << 20)
                 .blockCacheBytes(1 << 20);
     }
 
@@ -142,8 +145,8 @@ class ExactStoreTest {
             }
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (DBOptions options = new DBOptions(); RocksDB db = RocksDB.open(options, dir.toString(), descriptors,
-                handles)) {
+        try (DBOptions options = new DBOptions();
+                RocksDB db = RocksDB.open(options, dir.toString(), descriptors, handles)) {
             edit.apply(db, handles);
             handles.forEach(ColumnFamilyHandle::close);
         }
@@ -179,7 +182,8 @@ class ExactStoreTest {
             assertThat(db.get(handles.get(1), key("later"))).containsExactly((byte) 0xCA, 0x01);
             db.put(handles.get(0), key("value-format"), key("3"));
         });
-        assertThatThrownBy(() -> builder().open()).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder().open())
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("values in format \"3\"");
     }
 
@@ -190,10 +194,12 @@ class ExactStoreTest {
             assertThat(store.checkThenAdd(id)).isEqualTo(NEW);
             assertThat(store.checkThenAdd(id.toUpperCase())).isEqualTo(DUPLICATE);
             assertThatThrownBy(() -> store.checkThenAdd("not-a-uuid"))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UUID");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("UUID");
         }
         assertThatThrownBy(() -> builder().idFormat(IdFormat.RAW).open())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("idFormat must match");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("idFormat must match");
         try (ExactStore store = builder().idFormat(IdFormat.UUID).open()) {
             assertThat(store.check(id)).isTrue();
         }
@@ -225,15 +231,20 @@ class ExactStoreTest {
     @Test
     void badOptionsAreRejectedByName() {
         assertThatThrownBy(() -> ExactStore.builder(dir).open())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window and maxBytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("window and maxBytes");
         assertThatThrownBy(() -> ExactStore.builder(dir).window(Duration.ofMillis(10)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("window");
         assertThatThrownBy(() -> ExactStore.builder(dir).maxBytes(0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes must be > 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxBytes must be > 0");
         assertThatThrownBy(() -> ExactStore.builder(dir).generations(1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("generations must be in [2,");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("generations must be in [2,");
         assertThatThrownBy(() -> builder().minWindow(Duration.ofHours(25)).open())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minWindow must be at most");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("minWindow must be at most");
     }
 
     @Test
@@ -242,6 +253,7 @@ class ExactStoreTest {
         store.close();
         store.close();
         assertThatThrownBy(() -> store.check(key("a")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 }

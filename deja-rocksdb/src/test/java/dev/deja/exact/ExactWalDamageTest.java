@@ -35,8 +35,12 @@ class ExactWalDamageTest {
     }
 
     private static ExactStore open(Path d) {
-        return ExactStore.builder(d).window(Duration.ofHours(24)).fsync(FsyncPolicy.ALWAYS).memtableBytes(4 << 20)
-                .blockCacheBytes(1 << 20).open();
+        return ExactStore.builder(d)
+                .window(Duration.ofHours(24))
+                .fsync(FsyncPolicy.ALWAYS)
+                .memtableBytes(4 << 20)
+                .blockCacheBytes(1 << 20)
+                .open();
     }
 
     /**
@@ -64,7 +68,8 @@ class ExactWalDamageTest {
         }
         try (Stream<Path> files = Files.list(copy)) {
             return files.filter(f -> f.toString().endsWith(".log"))
-                    .max(Comparator.comparingLong(f -> f.toFile().length())).orElseThrow();
+                    .max(Comparator.comparingLong(f -> f.toFile().length()))
+                    .orElseThrow();
         }
     }
 
@@ -91,8 +96,10 @@ class ExactWalDamageTest {
             ch.write(b, at);
         }
         // Replaying up to the damage used to open the store with half its keys, answered new.
-        assertThatThrownBy(() -> open(copy).close()).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining(copy.toString()).hasMessageContaining("orruption");
+        assertThatThrownBy(() -> open(copy).close())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(copy.toString())
+                .hasMessageContaining("orruption");
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.deja.exact;
 
-import dev.deja.journal.FsyncPolicy;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -20,6 +20,7 @@ class ExactWindowTest {
 
     /** Aligned to the hour, so one-hour slices start exactly here. */
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
+
     private static final Duration MS = Duration.ofMillis(1);
     /** Batches of 100 keys, one a second, for the size-bound test. */
     private static final int BATCHES = 1_000;
@@ -31,8 +32,14 @@ class ExactWindowTest {
 
     /** An 8-hour window in eight 1-hour generations. */
     private ExactStore openTimeBounded(boolean refresh) {
-        return ExactStore.builder(dir).window(Duration.ofHours(8)).generations(8).refreshOnDuplicate(refresh)
-                .clock(clock).memtableBytes(1 << 20).blockCacheBytes(1 << 20).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(8))
+                .generations(8)
+                .refreshOnDuplicate(refresh)
+                .clock(clock)
+                .memtableBytes(1 << 20)
+                .blockCacheBytes(1 << 20)
+                .open();
     }
 
     private static byte[] key(String s) {
@@ -55,12 +62,18 @@ class ExactWindowTest {
             assertThat(store.check(key("last-of-g0"))).as("8h - 1ms old").isTrue();
             clock.set(T0.plus(Duration.ofHours(9)).minus(MS));
             store.add(key("later"));
-            assertThat(store.checkThenAdd(key("last-of-g0"))).as("exactly 8h old").isEqualTo(Verdict.DUPLICATE);
+            assertThat(store.checkThenAdd(key("last-of-g0")))
+                    .as("exactly 8h old")
+                    .isEqualTo(Verdict.DUPLICATE);
 
             clock.set(T0.plus(Duration.ofHours(9)));
             store.add(key("now"));
-            assertThat(store.check(key("last-of-g0"))).as("older than the window, generation dropped").isFalse();
-            assertThat(store.check(key("first-of-g1"))).as("exactly 8h old, in the next generation").isTrue();
+            assertThat(store.check(key("last-of-g0")))
+                    .as("older than the window, generation dropped")
+                    .isFalse();
+            assertThat(store.check(key("first-of-g1")))
+                    .as("exactly 8h old, in the next generation")
+                    .isTrue();
             assertThat(store.check(key("filler-2"))).isTrue();
             assertThat(store.metrics().effectiveWindow()).isEqualTo(Duration.ofHours(8));
         }
@@ -72,7 +85,9 @@ class ExactWindowTest {
             store.add(key("a"));
             clock.advance(Duration.ofHours(30));
             store.maintain();
-            assertThat(store.check(key("a"))).as("the newest generation stays, even when old").isTrue();
+            assertThat(store.check(key("a")))
+                    .as("the newest generation stays, even when old")
+                    .isTrue();
             store.add(key("b")); // rolls over; "a" is now in a generation whose successor is brand new
             assertThat(store.check(key("a"))).isTrue();
             clock.advance(Duration.ofHours(8));
@@ -100,7 +115,8 @@ class ExactWindowTest {
             assertThat(store.checkThenAdd(key("busy"), 6)).isEqualTo(Verdict.DUPLICATE);
             hourlyTraffic(store, 8, 14);
             assertThat(store.check(key("quiet"))).isFalse();
-            assertThat(store.checkThenAdd(key("busy"), 5)).as("owner and first-seen travel with the copy")
+            assertThat(store.checkThenAdd(key("busy"), 5))
+                    .as("owner and first-seen travel with the copy")
                     .isEqualTo(Verdict.RETRY);
             assertThat(store.info(key("busy")).orElseThrow().firstSeen()).isEqualTo(T0);
             assertThat(store.forget(key("busy"), 5)).isTrue();
@@ -139,15 +155,25 @@ class ExactWindowTest {
     @Test
     void theSizeBoundDropsWholeOldGenerationsAndWarnsWhenTheWindowFallsBelowTheMinimum() {
         long maxBytes = 1L << 20;
-        try (ExactStore store = ExactStore.builder(dir).window(Duration.ofHours(24)).maxBytes(maxBytes)
-                .generations(4).minWindow(Duration.ofHours(1)).clock(clock)
-                .memtableBytes(128 << 10).blockCacheBytes(1 << 20).fsync(FsyncPolicy.NO).open()) {
+        try (ExactStore store = ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .maxBytes(maxBytes)
+                .generations(4)
+                .minWindow(Duration.ofHours(1))
+                .clock(clock)
+                .memtableBytes(128 << 10)
+                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open()) {
             SplittableRandom random = new SplittableRandom(7);
             List<byte[]> all = new ArrayList<>();
             for (int b = 0; b < BATCHES; b++) {
                 List<byte[]> batch = new ArrayList<>(100);
                 for (int i = 0; i < 100; i++) {
-                    byte[] k = ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array();
+                    byte[] k = ByteBuffer.allocate(16)
+                            .putLong(random.nextLong())
+                            .putLong(random.nextLong())
+                            .array();
                     batch.add(k);
                     all.add(k);
                 }

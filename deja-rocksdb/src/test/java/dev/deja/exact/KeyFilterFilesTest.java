@@ -65,7 +65,8 @@ class KeyFilterFilesTest {
     void damagedForeignOrTruncatedFilesAreRefusedWithTheReason() throws IOException {
         byte[] good = bytes(filter());
         assertThatThrownBy(() -> KeyFilterFiles.read(new ByteArrayInputStream(good), "g000000000004-1790000000000"))
-                .isInstanceOf(IOException.class).hasMessageContaining("not g000000000004");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not g000000000004");
         byte[] badMagic = good.clone();
         badMagic[0] ^= 1;
         assertThatThrownBy(() -> read(badMagic)).hasMessageContaining("bad magic");

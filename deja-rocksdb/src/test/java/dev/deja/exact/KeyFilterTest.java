@@ -66,7 +66,8 @@ class KeyFilterTest {
         KeyFilter filter = new KeyFilter(1000, false);
         Hash128 absent = key(42);
         assertThat(filter.mayContain(absent.high(), absent.low())).isTrue();
-        assertThat(filter.mayContainAll(new long[] {absent.high(), absent.low()})).containsExactly(true);
+        assertThat(filter.mayContainAll(new long[] {absent.high(), absent.low()}))
+                .containsExactly(true);
         filter.markComplete();
         assertThat(filter.mayContain(absent.high(), absent.low())).isFalse();
     }

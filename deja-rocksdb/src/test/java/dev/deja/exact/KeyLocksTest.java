@@ -33,7 +33,8 @@ class KeyLocksTest {
         // Another thread locks 2,000 other keys while the first batch still holds its own: it must not wait (an
         // array of locks indexed by hash would make it, for the stripes the two batches happen to share).
         KeyLocks.Lease second = CompletableFuture.supplyAsync(
-                () -> locks.lock(hashes(LongStream.range(2_000, 4_000).toArray()))).get(10, TimeUnit.SECONDS);
+                        () -> locks.lock(hashes(LongStream.range(2_000, 4_000).toArray())))
+                .get(10, TimeUnit.SECONDS);
         locks.unlock(second);
         locks.unlock(first);
     }

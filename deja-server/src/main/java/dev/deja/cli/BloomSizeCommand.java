@@ -15,16 +15,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code deja size bloom}: bits, k and memory for a capacity and fpp, or the fpp a memory gives. */
-@Command(name = "bloom",
+@Command(
+        name = "bloom",
         sortOptions = false,
-        description = {"Bloom filter: bits, k and memory for a capacity and fpp, or the fpp of a memory.",
-                "Give --capacity and one of --fpp (bits, k, memory) or --memory (best k and its fpp)."})
+        description = {
+            "Bloom filter: bits, k and memory for a capacity and fpp, or the fpp of a memory.",
+            "Give --capacity and one of --fpp (bits, k, memory) or --memory (best k and its fpp)."
+        })
 final class BloomSizeCommand implements Runnable {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     private boolean help;
 
     @Option(names = "--capacity", required = true, paramLabel = "KEYS", description = "Keys the filter must hold.")
@@ -41,7 +47,10 @@ final class BloomSizeCommand implements Runnable {
         @Option(names = "--fpp", paramLabel = "P", description = "Target false-positive probability, in (0, 1).")
         private Double fpp;
 
-        @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+        @Option(
+                names = "--memory",
+                paramLabel = "SIZE",
+                converter = ByteSizeConverter.class,
                 description = "Memory for the bit array, e.g. 1g, 512m (powers of 1024).")
         private Long memory;
     }
@@ -51,8 +60,10 @@ final class BloomSizeCommand implements Runnable {
         if (capacity <= 0) {
             throw SizeCommand.usage(spec, "--capacity must be a number of keys > 0 (got " + capacity + ")");
         }
-        SizeReport report = new SizeReport("bloom", "bloom filter sizing (blocked: each key's k bits in one 512-bit"
-                + " block, bit i in its 64-bit word i mod 8)")
+        SizeReport report = new SizeReport(
+                        "bloom",
+                        "bloom filter sizing (blocked: each key's k bits in one 512-bit"
+                                + " block, bit i in its 64-bit word i mod 8)")
                 .input("capacity", "capacity", capacity, count(capacity) + " keys");
         BloomSize size;
         if (target.fpp != null) {
@@ -65,8 +76,10 @@ final class BloomSizeCommand implements Runnable {
         } else {
             long memory = target.memory;
             if (memory < BloomSizing.BLOCK_BITS / 8 || memory > BloomSizing.MAX_BITS / 8) {
-                throw SizeCommand.usage(spec, "--memory must be in [64 bytes, " + bytes(BloomSizing.MAX_BITS / 8)
-                        + "] (got " + count(memory) + " bytes)");
+                throw SizeCommand.usage(
+                        spec,
+                        "--memory must be in [64 bytes, " + bytes(BloomSizing.MAX_BITS / 8) + "] (got " + count(memory)
+                                + " bytes)");
             }
             report.input("memoryBytes", "memory", memory, bytes(memory));
             size = SizeCommand.compute(spec, () -> Sizing.bloomForMemory(memory, capacity));
@@ -76,7 +89,10 @@ final class BloomSizeCommand implements Runnable {
                 .result("hashes", "hashes (k)", (long) size.hashes(), Integer.toString(size.hashes()))
                 .result("bytes", "memory", size.bytes(), bytes(size.bytes()))
                 .result("blocks", "512-bit blocks", size.blocks(), count(size.blocks()))
-                .result("bitsPerKey", "bits per key (c)", size.bitsPerKey(),
+                .result(
+                        "bitsPerKey",
+                        "bits per key (c)",
+                        size.bitsPerKey(),
                         String.format(Locale.ROOT, "%.3f", size.bitsPerKey()))
                 .result("fpp", "fpp at capacity", size.expectedFpp(), probability(size.expectedFpp()))
                 .result("classicFpp", "classic fpp, same m, k", classic, probability(classic) + " (unblocked filter)");
@@ -84,9 +100,10 @@ final class BloomSizeCommand implements Runnable {
                         + "  c = m/n (blocked filter; Putze, Sanders, Singler 2007)")
                 .formula("k_w = bits of a key in word w: floor(k/8) + 1 for w < k mod 8, else floor(k/8)"
                         + " (sectorized; Lang et al. 2019)")
-                .formula(target.fpp != null
-                        ? "m = smallest multiple of 512 with fpp(m/n, k) <= target, taking the smallest over k = 1..32"
-                        : "m = memory * 8 rounded down to whole 512-bit blocks; k = the k in 1..32 with the lowest fpp")
+                .formula(
+                        target.fpp != null
+                                ? "m = smallest multiple of 512 with fpp(m/n, k) <= target, taking the smallest over k = 1..32"
+                                : "m = memory * 8 rounded down to whole 512-bit blocks; k = the k in 1..32 with the lowest fpp")
                 .formula("classic (unblocked) Bloom, for comparison: (1 - e^(-k*n/m))^k")
                 .formula("memory = m / 8 bytes");
         report.print(spec.commandLine().getOut(), json);

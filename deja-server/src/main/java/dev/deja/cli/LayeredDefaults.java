@@ -95,8 +95,9 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
             properties.load(in);
         } catch (IOException | IllegalArgumentException e) {
             // IllegalArgumentException: a malformed \\uXXXX escape in the file
-            throw error("cannot read the config file " + filePath + " (" + (given != null ? CONFIG_OPTION
-                    : CONFIG_VARIABLE) + "): " + (e instanceof NoSuchFileException ? "no such file" : e.toString()));
+            throw error(
+                    "cannot read the config file " + filePath + " (" + (given != null ? CONFIG_OPTION : CONFIG_VARIABLE)
+                            + "): " + (e instanceof NoSuchFileException ? "no such file" : e.toString()));
         }
         for (String key : properties.stringPropertyNames()) {
             if (command.get().findOption("--" + key) == null || key.equals("config")) {
@@ -119,7 +120,8 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
                 problem = "'" + value + "' is not an int";
             }
         } else if ((type == boolean.class || type == Boolean.class)
-                && !value.strip().equalsIgnoreCase("true") && !value.strip().equalsIgnoreCase("false")) {
+                && !value.strip().equalsIgnoreCase("true")
+                && !value.strip().equalsIgnoreCase("false")) {
             problem = "'" + value + "' is not a boolean (true or false)";
         }
         if (problem != null) {

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code deja} command line: one subcommand per job.
  */
-@Command(name = "deja",
+@Command(
+        name = "deja",
         mixinStandardHelpOptions = true,
         version = "deja 0.1.0",
         description = "Have I seen this id before? Seen-sets with a declared error direction.",
@@ -28,7 +29,8 @@ public final class Main {
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> type) throws Exception {
-                return type == ServeCommand.class ? type.cast(new ServeCommand(environment))
+                return type == ServeCommand.class
+                        ? type.cast(new ServeCommand(environment))
                         : CommandLine.defaultFactory().create(type);
             }
         };

@@ -21,25 +21,33 @@ import picocli.CommandLine.Spec;
  * <p>{@code --probability} is the probability that a key is still held at the end of the window;
  * {@code --lost-probability} is seed 000's reading, the probability that it has been overwritten by then.
  */
-@Command(name = "recent",
+@Command(
+        name = "recent",
         sortOptions = false,
-        description = {"Recent filter: buckets and memory, or how long it holds a key, or the probability.",
-                "Give --rate and two of:",
-                "  --window, --probability (or --lost-probability), --memory (or --buckets);",
-                "the third is computed: buckets and memory, the window a key is held for, or the probability."})
+        description = {
+            "Recent filter: buckets and memory, or how long it holds a key, or the probability.",
+            "Give --rate and two of:",
+            "  --window, --probability (or --lost-probability), --memory (or --buckets);",
+            "the third is computed: buckets and memory, the window a key is held for, or the probability."
+        })
 final class RecentSizeCommand implements Runnable {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     private boolean help;
 
-    @Option(names = "--rate", required = true, paramLabel = "KEYS_PER_SECOND",
-            description = "New keys per second.")
+    @Option(names = "--rate", required = true, paramLabel = "KEYS_PER_SECOND", description = "New keys per second.")
     private double rate;
 
-    @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--window",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "How long a key must be remembered, e.g. 3600s, 30m, 1h, 7d.")
     private Duration window;
 
@@ -49,8 +57,12 @@ final class RecentSizeCommand implements Runnable {
     @ArgGroup(exclusive = true)
     private Size size;
 
-    @Option(names = "--ways", defaultValue = "" + RecentFilter.DEFAULT_WAYS, paramLabel = "W",
-            description = "Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 or 16 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--ways",
+            defaultValue = "" + RecentFilter.DEFAULT_WAYS,
+            paramLabel = "W",
+            description =
+                    "Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 or 16 (default: ${DEFAULT-VALUE}).")
     private int ways;
 
     @Option(names = "--owners", description = "Keep each key's 8-byte owner (twice the memory).")
@@ -61,18 +73,26 @@ final class RecentSizeCommand implements Runnable {
 
     /** The probability, in one of its two readings. */
     static final class Probability {
-        @Option(names = "--probability", paramLabel = "P",
+        @Option(
+                names = "--probability",
+                paramLabel = "P",
                 description = "Probability that a key is still held at the end of the window, in (0, 1).")
         private Double held;
 
-        @Option(names = "--lost-probability", paramLabel = "P",
-                description = "Seed 000's reading: probability that a key has been overwritten by the end of the window.")
+        @Option(
+                names = "--lost-probability",
+                paramLabel = "P",
+                description =
+                        "Seed 000's reading: probability that a key has been overwritten by the end of the window.")
         private Double lost;
     }
 
     /** The filter size, as memory or as buckets. */
     static final class Size {
-        @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+        @Option(
+                names = "--memory",
+                paramLabel = "SIZE",
+                converter = ByteSizeConverter.class,
                 description = "Memory for the buckets, e.g. 1g, 512m (powers of 1024).")
         private Long memory;
 
@@ -88,21 +108,28 @@ final class RecentSizeCommand implements Runnable {
         }
         int given = (window != null ? 1 : 0) + (probability != null ? 1 : 0) + (size != null ? 1 : 0);
         if (given != 2) {
-            throw SizeCommand.usage(spec, "give exactly two of --window, --probability (or --lost-probability)"
-                    + " and --memory (or --buckets); got " + given);
+            throw SizeCommand.usage(
+                    spec,
+                    "give exactly two of --window, --probability (or --lost-probability)"
+                            + " and --memory (or --buckets); got " + given);
         }
-        SizeReport report = new SizeReport("recent", "recent filter sizing (may forget old keys, never calls a new key seen)")
+        SizeReport report = new SizeReport(
+                        "recent", "recent filter sizing (may forget old keys, never calls a new key seen)")
                 .input("rate", "rate", rate, SizeReport.rate(rate));
         long keys = 0;
         if (window != null) {
             keys = SizeCommand.keysPerWindow(spec, rate, window);
-            report.input("windowSeconds", "window", SizeCommand.seconds(window),
+            report.input(
+                            "windowSeconds",
+                            "window",
+                            SizeCommand.seconds(window),
                             SizeReport.duration(SizeCommand.seconds(window)))
                     .input("keysPerWindow", "keys per window (x)", keys, count(keys));
         }
         double held = 0;
         if (probability != null) {
-            held = probability.held != null ? checkProbability("--probability", probability.held)
+            held = probability.held != null
+                    ? checkProbability("--probability", probability.held)
                     : 1 - checkProbability("--lost-probability", probability.lost);
             if (probability.held != null) {
                 report.input("heldProbability", "probability held", held, probability(held));
@@ -138,7 +165,9 @@ final class RecentSizeCommand implements Runnable {
             }
         }
         report.formula("memory = N * " + RecentSizing.bytesPerBucket(owners) + " bytes"
-                + (owners ? " (8-byte fingerprint + 8-byte owner per bucket)" : " (one 8-byte fingerprint per bucket)"));
+                + (owners
+                        ? " (8-byte fingerprint + 8-byte owner per bucket)"
+                        : " (one 8-byte fingerprint per bucket)"));
         report.print(spec.commandLine().getOut(), json);
     }
 
@@ -149,9 +178,10 @@ final class RecentSizeCommand implements Runnable {
         held(report, result);
         formulas(report);
         report.formula("x = rate * window");
-        report.formula(ways == 1
-                ? "N = ceil(1 / (1 - p_held^(1/x))): the smallest whole N with (1 - 1/N)^x >= p_held"
-                : "N = W * (smallest S with P(held after x) >= p_held), found by bisection");
+        report.formula(
+                ways == 1
+                        ? "N = ceil(1 / (1 - p_held^(1/x))): the smallest whole N with (1 - 1/N)^x >= p_held"
+                        : "N = W * (smallest S with P(held after x) >= p_held), found by bisection");
         if (probability.lost != null) {
             report.formula("p_held = 1 - p_lost (seed 000: p_lost = 1 - (1 - 1/N)^x)");
         } else if (ways == 1) {
@@ -192,16 +222,23 @@ final class RecentSizeCommand implements Runnable {
     }
 
     private static void held(SizeReport report, RecentSize result) {
-        report.result("heldProbability", "held after window", result.heldProbability(),
+        report.result(
+                        "heldProbability",
+                        "held after window",
+                        result.heldProbability(),
                         probability(result.heldProbability()))
-                .result("lostProbability", "lost by window end", result.lostProbability(),
+                .result(
+                        "lostProbability",
+                        "lost by window end",
+                        result.lostProbability(),
                         probability(result.lostProbability()));
     }
 
     private void formulas(SizeReport report) {
-        report.formula(ways == 1
-                ? "P(held after x further keys) = (1 - 1/N)^x   (seed 000, direct-mapped)"
-                : "P(held after x further keys) = P(Binomial(x, 1/S) < W) = sum_{j<W} C(x,j) (1/S)^j (1-1/S)^(x-j)");
+        report.formula(
+                ways == 1
+                        ? "P(held after x further keys) = (1 - 1/N)^x   (seed 000, direct-mapped)"
+                        : "P(held after x further keys) = P(Binomial(x, 1/S) < W) = sum_{j<W} C(x,j) (1/S)^j (1-1/S)^(x-j)");
     }
 
     private long buckets() {
@@ -209,15 +246,19 @@ final class RecentSizeCommand implements Runnable {
             long min = (long) ways * RecentSizing.bytesPerBucket(owners);
             long max = RecentSizing.MAX_BUCKETS * RecentSizing.bytesPerBucket(owners);
             if (size.memory < min || size.memory > max) {
-                throw SizeCommand.usage(spec, "--memory must be in [" + count(min) + " bytes, " + bytes(max)
-                        + "] for --ways " + ways + (owners ? " with --owners" : "") + " (got " + count(size.memory) + " bytes)");
+                throw SizeCommand.usage(
+                        spec,
+                        "--memory must be in [" + count(min) + " bytes, " + bytes(max) + "] for --ways " + ways
+                                + (owners ? " with --owners" : "") + " (got " + count(size.memory) + " bytes)");
             }
             return RecentSizing.bucketsForMemory(size.memory, ways, owners);
         }
         long n = size.buckets;
         if (n < ways || n > RecentSizing.MAX_BUCKETS || n % ways != 0) {
-            throw SizeCommand.usage(spec, "--buckets must be a multiple of --ways (" + ways + ") in [" + ways + ", "
-                    + count(RecentSizing.MAX_BUCKETS) + "] (got " + n + ")");
+            throw SizeCommand.usage(
+                    spec,
+                    "--buckets must be a multiple of --ways (" + ways + ") in [" + ways + ", "
+                            + count(RecentSizing.MAX_BUCKETS) + "] (got " + n + ")");
         }
         return n;
     }

@@ -36,14 +36,20 @@ import picocli.CommandLine.Spec;
  * file (the option name without dashes: {@code http-port=8889}); the command line wins over the environment,
  * which wins over the file ({@link LayeredDefaults}, picocli's default value provider of this command).
  */
-@Command(name = "serve",
+@Command(
+        name = "serve",
         sortOptions = false,
-        description = {"Runs the deja server: HTTP on --http-port, the Redis protocol (RESP) on --resp-port.",
-                "Stops cleanly on Ctrl-C or SIGTERM (stop accepting, finish in-flight requests, snapshot);"
-                        + " SIGUSR1 snapshots every namespace now."},
-        footer = {"", "Every option can also be set by an environment variable DEJA_<OPTION> (for example"
-                + " DEJA_HTTP_PORT=8890) or by a key in the --config file (for example http-port=8890); the command"
-                + " line wins over the environment, which wins over the file."})
+        description = {
+            "Runs the deja server: HTTP on --http-port, the Redis protocol (RESP) on --resp-port.",
+            "Stops cleanly on Ctrl-C or SIGTERM (stop accepting, finish in-flight requests, snapshot);"
+                    + " SIGUSR1 snapshots every namespace now."
+        },
+        footer = {
+            "",
+            "Every option can also be set by an environment variable DEJA_<OPTION> (for example"
+                    + " DEJA_HTTP_PORT=8890) or by a key in the --config file (for example http-port=8890); the command"
+                    + " line wins over the environment, which wins over the file."
+        })
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -62,141 +68,220 @@ final class ServeCommand implements Callable<Integer> {
         this.defaults = new LayeredDefaults(() -> spec, () -> config, environment);
     }
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "Properties file with option values, keys named like the options (http-port=8889)."
                     + " Environment: DEJA_CONFIG.")
     Path config;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "deja-data",
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            defaultValue = "deja-data",
             description = "Where namespaces are kept. Default: ${DEFAULT-VALUE}.")
     Path dataDir;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
             description = "Address both front ends listen on (0.0.0.0 for every interface). Default: ${DEFAULT-VALUE}.")
     String bind;
 
-    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8889",
+    @Option(
+            names = "--http-port",
+            paramLabel = "PORT",
+            defaultValue = "8889",
             description = "HTTP port; 0 disables HTTP. Default: ${DEFAULT-VALUE}.")
     int httpPort;
 
-    @Option(names = "--resp-port", paramLabel = "PORT", defaultValue = "6389",
+    @Option(
+            names = "--resp-port",
+            paramLabel = "PORT",
+            defaultValue = "6389",
             description = "Redis protocol (RESP) port; 0 disables RESP. Default: ${DEFAULT-VALUE}.")
     int respPort;
 
-    @Option(names = "--fsync", paramLabel = "POLICY", defaultValue = "everysec",
+    @Option(
+            names = "--fsync",
+            paramLabel = "POLICY",
+            defaultValue = "everysec",
             description = "Journal fsync policy: always, everysec or no. Default: ${DEFAULT-VALUE}.")
     String fsync;
 
-    @Option(names = "--password", paramLabel = "SECRET",
+    @Option(
+            names = "--password",
+            paramLabel = "SECRET",
             description = "Password for RESP AUTH and the HTTP bearer token. Default: none (no authentication).")
     String password;
 
-    @Option(names = "--auto-create", paramLabel = "BOOLEAN", defaultValue = "true", arity = "1",
+    @Option(
+            names = "--auto-create",
+            paramLabel = "BOOLEAN",
+            defaultValue = "true",
+            arity = "1",
             description = "Create an unknown namespace on first use with the default kind and parameters."
                     + " Default: ${DEFAULT-VALUE}.")
     boolean autoCreate;
 
-    @Option(names = "--default-kind", paramLabel = "KIND", defaultValue = "bloom",
+    @Option(
+            names = "--default-kind",
+            paramLabel = "KIND",
+            defaultValue = "bloom",
             description = "Kind of the 'default' namespace and of auto-created ones. Default: ${DEFAULT-VALUE}.")
     String defaultKind;
 
     /** Null when not given: the default depends on the kind (see {@link #defaultSpec}). */
-    @Option(names = "--default-params", paramLabel = "NAME=VALUE,...",
+    @Option(
+            names = "--default-params",
+            paramLabel = "NAME=VALUE,...",
             description = "Parameters of the 'default' namespace and of auto-created ones. Default for bloom:"
                     + " bits=8589934592,k=10,capacity=500000000 (1 GiB, 10 hashes: 5e8 keys at 0.1%%, allocated as"
                     + " it fills); for exact: none (a 24h window); recent has no default size: give buckets=N or"
                     + " keys=N.")
     String defaultParams;
 
-    @Option(names = "--kv-namespace", paramLabel = "NAME", defaultValue = "kv",
+    @Option(
+            names = "--kv-namespace",
+            paramLabel = "NAME",
+            defaultValue = "kv",
             description = "The exact namespace the Redis key-value commands (SET key value NX EX, GET, EXISTS, DEL,"
                     + " TTL) address; created on first use. Default: ${DEFAULT-VALUE}.")
     String kvNamespace;
 
-    @Option(names = "--kv-params", paramLabel = "NAME=VALUE,...", defaultValue = ServerConfig.KV_DEFAULT_PARAMS,
+    @Option(
+            names = "--kv-params",
+            paramLabel = "NAME=VALUE,...",
+            defaultValue = ServerConfig.KV_DEFAULT_PARAMS,
             description = "Parameters of the key-value namespace when it is created on first use (kind exact);"
                     + " expiries longer than its window are refused. Default: ${DEFAULT-VALUE}.")
     String kvParams;
 
-    @Option(names = "--snapshot-interval", paramLabel = "SECONDS", defaultValue = "300",
+    @Option(
+            names = "--snapshot-interval",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
             description = "Seconds between timed snapshots; 0 disables the timer. Default: ${DEFAULT-VALUE}.")
     int snapshotInterval;
 
-    @Option(names = "--max-key-bytes", paramLabel = "BYTES", defaultValue = "65536",
+    @Option(
+            names = "--max-key-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "65536",
             description = "Largest key accepted. Default: ${DEFAULT-VALUE}.")
     int maxKeyBytes;
 
-    @Option(names = "--max-body-bytes", paramLabel = "BYTES", defaultValue = "16777216",
+    @Option(
+            names = "--max-body-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "16777216",
             description = "Largest HTTP body, or RESP command (its arguments together), accepted."
                     + " Default: ${DEFAULT-VALUE}.")
     int maxBodyBytes;
 
-    @Option(names = "--max-batch", paramLabel = "KEYS", defaultValue = "100000",
+    @Option(
+            names = "--max-batch",
+            paramLabel = "KEYS",
+            defaultValue = "100000",
             description = "Most keys in one HTTP batch or one RESP command (BF.MADD, DJ.MCHECKTHENADD, DEL...)."
                     + " Default: ${DEFAULT-VALUE}.")
     int maxBatch;
 
-    @Option(names = "--max-http-connections", paramLabel = "N", defaultValue = "auto",
+    @Option(
+            names = "--max-http-connections",
+            paramLabel = "N",
+            defaultValue = "auto",
             description = "Most open HTTP connections; further ones get a 503 and are closed. A number, or auto: one"
                     + " per 4 MiB of the JVM's maximum heap, between 64 and 10000. Each front end has its own limit, so"
                     + " that clients of one cannot take the other's connections. Default: ${DEFAULT-VALUE}.")
     String maxHttpConnections;
 
-    @Option(names = "--max-resp-connections", paramLabel = "N", defaultValue = "auto",
+    @Option(
+            names = "--max-resp-connections",
+            paramLabel = "N",
+            defaultValue = "auto",
             description = "Most open RESP connections; further ones get 'ERR max number of clients reached' and are"
                     + " closed. A number, or auto, as for --max-http-connections. Default: ${DEFAULT-VALUE}.")
     String maxRespConnections;
 
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "30",
+    @Option(
+            names = "--request-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "30",
             description = "Seconds within which a request (HTTP headers and body, or one RESP command) must arrive"
                     + " whole once its first byte has, however its bytes trickle in; a connection that takes longer"
                     + " gets an error (HTTP 408) and is closed. 0 never. Default: ${DEFAULT-VALUE}.")
     int requestTimeout;
 
-    @Option(names = "--request-memory", paramLabel = "SIZE", defaultValue = "auto",
+    @Option(
+            names = "--request-memory",
+            paramLabel = "SIZE",
+            defaultValue = "auto",
             description = "Memory all connections together may hold in requests received and not yet executed,"
                     + " beyond 64 KiB each; a connection whose next bytes do not fit gets an error (HTTP 503) and is"
                     + " closed, the others go on. A size such as 512m, or auto: a sixteenth of the JVM's maximum"
                     + " heap, and at least the largest request one connection may send. Default: ${DEFAULT-VALUE}.")
     String requestMemory;
 
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
             description = "Seconds after which an HTTP connection waiting for its next request is closed; 0 never."
                     + " Default: ${DEFAULT-VALUE}.")
     int idleTimeout;
 
-    @Option(names = "--resp-idle-timeout", paramLabel = "SECONDS", defaultValue = "0",
+    @Option(
+            names = "--resp-idle-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "0",
             description = "Seconds after which an idle RESP connection is closed; 0 never, as Redis's default"
                     + " 'timeout 0', which pooled Redis clients count on. Default: ${DEFAULT-VALUE}.")
     int respIdleTimeout;
 
-    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--io-threads",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
                     + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md)."
                     + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
-    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = "auto",
+    @Option(
+            names = "--memory-limit",
+            paramLabel = "SIZE",
+            defaultValue = "auto",
             description = "Heap the namespaces may take together (bloom and recent stores, counted at their full"
                     + " size when created); a namespace that would exceed it is refused. A size such as 4g, or auto:"
                     + " three quarters of the JVM's maximum heap (-Xmx, set with DEJA_JAVA_OPTS)."
                     + " Default: ${DEFAULT-VALUE}.")
     String memoryLimit;
 
-    @Option(names = "--native-memory-limit", paramLabel = "SIZE", defaultValue = "auto",
+    @Option(
+            names = "--native-memory-limit",
+            paramLabel = "SIZE",
+            defaultValue = "auto",
             description = "Memory outside the heap the exact namespaces may take together (RocksDB's block cache"
                     + " plus three memtables each, counted when created); a namespace that would exceed it is"
                     + " refused. A size such as 8g, or auto: a quarter of the machine's memory."
                     + " Default: ${DEFAULT-VALUE}.")
     String nativeMemoryLimit;
 
-    @Option(names = "--max-namespaces", paramLabel = "N", defaultValue = "" + NamespaceLimits.DEFAULT_COUNT,
+    @Option(
+            names = "--max-namespaces",
+            paramLabel = "N",
+            defaultValue = "" + NamespaceLimits.DEFAULT_COUNT,
             description = "Most namespaces the server holds; each keeps files of its own open (two for bloom and"
                     + " recent, RocksDB's for exact), while their journal and snapshot threads are shared."
                     + " Default: ${DEFAULT-VALUE}.")
     int maxNamespaces;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Shows this help and exits.")
     boolean help;
 
     @Override
@@ -219,37 +304,46 @@ final class ServeCommand implements Callable<Integer> {
         try {
             server = DejaServer.start(serverConfig);
         } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println("deja: cannot start the server on " + serverConfig.bind() + " (HTTP "
-                    + serverConfig.httpPort() + ", RESP " + serverConfig.respPort() + ", data in "
-                    + serverConfig.dataDir() + "): "
-                    // a refused namespace says all there is to say; other failures keep their type (BindException)
-                    + (e instanceof NamespaceException ? e.getMessage() : e));
+            spec.commandLine()
+                    .getErr()
+                    .println("deja: cannot start the server on " + serverConfig.bind() + " (HTTP "
+                            + serverConfig.httpPort() + ", RESP " + serverConfig.respPort() + ", data in "
+                            + serverConfig.dataDir() + "): "
+                            // a refused namespace says all there is to say; other failures keep their type
+                            // (BindException)
+                            + (e instanceof NamespaceException ? e.getMessage() : e));
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            out.println("deja stopping: no new connections, finishing requests, writing every namespace out");
-            out.flush();
-            server.close();
-            out.println("deja stopped");
-            out.flush();
-            stopped.countDown();
-        }, "deja-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            out.println(
+                                    "deja stopping: no new connections, finishing requests, writing every namespace out");
+                            out.flush();
+                            server.close();
+                            out.println("deja stopped");
+                            out.flush();
+                            stopped.countDown();
+                        },
+                        "deja-shutdown"));
         usr1.started(server);
         out.println("deja " + ServerContext.VERSION + " serving data in "
                 + dataDir.toAbsolutePath().normalize());
         if (server.httpPort() > 0) {
-            out.println("  HTTP on http://" + bind + ":" + server.httpPort() + "  (try: curl '" + "http://" + bind
-                    + ":" + server.httpPort() + "/checkthenadd?e=hello')");
+            out.println("  HTTP on http://" + bind + ":" + server.httpPort() + "  (try: curl '" + "http://" + bind + ":"
+                    + server.httpPort() + "/checkthenadd?e=hello')");
         }
         if (server.respPort() > 0) {
             out.println("  RESP on " + bind + ":" + server.respPort() + "  (try: redis-cli -p " + server.respPort()
                     + " BF.ADD default hello)");
         }
         // said, since a JVM started by hand rather than by ./deja lacks the module and runs the slower test
-        out.println(BloomFilter.vectorLookups() ? "  bloom lookups: 256-bit vectors"
-                : "  bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector, as ./deja does,"
-                        + " tests blocks with vectors, faster out of cache)");
+        out.println(
+                BloomFilter.vectorLookups()
+                        ? "  bloom lookups: 256-bit vectors"
+                        : "  bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector, as ./deja does,"
+                                + " tests blocks with vectors, faster out of cache)");
         out.println("  Ctrl-C stops; kill -USR1 " + ProcessHandle.current().pid() + " snapshots now.");
         out.flush();
         stopped.await();
@@ -259,29 +353,45 @@ final class ServeCommand implements Callable<Integer> {
     /** The server configuration: command line, then environment, then config file, then defaults. */
     ServerConfig serverConfig() {
         if (httpPort == 0 && respPort == 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port" + givenAs("--http-port")
-                    + " and --resp-port" + givenAs("--resp-port") + " are both 0, which disables both front ends:"
-                    + " the server would answer nothing; enable at least one");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--http-port" + givenAs("--http-port")
+                            + " and --resp-port" + givenAs("--resp-port")
+                            + " are both 0, which disables both front ends:"
+                            + " the server would answer nothing; enable at least one");
         }
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--bind" + givenAs("--bind")
-                    + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0 (cannot resolve '"
-                    + bind + "')", e);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--bind" + givenAs("--bind")
+                            + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0 (cannot resolve '"
+                            + bind + "')",
+                    e);
         }
         try {
             return ServerConfig.builder()
-                    .dataDir(dataDir).bind(bind).httpPort(httpPort).respPort(respPort).fsync(fsync)
-                    .password(password).autoCreate(autoCreate)
+                    .dataDir(dataDir)
+                    .bind(bind)
+                    .httpPort(httpPort)
+                    .respPort(respPort)
+                    .fsync(fsync)
+                    .password(password)
+                    .autoCreate(autoCreate)
                     .defaultSpec(defaultSpec())
-                    .kvNamespace(kvNamespace).kvSpec(NamespaceSpec.parse("exact", kvParams))
-                    .snapshotIntervalSeconds(snapshotInterval).maxKeyBytes(maxKeyBytes).maxBodyBytes(maxBodyBytes)
+                    .kvNamespace(kvNamespace)
+                    .kvSpec(NamespaceSpec.parse("exact", kvParams))
+                    .snapshotIntervalSeconds(snapshotInterval)
+                    .maxKeyBytes(maxKeyBytes)
+                    .maxBodyBytes(maxBodyBytes)
                     .maxBatch(maxBatch)
                     .maxHttpConnections(countOrAuto("--max-http-connections", maxHttpConnections))
                     .maxRespConnections(countOrAuto("--max-resp-connections", maxRespConnections))
-                    .requestTimeoutSeconds(requestTimeout).requestMemory(sizeOrAuto(requestMemory))
-                    .idleTimeoutSeconds(idleTimeout).respIdleTimeoutSeconds(respIdleTimeout)
+                    .requestTimeoutSeconds(requestTimeout)
+                    .requestMemory(sizeOrAuto(requestMemory))
+                    .idleTimeoutSeconds(idleTimeout)
+                    .respIdleTimeoutSeconds(respIdleTimeout)
                     .ioThreads(ioThreads)
                     .memoryLimit(sizeOrAuto(memoryLimit))
                     .nativeMemoryLimit(sizeOrAuto(nativeMemoryLimit))
@@ -303,10 +413,14 @@ final class ServeCommand implements Callable<Integer> {
         }
         return switch (defaultKind) {
             case "bloom" -> ServerConfig.SEED_DEFAULT;
-            case "recent" -> throw new CommandLine.ParameterException(spec.commandLine(), "--default-kind recent"
-                    + givenAs("--default-kind") + " needs --default-params: a recent store has no default size;"
-                    + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
-                    + " --default-params keys=3600000 (see: deja size recent)");
+            case "recent" ->
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--default-kind recent"
+                                + givenAs("--default-kind")
+                                + " needs --default-params: a recent store has no default size;"
+                                + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
+                                + " --default-params keys=3600000 (see: deja size recent)");
             default -> NamespaceSpec.parse(defaultKind, ""); // exact's own defaults; an unknown kind fails later
         };
     }
@@ -362,8 +476,9 @@ final class ServeCommand implements Callable<Integer> {
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), option + givenAs(option)
-                + " must be a whole number >= 1 or auto (got '" + value + "')");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                option + givenAs(option) + " must be a whole number >= 1 or auto (got '" + value + "')");
     }
 
     /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */

@@ -12,8 +12,7 @@ final class Signals {
 
     private static final Logger log = LoggerFactory.getLogger(Signals.class);
 
-    private Signals() {
-    }
+    private Signals() {}
 
     static void onUsr1(Runnable action) {
         try {

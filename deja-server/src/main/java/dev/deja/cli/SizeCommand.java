@@ -9,7 +9,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code deja size}: sizes a store for a workload and shows the formulas used. */
-@Command(name = "size",
+@Command(
+        name = "size",
         description = "Sizes a store for a workload and shows the formulas.",
         subcommands = {BloomSizeCommand.class, RecentSizeCommand.class, ExactSizeCommand.class})
 final class SizeCommand implements Runnable {
@@ -17,7 +18,10 @@ final class SizeCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     private boolean help;
 
     @Override

@@ -13,8 +13,7 @@ import java.util.Locale;
 final class SizeReport {
 
     /** One named value: typed for JSON ({@code Long}, {@code Double}, {@code Boolean}, {@code String}), shown as text. */
-    private record Field(String key, String label, Object value, String shown) {
-    }
+    private record Field(String key, String label, Object value, String shown) {}
 
     private final String title;
     private final String kind;
@@ -87,8 +86,11 @@ final class SizeReport {
     private static void section(StringBuilder s, String name, List<Field> fields, int width) {
         s.append("  ").append(name).append('\n');
         for (Field f : fields) {
-            s.append("    ").append(String.format(Locale.ROOT, "%-" + width + "s", f.label())).append("  ")
-                    .append(f.shown()).append('\n');
+            s.append("    ")
+                    .append(String.format(Locale.ROOT, "%-" + width + "s", f.label()))
+                    .append("  ")
+                    .append(f.shown())
+                    .append('\n');
         }
     }
 

@@ -33,8 +33,14 @@ record Batch(KeyOp op, String namespace, List<byte[]> keys, long[] owners, boole
             if (!body.isObject() || !body.path("keys").isArray()) {
                 throw HttpProblem.badRequest("a JSON batch must be an object with a \"keys\" array of strings");
             }
-            JsonBodies.onlyFields(body, "a JSON batch", "{\"keys\": [\"a\", \"b\"], \"op\": \"checkthenadd\"}",
-                    "keys", "op", "ns", "owners");
+            JsonBodies.onlyFields(
+                    body,
+                    "a JSON batch",
+                    "{\"keys\": [\"a\", \"b\"], \"op\": \"checkthenadd\"}",
+                    "keys",
+                    "op",
+                    "ns",
+                    "owners");
             op = fromBodyOrQuery(body, "op", op);
             namespace = fromBodyOrQuery(body, "ns", namespace);
             keys = jsonKeys(body.get("keys"), limits);

@@ -46,6 +46,8 @@ final class BearerAuth {
 
     /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */
     private static String bearerToken(String header) {
-        return header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) ? null : header.substring(7).strip();
+        return header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? null
+                : header.substring(7).strip();
     }
 }

@@ -54,10 +54,12 @@ final class BodyLimit extends HttpObjectAggregator {
         // the aggregator discards the rest of this body; the connection is closed once the refusal is written
         HttpRequest request = (HttpRequest) oversized;
         HttpProblem unauthorized = unauthorizedBody(request);
-        FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
-                request.uri());
-        refused.setDecoderResult(DecoderResult.failure(unauthorized != null ? unauthorized : HttpProblem.tooLarge(
-                "request body must be at most " + maxContentLength() + " bytes")));
+        FullHttpRequest refused =
+                new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri());
+        refused.setDecoderResult(DecoderResult.failure(
+                unauthorized != null
+                        ? unauthorized
+                        : HttpProblem.tooLarge("request body must be at most " + maxContentLength() + " bytes")));
         ctx.fireChannelRead(refused);
     }
 
@@ -69,8 +71,10 @@ final class BodyLimit extends HttpObjectAggregator {
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        if (start.decoderResult().isFailure() || HttpCall.unsupportedExpectation(start) != null
-                || HttpUtil.getContentLength(start, -1L) > maxContentLength || unauthorizedBody(start) != null) {
+        if (start.decoderResult().isFailure()
+                || HttpCall.unsupportedExpectation(start) != null
+                || HttpUtil.getContentLength(start, -1L) > maxContentLength
+                || unauthorizedBody(start) != null) {
             return null;
         }
         return super.newContinueResponse(start, maxContentLength, pipeline);
@@ -78,13 +82,15 @@ final class BodyLimit extends HttpObjectAggregator {
 
     /** The 401 of a request that announces a body without the server's password, or null. */
     private HttpProblem unauthorizedBody(HttpMessage start) {
-        if (!(start instanceof HttpRequest request) || start.decoderResult().isFailure()
+        if (!(start instanceof HttpRequest request)
+                || start.decoderResult().isFailure()
                 || (HttpUtil.getContentLength(start, 0L) <= 0 && !HttpUtil.isTransferEncodingChunked(start))) {
             return null;
         }
         String target = HttpCall.originForm(request.uri());
         int query = target.indexOf('?');
-        return auth.refusal(query < 0 ? target : target.substring(0, query),
+        return auth.refusal(
+                query < 0 ? target : target.substring(0, query),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION));
     }
 }

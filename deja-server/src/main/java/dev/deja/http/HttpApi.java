@@ -19,7 +19,9 @@ final class HttpApi {
     HttpApi(ServerContext context, BearerAuth auth) {
         this.auth = auth;
         this.errors = new HttpErrors(context.metrics());
-        this.keys = new KeyEndpoints(context.namespaces(), context.metrics(),
+        this.keys = new KeyEndpoints(
+                context.namespaces(),
+                context.metrics(),
                 new KeyLimits(context.config().maxKeyBytes(), context.config().maxBatch()));
         this.namespaces = new NamespaceEndpoints(context);
         this.server = new ServerEndpoints(context);
@@ -43,15 +45,17 @@ final class HttpApi {
     private HttpResult settled(HttpCall call, HttpResult result) {
         return switch (result) {
             case HttpResult.Now now -> now;
-            case HttpResult.Later later -> new HttpResult.Later(later.reply().handle((reply, error) ->
-                    error == null ? reply : errors.reply(call, Failures.cause(error))));
-            case HttpResult.OffLoop offLoop -> new HttpResult.OffLoop(() -> {
-                try {
-                    return settled(call, offLoop.work().get());
-                } catch (RuntimeException e) {
-                    return HttpResult.now(errors.reply(call, e));
-                }
-            });
+            case HttpResult.Later later ->
+                new HttpResult.Later(later.reply()
+                        .handle((reply, error) -> error == null ? reply : errors.reply(call, Failures.cause(error))));
+            case HttpResult.OffLoop offLoop ->
+                new HttpResult.OffLoop(() -> {
+                    try {
+                        return settled(call, offLoop.work().get());
+                    } catch (RuntimeException e) {
+                        return HttpResult.now(errors.reply(call, e));
+                    }
+                });
         };
     }
 
@@ -72,10 +76,12 @@ final class HttpApi {
             case "/metrics" -> server.metrics(call);
             default -> {
                 if (path.startsWith(NamespaceEndpoints.PATH + "/")) {
-                    yield namespaces.route(call, path.substring(NamespaceEndpoints.PATH.length() + 1).split("/", -1));
+                    yield namespaces.route(
+                            call,
+                            path.substring(NamespaceEndpoints.PATH.length() + 1).split("/", -1));
                 }
-                throw new HttpProblem(HttpResponseStatus.NOT_FOUND, "no endpoint at " + path
-                        + " (see docs/PROTOCOL.md)");
+                throw new HttpProblem(
+                        HttpResponseStatus.NOT_FOUND, "no endpoint at " + path + " (see docs/PROTOCOL.md)");
             }
         };
     }

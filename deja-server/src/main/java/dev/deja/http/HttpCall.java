@@ -34,17 +34,28 @@ import java.util.Map;
  * @param malformedUri  why the request's path or query could not be percent-decoded, or null; the request was
  *                      framed correctly, so it gets a 400 and the connection stays open
  */
-record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String, List<String>> parameters,
-                String authorization, String contentType, byte[] body, boolean keepAlive, Throwable failure,
-                String malformedUri) {
+record HttpCall(
+        HttpVersion version,
+        HttpMethod method,
+        String path,
+        Map<String, List<String>> parameters,
+        String authorization,
+        String contentType,
+        byte[] body,
+        boolean keepAlive,
+        Throwable failure,
+        String malformedUri) {
 
     /** Copies what the API needs out of a Netty request. */
     static HttpCall of(FullHttpRequest request) {
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
-        Throwable failure = request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
+        Throwable failure =
+                request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
         int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
-        if (failure == null && hosts != 1 && request.protocolVersion().majorVersion() == 1
+        if (failure == null
+                && hosts != 1
+                && request.protocolVersion().majorVersion() == 1
                 && request.protocolVersion().minorVersion() >= 1) {
             // RFC 9112, section 3.2 (a MUST): which host would a request with two have meant?
             failure = HttpProblem.badRequest("an HTTP/1.1 request needs exactly one Host header (got " + hosts + ")");
@@ -52,8 +63,9 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         String expectation = failure == null ? unsupportedExpectation(request) : null;
         if (expectation != null) {
             // RFC 9110, section 10.1.1; the aggregator leaves it to be answered in its turn (see BodyLimit)
-            failure = new HttpProblem(HttpResponseStatus.EXPECTATION_FAILED, "unsupported expectation '"
-                    + expectation + "': only '100-continue' is understood");
+            failure = new HttpProblem(
+                    HttpResponseStatus.EXPECTATION_FAILED,
+                    "unsupported expectation '" + expectation + "': only '100-continue' is understood");
         }
         String path;
         Map<String, List<String>> parameters;
@@ -68,8 +80,10 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
             // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
             // UTF-8 sequences into the same replacement character (the same key). Only '&' separates parameters, as
             // in HTML forms: a ';' is a character of the key ('e=a;ns=x' is the key "a;ns=x", not "a" in "x").
-            QueryStringDecoder query = QueryStringDecoder.builder().charset(StandardCharsets.ISO_8859_1)
-                    .semicolonIsNormalChar(true).build(originForm(request.uri()));
+            QueryStringDecoder query = QueryStringDecoder.builder()
+                    .charset(StandardCharsets.ISO_8859_1)
+                    .semicolonIsNormalChar(true)
+                    .build(originForm(request.uri()));
             path = utf8(query.path());
             parameters = query.parameters();
         } catch (IllegalArgumentException e) {
@@ -77,16 +91,23 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
             parameters = Map.of();
             malformedUri = "malformed URI: " + e.getMessage();
         }
-        return new HttpCall(request.protocolVersion(), request.method(), path, parameters,
+        return new HttpCall(
+                request.protocolVersion(),
+                request.method(),
+                path,
+                parameters,
                 request.headers().get(HttpHeaderNames.AUTHORIZATION),
-                request.headers().get(HttpHeaderNames.CONTENT_TYPE), body,
-                failure == null && HttpUtil.isKeepAlive(request), failure, malformedUri);
+                request.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                body,
+                failure == null && HttpUtil.isKeepAlive(request),
+                failure,
+                malformedUri);
     }
 
     /** A request that was refused before it was read whole: answered with {@code failure}, then the connection closes. */
     static HttpCall failed(Throwable failure) {
-        return new HttpCall(HttpVersion.HTTP_1_1, HttpMethod.GET, "", Map.of(), null, null, new byte[0], false, failure,
-                null);
+        return new HttpCall(
+                HttpVersion.HTTP_1_1, HttpMethod.GET, "", Map.of(), null, null, new byte[0], false, failure, null);
     }
 
     /** The value of an HTTP/1.1 request's {@code Expect} header other than "100-continue", or null. */
@@ -101,8 +122,9 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
      * ({@code GET http://host:8889/check?e=a}, as proxies do); RFC 9112 asks a server to accept it.
      */
     static String originForm(String target) {
-        if (target.startsWith("/") || !(target.regionMatches(true, 0, "http://", 0, 7)
-                || target.regionMatches(true, 0, "https://", 0, 8))) {
+        if (target.startsWith("/")
+                || !(target.regionMatches(true, 0, "http://", 0, 7)
+                        || target.regionMatches(true, 0, "https://", 0, 8))) {
             return target;
         }
         int authority = target.indexOf("://") + 3;
@@ -150,8 +172,8 @@ record HttpCall(HttpVersion version, HttpMethod method, String path, Map<String,
         for (HttpMethod allowedMethod : methods) {
             allowed.append(allowed.isEmpty() ? "" : ", ").append(allowedMethod.name());
         }
-        throw HttpProblem.methodNotAllowed(method + " is not allowed on " + path + " (allowed: " + allowed + ")",
-                allowed.toString());
+        throw HttpProblem.methodNotAllowed(
+                method + " is not allowed on " + path + " (allowed: " + allowed + ")", allowed.toString());
     }
 
     /** A query parameter that must be given, as UTF-8 text; a 400 when it is not. */

@@ -11,14 +11,12 @@ import java.util.Date;
  */
 final class HttpDate {
 
-    private record Stamp(long second, String text) {
-    }
+    private record Stamp(long second, String text) {}
 
     /** The last second formatted; two threads that both see it stale format the same text, which is harmless. */
     private static volatile Stamp last = new Stamp(Long.MIN_VALUE, "");
 
-    private HttpDate() {
-    }
+    private HttpDate() {}
 
     /** The current time as a {@code Date} header value. */
     static String now() {

@@ -32,24 +32,30 @@ final class HttpErrors {
                 count(e.status().reasonPhrase());
                 yield e.reply();
             }
-            case NamespaceException e -> counted(switch (e.problem()) {
-                case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
-                case EXISTS -> HttpResponseStatus.CONFLICT;
-                case NO_MEMORY, TOO_MANY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
-                case CLOSED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
-            }, e.getMessage(), e.problem().name());
+            case NamespaceException e ->
+                counted(
+                        switch (e.problem()) {
+                            case UNKNOWN -> HttpResponseStatus.NOT_FOUND;
+                            case EXISTS -> HttpResponseStatus.CONFLICT;
+                            case NO_MEMORY, TOO_MANY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
+                            case CLOSED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+                        },
+                        e.getMessage(),
+                        e.problem().name());
             case IllegalArgumentException e -> counted(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
-            case UnsupportedOperationException e -> counted(HttpResponseStatus.BAD_REQUEST, e.getMessage(),
-                    "Bad Request");
+            case UnsupportedOperationException e ->
+                counted(HttpResponseStatus.BAD_REQUEST, e.getMessage(), "Bad Request");
             case JournalWriteException e -> counted(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "journal");
             // a damaged table file: waiting does not help, the store must be restored from a copy
             case StoreReadException e -> counted(HttpResponseStatus.INTERNAL_SERVER_ERROR, e.getMessage(), "read");
             case UncheckedIOException e -> counted(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage(), "storage");
-            case StoreClosedException e -> counted(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    Namespace.closedMeanwhile(e), "closed");
+            case StoreClosedException e ->
+                counted(HttpResponseStatus.SERVICE_UNAVAILABLE, Namespace.closedMeanwhile(e), "closed");
             default -> {
                 log.error("{} {} failed", call.method(), call.path(), error);
-                yield counted(HttpResponseStatus.SERVICE_UNAVAILABLE, "cannot serve this request now: " + error,
+                yield counted(
+                        HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "cannot serve this request now: " + error,
                         "unavailable");
             }
         };

@@ -38,8 +38,9 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
     }
 
     private static byte[] refusal(String body) {
-        return ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
-                + body.length() + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+        return ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                        + "\r\nConnection: close\r\n\r\n" + body)
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override
@@ -58,9 +59,11 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
         // Netty closes a connection with more than 128 requests awaiting their responses (its default pipeline
         // depth), unanswered, after running them. One read can hold a thousand small requests, decoded before the
         // request handler stops reading (at 16 waiting replies), so the depth is set far above what a read holds.
-        pipeline.addLast(new HttpServerCodec(new HttpDecoderConfig()
-                .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
-                .setMaxHeaderSize(16 * 1024), MAX_PIPELINE_DEPTH));
+        pipeline.addLast(new HttpServerCodec(
+                new HttpDecoderConfig()
+                        .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
+                        .setMaxHeaderSize(16 * 1024),
+                MAX_PIPELINE_DEPTH));
         pipeline.addLast(new HttpServerKeepAliveHandler());
         pipeline.addLast(new BodyLimit(context.config().maxBodyBytes(), auth, guard));
         pipeline.addLast(new HttpRequestHandler(api, guard));

@@ -22,8 +22,10 @@ import java.util.Map;
 record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 
     /** Reads request bodies too: text after the first JSON value, or a field given twice, is an error. */
-    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+    static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION); // {"op":"check","op":"add"}: which one?
+
     static final String TEXT = "text/plain; charset=UTF-8";
     static final String JSON_TYPE = "application/json";
 

@@ -49,7 +49,8 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         }
         if (call.version().majorVersion() != 1) {
             // HTTP/2 and later are not framed as HTTP/1 is: nothing else on this connection can be read
-            HttpReply reply = HttpReply.error(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+            HttpReply reply = HttpReply.error(
+                    HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
                     call.version().text() + " is not supported: this server speaks HTTP/1.1");
             return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
         }
@@ -69,8 +70,8 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         boolean head = call.method().equals(HttpMethod.HEAD);
         return switch (result) {
             case HttpResult.Now now -> response(version, now.reply(), call.keepAlive(), head);
-            case HttpResult.Later later -> later.reply().thenApply(reply -> response(version, reply, call.keepAlive(),
-                    head));
+            case HttpResult.Later later ->
+                later.reply().thenApply(reply -> response(version, reply, call.keepAlive(), head));
             case HttpResult.OffLoop offLoop -> throw new IllegalStateException("work off the loop returned more work");
         };
     }
@@ -85,15 +86,17 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
             return problem.reply();
         }
         if (failure instanceof TooLongHttpLineException) {
-            return HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long: "
-                    + failure.getMessage());
+            return HttpReply.error(
+                    HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long: " + failure.getMessage());
         }
         if (failure instanceof TooLongHttpHeaderException) {
-            return HttpReply.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request headers too large: "
-                    + failure.getMessage());
+            return HttpReply.error(
+                    HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                    "request headers too large: " + failure.getMessage());
         }
         HttpResponseStatus status = failure instanceof TooLongFrameException
-                ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
+                ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                : HttpResponseStatus.BAD_REQUEST;
         return HttpReply.error(status, "malformed HTTP request: " + failure.getMessage());
     }
 
@@ -102,8 +105,9 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     protected HttpCall refused(RequestRefusal refusal) {
         HttpProblem problem = switch (refusal.reason()) {
             case TOO_LARGE -> HttpProblem.tooLarge(refusal.message());
-            case MEMORY_FULL -> new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE, refusal.message())
-                    .withHeader("Retry-After", "1");
+            case MEMORY_FULL ->
+                new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE, refusal.message())
+                        .withHeader("Retry-After", "1");
             case TIMEOUT -> new HttpProblem(HttpResponseStatus.REQUEST_TIMEOUT, refusal.message());
         };
         return HttpCall.failed(problem);
@@ -112,8 +116,10 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     @Override
     protected Object failure(Throwable cause) {
         log.error("HTTP request failed", cause);
-        return response(HttpVersion.HTTP_1_1, HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                "internal error: " + cause), false);
+        return response(
+                HttpVersion.HTTP_1_1,
+                HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + cause),
+                false);
     }
 
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {
@@ -122,9 +128,10 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
     /** The response; to a HEAD, the headers a GET would get (its content-length too) and no body. */
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive, boolean head) {
-        FullHttpResponse response = new DefaultFullHttpResponse(version, reply.status(),
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                version, reply.status(), head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length)
                 .set(HttpHeaderNames.DATE, HttpDate.now());
         reply.headers().forEach(response.headers()::set);

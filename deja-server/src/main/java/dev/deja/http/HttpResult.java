@@ -7,19 +7,16 @@ import java.util.function.Supplier;
 sealed interface HttpResult {
 
     /** A reply ready now. */
-    record Now(HttpReply reply) implements HttpResult {
-    }
+    record Now(HttpReply reply) implements HttpResult {}
 
     /** A reply once the journal has the request's writes; the future fails with the write's error. */
-    record Later(CompletableFuture<HttpReply> reply) implements HttpResult {
-    }
+    record Later(CompletableFuture<HttpReply> reply) implements HttpResult {}
 
     /**
      * Work that may take seconds (creating, deleting, clearing or merging a namespace), run off the event loop so
      * that the other connections it serves are not held up; it returns a {@link Now} or a {@link Later}.
      */
-    record OffLoop(Supplier<HttpResult> work) implements HttpResult {
-    }
+    record OffLoop(Supplier<HttpResult> work) implements HttpResult {}
 
     static HttpResult now(HttpReply reply) {
         return new Now(reply);

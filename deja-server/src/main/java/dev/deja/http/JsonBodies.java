@@ -9,8 +9,7 @@ import java.util.Map;
 /** Reading JSON request bodies strictly: malformed JSON, unknown fields and mistyped values are 400s. */
 final class JsonBodies {
 
-    private JsonBodies() {
-    }
+    private JsonBodies() {}
 
     /** The body as a JSON tree, or a 400 saying why it is not JSON. */
     static JsonNode parse(byte[] body) {

@@ -51,15 +51,18 @@ final class KeyEndpoints {
             return HttpResult.now(HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n"));
         }
         long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
-        return new HttpResult.Later(execute(op, name, List.of(key), owners)
-                .thenApply(results -> HttpReply.text(results[0] + "\n")));
+        return new HttpResult.Later(
+                execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.text(results[0] + "\n")));
     }
 
     /** {@code POST /batch}. */
     HttpResult batch(HttpCall call) {
         call.allow(HttpMethod.POST);
         Batch batch = Batch.of(call, limits);
-        metrics.operations(HttpErrors.FRONT_END, "batch_" + batch.op().label(), batch.keys().size());
+        metrics.operations(
+                HttpErrors.FRONT_END,
+                "batch_" + batch.op().label(),
+                batch.keys().size());
         return new HttpResult.Later(execute(batch.op(), batch.namespace(), batch.keys(), batch.owners())
                 .thenApply(results -> batch.json() ? jsonResults(results) : letterResults(results)));
     }
@@ -93,29 +96,32 @@ final class KeyEndpoints {
                 }
                 yield CompletableFuture.completedFuture(results);
             }
-            case ADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
-                String[] results = new String[verdicts.length];
-                Arrays.fill(results, "ADDED");
-                return results;
-            });
-            case CHECKTHENADD -> namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
-                String[] results = new String[verdicts.length];
-                for (int i = 0; i < verdicts.length; i++) {
-                    results[i] = switch (verdicts[i]) {
-                        case NEW -> "MISSING";
-                        case DUPLICATE -> "PRESENT";
-                        case RETRY -> "RETRY";
-                    };
-                }
-                return results;
-            });
-            case FORGET -> namespaces.forgetWithoutCreating(name, keys, owners).thenApply(forgotten -> {
-                String[] results = new String[forgotten.length];
-                for (int i = 0; i < forgotten.length; i++) {
-                    results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
-                }
-                return results;
-            });
+            case ADD ->
+                namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                    String[] results = new String[verdicts.length];
+                    Arrays.fill(results, "ADDED");
+                    return results;
+                });
+            case CHECKTHENADD ->
+                namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+                    String[] results = new String[verdicts.length];
+                    for (int i = 0; i < verdicts.length; i++) {
+                        results[i] = switch (verdicts[i]) {
+                            case NEW -> "MISSING";
+                            case DUPLICATE -> "PRESENT";
+                            case RETRY -> "RETRY";
+                        };
+                    }
+                    return results;
+                });
+            case FORGET ->
+                namespaces.forgetWithoutCreating(name, keys, owners).thenApply(forgotten -> {
+                    String[] results = new String[forgotten.length];
+                    for (int i = 0; i < forgotten.length; i++) {
+                        results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
+                    }
+                    return results;
+                });
         };
     }
 }

@@ -14,8 +14,8 @@ record KeyLimits(int maxKeyBytes, int maxBatch) {
     /** {@code key}, refused if it is longer than the limit; {@code index} is its place in a batch, or -1. */
     byte[] key(byte[] key, int index) {
         if (key.length > maxKeyBytes) {
-            throw HttpProblem.tooLarge((index < 0 ? "key" : "key " + (index + 1)) + " must be at most "
-                    + maxKeyBytes + " bytes (got " + key.length + ")");
+            throw HttpProblem.tooLarge((index < 0 ? "key" : "key " + (index + 1)) + " must be at most " + maxKeyBytes
+                    + " bytes (got " + key.length + ")");
         }
         return key;
     }

@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** The key operations, as the paths of the single-key endpoints and the batch's {@code op} name them. */
 enum KeyOp {
-    CHECK, ADD, CHECKTHENADD, FORGET;
+    CHECK,
+    ADD,
+    CHECKTHENADD,
+    FORGET;
 
     private final String label = name().toLowerCase(Locale.ROOT); // once: it is needed per request
 

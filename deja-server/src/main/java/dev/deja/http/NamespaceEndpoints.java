@@ -38,7 +38,9 @@ final class NamespaceEndpoints {
         call.allow(HttpMethod.GET, HttpMethod.HEAD);
         call.onlyParameters();
         ArrayNode list = HttpReply.JSON.createArrayNode();
-        namespaces.list().forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
+        namespaces
+                .list()
+                .forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
         ObjectNode body = HttpReply.JSON.createObjectNode();
         body.set("namespaces", list);
         return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, body));
@@ -92,12 +94,13 @@ final class NamespaceEndpoints {
                         return HttpResult.now(info(HttpResponseStatus.OK, namespaces.get(name)));
                     });
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
-        throw new HttpProblem(HttpResponseStatus.NOT_FOUND, "no endpoint at " + call.path()
-                + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge)");
+        throw new HttpProblem(
+                HttpResponseStatus.NOT_FOUND,
+                "no endpoint at " + call.path()
+                        + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge)");
     }
 
     /** Creates the namespace with the body's kind and parameters, or the server's defaults when it has none. */
@@ -106,8 +109,12 @@ final class NamespaceEndpoints {
         Map<String, String> parameters = defaultSpec.parameters();
         if (call.body().length > 0) {
             JsonNode body = JsonBodies.parse(call.body());
-            JsonBodies.onlyFields(body, "a namespace", "{\"kind\": \"bloom\", \"params\": {\"capacity\": \"1000000\"}}",
-                    "kind", "params");
+            JsonBodies.onlyFields(
+                    body,
+                    "a namespace",
+                    "{\"kind\": \"bloom\", \"params\": {\"capacity\": \"1000000\"}}",
+                    "kind",
+                    "params");
             if (body.hasNonNull("kind")) {
                 kind = JsonBodies.text(body, "kind");
                 parameters = Map.of();
@@ -120,8 +127,8 @@ final class NamespaceEndpoints {
                 parameters = new HashMap<>();
                 for (Map.Entry<String, JsonNode> field : given.properties()) {
                     if (!field.getValue().isValueNode() || field.getValue().isNull()) {
-                        throw HttpProblem.badRequest("params." + field.getKey()
-                                + " must be a string or a number (got " + field.getValue() + ")");
+                        throw HttpProblem.badRequest("params." + field.getKey() + " must be a string or a number (got "
+                                + field.getValue() + ")");
                     }
                     parameters.put(field.getKey(), field.getValue().asText());
                 }
@@ -131,7 +138,8 @@ final class NamespaceEndpoints {
     }
 
     private static HttpReply info(HttpResponseStatus status, Namespace namespace) {
-        return HttpReply.json(status, HttpReply.JSON.valueToTree(namespace.info().fields()));
+        return HttpReply.json(
+                status, HttpReply.JSON.valueToTree(namespace.info().fields()));
     }
 
     private static HttpReply done(String what, String name) {

@@ -38,8 +38,11 @@ final class ServerEndpoints {
     /** {@code GET /metrics}: every metric in the Prometheus text format. */
     HttpResult metrics(HttpCall call) {
         call.allow(HttpMethod.GET, HttpMethod.HEAD);
-        return HttpResult.now(new HttpReply(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
-                context.metrics().scrape().getBytes(StandardCharsets.UTF_8), Map.of()));
+        return HttpResult.now(new HttpReply(
+                HttpResponseStatus.OK,
+                "text/plain; version=0.0.4; charset=utf-8",
+                context.metrics().scrape().getBytes(StandardCharsets.UTF_8),
+                Map.of()));
     }
 
     private JsonNode serverInfo() {
@@ -55,7 +58,9 @@ final class ServerEndpoints {
         body.put("fsync", config.fsync().name().toLowerCase(Locale.ROOT));
         body.put("autoCreate", config.autoCreate());
         body.put("defaultKind", config.defaultSpec().kind());
-        body.set("defaultParameters", HttpReply.JSON.valueToTree(config.defaultSpec().parameters()));
+        body.set(
+                "defaultParameters",
+                HttpReply.JSON.valueToTree(config.defaultSpec().parameters()));
         ObjectNode memory = body.putObject("namespaceMemory");
         memory.put("limitBytes", namespaces.memoryLimit());
         memory.put("reservedBytes", namespaces.memoryReserved());

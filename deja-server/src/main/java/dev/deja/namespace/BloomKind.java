@@ -43,8 +43,8 @@ final class BloomKind implements SnapshotKind {
             }
         } else {
             if (raw.containsKey("k")) {
-                throw new IllegalArgumentException("k needs bits: give either capacity and fpp, or bits with k and/or"
-                        + " capacity");
+                throw new IllegalArgumentException(
+                        "k needs bits: give either capacity and fpp, or bits with k and/or" + " capacity");
             }
             builder.capacity(KindParameters.longValue(raw, "capacity", 1, Long.MAX_VALUE, 1_000_000))
                     .fpp(KindParameters.probability(raw, "fpp", 0.01));

@@ -10,5 +10,4 @@ import java.time.Duration;
  * @param snapshotInterval time between snapshots of a namespace that changed; zero for none but on demand and at
  *                         shutdown
  */
-public record Durability(FsyncPolicy fsync, Duration snapshotInterval) {
-}
+public record Durability(FsyncPolicy fsync, Duration snapshotInterval) {}

@@ -28,8 +28,18 @@ import java.util.Set;
 final class ExactKind implements StoreKind {
 
     static final String NONE = "none";
-    private static final Set<String> KNOWN = Set.of("window", "maxBytes", "generations", "minWindow", "idFormat",
-            "refresh", "countDuplicates", "blockCache", "memtable", "values", "maxValueBytes");
+    private static final Set<String> KNOWN = Set.of(
+            "window",
+            "maxBytes",
+            "generations",
+            "minWindow",
+            "idFormat",
+            "refresh",
+            "countDuplicates",
+            "blockCache",
+            "memtable",
+            "values",
+            "maxValueBytes");
 
     @Override
     public String name() {
@@ -43,31 +53,44 @@ final class ExactKind implements StoreKind {
         Duration window = optionalDuration(raw, "window", Duration.ofHours(24));
         long maxBytes = optionalBytes(raw, "maxBytes", 0);
         if (window == null && maxBytes == 0) {
-            throw new IllegalArgumentException("exact needs a window, a maxBytes, or both (window=none needs maxBytes)");
+            throw new IllegalArgumentException(
+                    "exact needs a window, a maxBytes, or both (window=none needs maxBytes)");
         }
         checkDuration(raw, "window", window, ExactStoreBuilder.MIN_WINDOW, " with a maxBytes");
         Duration minWindow = optionalDuration(raw, "minWindow", null);
         checkDuration(raw, "minWindow", minWindow, Duration.ofMillis(1), "");
         if (minWindow != null && window != null && minWindow.compareTo(window) > 0) {
-            throw new IllegalArgumentException("minWindow must be at most the window (" + text(window) + "), got "
-                    + text(minWindow));
+            throw new IllegalArgumentException(
+                    "minWindow must be at most the window (" + text(window) + "), got " + text(minWindow));
         }
         Map<String, String> canonical = new LinkedHashMap<>();
         canonical.put("window", window == null ? NONE : text(window));
         canonical.put("maxBytes", Long.toString(maxBytes));
-        canonical.put("generations", Long.toString(KindParameters.longValue(raw, "generations",
-                ExactStoreBuilder.MIN_GENERATIONS, ExactStoreBuilder.MAX_GENERATIONS, 8)));
+        canonical.put(
+                "generations",
+                Long.toString(KindParameters.longValue(
+                        raw, "generations", ExactStoreBuilder.MIN_GENERATIONS, ExactStoreBuilder.MAX_GENERATIONS, 8)));
         canonical.put("minWindow", minWindow == null ? NONE : text(minWindow));
-        canonical.put("idFormat", idFormat(raw.getOrDefault("idFormat", "raw")).name().toLowerCase(Locale.ROOT));
+        canonical.put(
+                "idFormat", idFormat(raw.getOrDefault("idFormat", "raw")).name().toLowerCase(Locale.ROOT));
         canonical.put("refresh", Boolean.toString(KindParameters.bool(raw, "refresh", false)));
         canonical.put("countDuplicates", Boolean.toString(KindParameters.bool(raw, "countDuplicates", false)));
         canonical.put("values", Boolean.toString(KindParameters.bool(raw, "values", false)));
-        canonical.put("maxValueBytes", Long.toString(sizeIn(raw, "maxValueBytes", 512, 0,
-                ExactStoreBuilder.MAX_VALUE_BYTES)));
-        canonical.put("blockCache", Long.toString(sizeIn(raw, "blockCache", 64L << 20,
-                ExactStoreBuilder.MIN_BLOCK_CACHE_BYTES, Long.MAX_VALUE)));
-        canonical.put("memtable", Long.toString(sizeIn(raw, "memtable", 16L << 20,
-                ExactStoreBuilder.MIN_MEMTABLE_BYTES, ExactStoreBuilder.MAX_MEMTABLE_BYTES)));
+        canonical.put(
+                "maxValueBytes",
+                Long.toString(sizeIn(raw, "maxValueBytes", 512, 0, ExactStoreBuilder.MAX_VALUE_BYTES)));
+        canonical.put(
+                "blockCache",
+                Long.toString(
+                        sizeIn(raw, "blockCache", 64L << 20, ExactStoreBuilder.MIN_BLOCK_CACHE_BYTES, Long.MAX_VALUE)));
+        canonical.put(
+                "memtable",
+                Long.toString(sizeIn(
+                        raw,
+                        "memtable",
+                        16L << 20,
+                        ExactStoreBuilder.MIN_MEMTABLE_BYTES,
+                        ExactStoreBuilder.MAX_MEMTABLE_BYTES)));
         return canonical;
     }
 
@@ -166,8 +189,8 @@ final class ExactKind implements StoreKind {
      * Refuses a duration below min or above the store's longest window (thousands of years, so a message names
      * it only to whoever asks for more); null (none) passes.
      */
-    private static void checkDuration(Map<String, String> raw, String name, Duration value, Duration min,
-                                      String noneNeeds) {
+    private static void checkDuration(
+            Map<String, String> raw, String name, Duration value, Duration min, String noneNeeds) {
         // whole days, so that it reads well; the store's own bound is a fraction of a day longer
         Duration max = Duration.ofDays(ExactStoreBuilder.MAX_WINDOW.toDays());
         if (value != null && value.compareTo(min) < 0) {
@@ -184,8 +207,11 @@ final class ExactKind implements StoreKind {
     private static long sizeIn(Map<String, String> raw, String name, long defaultValue, long min, long max) {
         long value = optionalBytes(raw, name, defaultValue);
         if (value < min || value > max) {
-            throw new IllegalArgumentException(name + (max == Long.MAX_VALUE ? " must be at least " + size(min)
-                    : " must be in [" + size(min) + ", " + size(max) + "]") + " (got " + raw.get(name).strip() + ")");
+            throw new IllegalArgumentException(name
+                    + (max == Long.MAX_VALUE
+                            ? " must be at least " + size(min)
+                            : " must be in [" + size(min) + ", " + size(max) + "]")
+                    + " (got " + raw.get(name).strip() + ")");
         }
         return value;
     }

@@ -51,11 +51,13 @@ final class ExactNamespaceStore implements NamespaceStore {
     private static final Logger log = LoggerFactory.getLogger(ExactNamespaceStore.class);
     /** Checkpoints kept; older ones are deleted when a new one is written. */
     static final int CHECKPOINTS_KEPT = 2;
+
     private static final Duration MAINTENANCE_INTERVAL = Duration.ofSeconds(5);
     /** The RocksDB store's directory, inside the namespace's. */
     static final String DB = "db";
     /** What {@link #clear} renames {@link #DB} to before deleting it. */
     static final String CLEARED = "db.cleared";
+
     private static final DateTimeFormatter CHECKPOINT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -81,8 +83,8 @@ final class ExactNamespaceStore implements NamespaceStore {
         maintenance = ExactThreads.maintenanceTasks("exact namespace '" + namespace + "': maintenance");
     }
 
-    static ExactNamespaceStore open(String namespace, Map<String, String> parameters, Path dir,
-                                    Durability durability) throws IOException {
+    static ExactNamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
+            throws IOException {
         ExactNamespaceStore opened = new ExactNamespaceStore(namespace, parameters, dir, durability);
         deleteTree(dir.resolve(CLEARED)); // a clear that a crash interrupted after renaming the old store aside
         try {
@@ -90,8 +92,8 @@ final class ExactNamespaceStore implements NamespaceStore {
         } catch (RuntimeException e) {
             opened.syncs.close();
             opened.maintenance.close();
-            throw new IOException("cannot open exact namespace '" + namespace + "' in " + dir + ": "
-                    + e.getMessage(), e);
+            throw new IOException(
+                    "cannot open exact namespace '" + namespace + "' in " + dir + ": " + e.getMessage(), e);
         }
         opened.maintenance.repeat(MAINTENANCE_INTERVAL, opened::maintain);
         return opened;
@@ -152,15 +154,20 @@ final class ExactNamespaceStore implements NamespaceStore {
         if (!(failing.writesFailing() || notCreated) || !diskTakes(probeBytes())) {
             return;
         }
-        log.warn("exact namespace '{}': the disk takes writes again; {}", namespace, notCreated
-                ? "creating the store a clear could not" : "reopening its store, whose writes failed");
+        log.warn(
+                "exact namespace '{}': the disk takes writes again; {}",
+                namespace,
+                notCreated ? "creating the store a clear could not" : "reopening its store, whose writes failed");
         closeQuietly(failing);
         try {
             store = openStore();
             log.info("exact namespace '{}': store reopened, writing again", namespace);
         } catch (RuntimeException e) {
-            log.error("exact namespace '{}': could not reopen its store (tried again in {} s): {}", namespace,
-                    MAINTENANCE_INTERVAL.toSeconds(), e.getMessage());
+            log.error(
+                    "exact namespace '{}': could not reopen its store (tried again in {} s): {}",
+                    namespace,
+                    MAINTENANCE_INTERVAL.toSeconds(),
+                    e.getMessage());
         }
     }
 
@@ -173,8 +180,8 @@ final class ExactNamespaceStore implements NamespaceStore {
     private boolean diskTakes(long bytes) {
         Path probe = dir.resolve("write-probe.tmp");
         try {
-            try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(
+                    probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
                 for (long written = 0; written < bytes; written += chunk.capacity()) {
                     chunk.clear();
@@ -203,7 +210,9 @@ final class ExactNamespaceStore implements NamespaceStore {
         } catch (RuntimeException e) {
             if (closing.writesFailing()) {
                 // expected: the log's writer refuses everything after its first failure, the sync at close too
-                log.warn("exact namespace '{}': closing its store, whose writes were failing: {}", namespace,
+                log.warn(
+                        "exact namespace '{}': closing its store, whose writes were failing: {}",
+                        namespace,
                         e.getMessage());
             } else {
                 log.error("exact namespace '{}': closing its store: {}", namespace, e.getMessage());
@@ -258,26 +267,30 @@ final class ExactNamespaceStore implements NamespaceStore {
     /** Writes a RocksDB checkpoint (hard links to the table files, so cheap) and keeps the newest two. */
     @Override
     public CompletableFuture<Path> snapshot() {
-        return CompletableFuture.supplyAsync(() -> {
-            Path checkpoints = dir.resolve("checkpoints");
-            Path target = checkpoints.resolve(CHECKPOINT_NAME.format(Instant.now()));
-            try {
-                Files.createDirectories(checkpoints);
-                store.checkpoint(target);
-                pruneCheckpoints(checkpoints);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException("cannot write a checkpoint of exact namespace '" + namespace
-                        + "' to " + target, e);
-            }
-            log.info("exact namespace '{}': checkpoint written to {}", namespace, target);
-            return target;
-        }, maintenance);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Path checkpoints = dir.resolve("checkpoints");
+                    Path target = checkpoints.resolve(CHECKPOINT_NAME.format(Instant.now()));
+                    try {
+                        Files.createDirectories(checkpoints);
+                        store.checkpoint(target);
+                        pruneCheckpoints(checkpoints);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(
+                                "cannot write a checkpoint of exact namespace '" + namespace + "' to " + target, e);
+                    }
+                    log.info("exact namespace '{}': checkpoint written to {}", namespace, target);
+                    return target;
+                },
+                maintenance);
     }
 
     private static void pruneCheckpoints(Path checkpoints) throws IOException {
         List<Path> all;
         try (Stream<Path> list = Files.list(checkpoints)) {
-            all = list.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+            all = list.filter(Files::isDirectory)
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
         }
         for (Path old : all.subList(Math.min(CHECKPOINTS_KEPT, all.size()), all.size())) {
             deleteTree(old);
@@ -296,8 +309,9 @@ final class ExactNamespaceStore implements NamespaceStore {
             syncing.sync();
         } catch (StoreClosedException closed) {
             if (!syncing.closedDurably()) {
-                throw new java.io.UncheckedIOException("exact namespace '" + namespace + "': its store was closed"
-                        + " before this write was synced, and its close could not sync the write-ahead log",
+                throw new java.io.UncheckedIOException(
+                        "exact namespace '" + namespace + "': its store was closed"
+                                + " before this write was synced, and its close could not sync the write-ahead log",
                         new java.io.IOException(closed));
             }
         }
@@ -305,8 +319,7 @@ final class ExactNamespaceStore implements NamespaceStore {
 
     /** Synchronized with {@link #clear} and the reopen after a full disk, which swap the store: it only waits. */
     @Override
-    public synchronized void awaitSwap() {
-    }
+    public synchronized void awaitSwap() {}
 
     /**
      * Deletes the store's files and starts an empty one. The store's directory is first renamed aside (and the rename
@@ -334,8 +347,12 @@ final class ExactNamespaceStore implements NamespaceStore {
         try {
             deleteTree(cleared);
         } catch (IOException e) {
-            log.warn("exact namespace '{}': cleared, but the old store's files in {} could not all be deleted"
-                    + " (deleted at the next start): {}", namespace, cleared, e.getMessage());
+            log.warn(
+                    "exact namespace '{}': cleared, but the old store's files in {} could not all be deleted"
+                            + " (deleted at the next start): {}",
+                    namespace,
+                    cleared,
+                    e.getMessage());
         }
     }
 
@@ -343,8 +360,11 @@ final class ExactNamespaceStore implements NamespaceStore {
         try {
             store = openStore();
         } catch (RuntimeException e) {
-            log.error("exact namespace '{}': cleared, but its new store could not be created; tried again every"
-                    + " {} s, writes are refused until then: {}", namespace, MAINTENANCE_INTERVAL.toSeconds(),
+            log.error(
+                    "exact namespace '{}': cleared, but its new store could not be created; tried again every"
+                            + " {} s, writes are refused until then: {}",
+                    namespace,
+                    MAINTENANCE_INTERVAL.toSeconds(),
                     e.getMessage());
         }
     }

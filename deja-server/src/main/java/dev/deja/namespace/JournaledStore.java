@@ -34,8 +34,8 @@ final class JournaledStore implements NamespaceStore {
     /** The store inside the journal, needed for merges and dumps, which are not journaled key by key. */
     private volatile HashedSeenSet inner;
 
-    private JournaledStore(String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir,
-                           Durability durability) {
+    private JournaledStore(
+            String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir, Durability durability) {
         this.namespace = namespace;
         this.kind = kind;
         this.parameters = parameters;
@@ -44,8 +44,9 @@ final class JournaledStore implements NamespaceStore {
     }
 
     /** Opens (recovering from the directory) or creates the journaled store. */
-    static JournaledStore open(String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir,
-                               Durability durability) throws IOException {
+    static JournaledStore open(
+            String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir, Durability durability)
+            throws IOException {
         JournaledStore opened = new JournaledStore(namespace, kind, parameters, dir, durability);
         opened.store = opened.openJournal(null);
         return opened;
@@ -85,7 +86,10 @@ final class JournaledStore implements NamespaceStore {
                 .snapshotInterval(durability.snapshotInterval())
                 .open();
         if (!opened.recovery().clean()) {
-            log.warn("namespace '{}' recovered from damage: {}", namespace, opened.recovery().summary());
+            log.warn(
+                    "namespace '{}' recovered from damage: {}",
+                    namespace,
+                    opened.recovery().summary());
         }
         return opened;
     }
@@ -180,8 +184,7 @@ final class JournaledStore implements NamespaceStore {
 
     /** Synchronized with {@link #clear} and {@link #replace}, which swap the store: waiting is all it does. */
     @Override
-    public synchronized void awaitSwap() {
-    }
+    public synchronized void awaitSwap() {}
 
     @Override
     public void close() {

@@ -8,15 +8,14 @@ import java.util.TreeSet;
 /** Reads typed, range-checked values out of a namespace's raw string parameters, for {@link StoreKind}s. */
 public final class KindParameters {
 
-    private KindParameters() {
-    }
+    private KindParameters() {}
 
     /** Rejects any parameter whose name is not among the allowed ones. */
     public static void onlyKnown(String kind, Map<String, String> raw, Set<String> allowed) {
         for (String name : raw.keySet()) {
             if (!allowed.contains(name)) {
-                throw new IllegalArgumentException("unknown parameter '" + name + "' for kind " + kind
-                        + " (known: " + String.join(", ", new TreeSet<>(allowed)) + ")");
+                throw new IllegalArgumentException("unknown parameter '" + name + "' for kind " + kind + " (known: "
+                        + String.join(", ", new TreeSet<>(allowed)) + ")");
             }
         }
     }
@@ -31,8 +30,8 @@ public final class KindParameters {
         try {
             value = Long.parseLong(text.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer in [" + min + ", " + max
-                    + "] (got '" + text + "')");
+            throw new IllegalArgumentException(
+                    name + " must be an integer in [" + min + ", " + max + "] (got '" + text + "')");
         }
         if (value < min || value > max) {
             throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] (got " + value + ")");
@@ -50,8 +49,8 @@ public final class KindParameters {
         try {
             value = Double.parseDouble(text.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a number in the open interval (0, 1) (got '"
-                    + text + "')");
+            throw new IllegalArgumentException(
+                    name + " must be a number in the open interval (0, 1) (got '" + text + "')");
         }
         if (!(value > 0.0 && value < 1.0)) {
             throw new IllegalArgumentException(name + " must be in the open interval (0, 1) (got " + text + ")");

@@ -45,15 +45,20 @@ final class MemoryBudget {
 
     /** The heap budget: {@code limit} bytes, or {@link #DEFAULT_HEAP_SHARE} of the maximum heap when 0. */
     static MemoryBudget heap(long limit) {
-        return new MemoryBudget(limit == 0 ? (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE) : limit,
-                "memory", "namespace memory limit", "make it smaller, delete a namespace, or give the server more"
+        return new MemoryBudget(
+                limit == 0 ? (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE) : limit,
+                "memory",
+                "namespace memory limit",
+                "make it smaller, delete a namespace, or give the server more"
                         + " memory (a larger -Xmx in DEJA_JAVA_OPTS, then --memory-limit)");
     }
 
     /** The native budget: {@code limit} bytes, or {@link #DEFAULT_NATIVE_SHARE} of the machine's memory when 0. */
     static MemoryBudget nativeMemory(long limit) {
-        return new MemoryBudget(limit == 0 ? defaultNativeLimit() : limit,
-                "native memory (RocksDB's block cache and memtables)", "native memory limit",
+        return new MemoryBudget(
+                limit == 0 ? defaultNativeLimit() : limit,
+                "native memory (RocksDB's block cache and memtables)",
+                "native memory limit",
                 "give it a smaller blockCache or memtable, delete a namespace, or raise --native-memory-limit");
     }
 

@@ -41,7 +41,10 @@ public final class Namespace {
     /** How the namespace ended, set before its store closes for good; null while it serves. */
     private volatile End end;
 
-    private enum End { DELETED, SERVER_STOPPING }
+    private enum End {
+        DELETED,
+        SERVER_STOPPING
+    }
 
     private Namespace(String name, StoreKind kind, Map<String, String> parameters, Path dir, NamespaceStore store) {
         this.name = name;
@@ -104,8 +107,8 @@ public final class Namespace {
         if (store instanceof ExactNamespaceStore exact) {
             return exact.exact();
         }
-        throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
-                + "; this needs an exact namespace");
+        throw new UnsupportedOperationException(
+                "namespace '" + name + "' is of kind " + kind.name() + "; this needs an exact namespace");
     }
 
     /**
@@ -118,8 +121,8 @@ public final class Namespace {
             CompletableFuture<T> done = exact.write(() -> write.apply(exact.exact()));
             return refusedAsClosed(done) ? afterTheSwap(() -> exact.write(() -> write.apply(exact.exact()))) : done;
         }
-        throw new UnsupportedOperationException("namespace '" + name + "' is of kind " + kind.name()
-                + "; this needs an exact namespace");
+        throw new UnsupportedOperationException(
+                "namespace '" + name + "' is of kind " + kind.name() + "; this needs an exact namespace");
     }
 
     /**
@@ -156,12 +159,16 @@ public final class Namespace {
                 return done;
             }
         }
-        return CompletableFuture.failedFuture(switch (end) {
-            case null -> NamespaceException.closed(name, "is not open: its store was closed and could not be opened"
-                    + " again (the server's log says why)");
-            case DELETED -> NamespaceException.deletedMeanwhile(name);
-            case SERVER_STOPPING -> NamespaceException.closed(name, "is closing: the server is stopping");
-        });
+        return CompletableFuture.failedFuture(
+                switch (end) {
+                    case null ->
+                        NamespaceException.closed(
+                                name,
+                                "is not open: its store was closed and could not be opened"
+                                        + " again (the server's log says why)");
+                    case DELETED -> NamespaceException.deletedMeanwhile(name);
+                    case SERVER_STOPPING -> NamespaceException.closed(name, "is closing: the server is stopping");
+                });
     }
 
     /**
@@ -209,8 +216,8 @@ public final class Namespace {
 
     /** The refusal to merge namespaces of a kind; {@link BloomKind} is the only one that merges. */
     static UnsupportedOperationException notMergeable(String kind) {
-        return new UnsupportedOperationException("namespaces of kind '" + kind + "' cannot be merged; only bloom"
-                + " namespaces can");
+        return new UnsupportedOperationException(
+                "namespaces of kind '" + kind + "' cannot be merged; only bloom" + " namespaces can");
     }
 
     /** What the namespace is and holds right now. */

@@ -31,8 +31,10 @@ public final class NamespaceException extends RuntimeException {
 
     /** The hint names auto-create only where it would have helped: on a server started without it. */
     static NamespaceException unknown(String name, boolean autoCreate) {
-        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name + "' does not exist (create it first"
-                + (autoCreate ? ")" : ", or start the server with auto-create on)"));
+        return new NamespaceException(
+                Problem.UNKNOWN,
+                "namespace '" + name + "' does not exist (create it first"
+                        + (autoCreate ? ")" : ", or start the server with auto-create on)"));
     }
 
     static NamespaceException noMemory(String message) {
@@ -40,19 +42,22 @@ public final class NamespaceException extends RuntimeException {
     }
 
     static NamespaceException tooMany(String name, int limit) {
-        return new NamespaceException(Problem.TOO_MANY, "cannot create namespace '" + name + "': the server holds"
-                + " at most " + limit + " namespaces (--max-namespaces); delete one first");
+        return new NamespaceException(
+                Problem.TOO_MANY,
+                "cannot create namespace '" + name + "': the server holds" + " at most " + limit
+                        + " namespaces (--max-namespaces); delete one first");
     }
 
     /** A write that met the namespace's store closed by a delete; a request a moment later finds no namespace. */
     static NamespaceException deletedMeanwhile(String name) {
-        return new NamespaceException(Problem.UNKNOWN, "namespace '" + name + "' was deleted while this command ran;"
-                + " nothing was changed");
+        return new NamespaceException(
+                Problem.UNKNOWN,
+                "namespace '" + name + "' was deleted while this command ran;" + " nothing was changed");
     }
 
     static NamespaceException closed(String name, String why) {
-        return new NamespaceException(Problem.CLOSED, "namespace '" + name + "' " + why + "; nothing was changed,"
-                + " retry");
+        return new NamespaceException(
+                Problem.CLOSED, "namespace '" + name + "' " + why + "; nothing was changed," + " retry");
     }
 
     static NamespaceException exists(String name) {

@@ -14,8 +14,7 @@ import java.util.Map;
  * @param capacity   the number of keys the store is sized for
  * @param stats      live statistics: guarantee, count, memory and error estimate
  */
-public record NamespaceInfo(String name, String kind, Map<String, String> parameters, long capacity,
-                            SeenStats stats) {
+public record NamespaceInfo(String name, String kind, Map<String, String> parameters, long capacity, SeenStats stats) {
 
     /**
      * The info as named fields in a fixed order (values are strings, numbers or nested maps), the one shape both
@@ -50,7 +49,8 @@ public record NamespaceInfo(String name, String kind, Map<String, String> parame
                 fields.put("keysHeldAt90Percent", r.keysHeldAt90Percent());
                 fields.put("ways", r.ways());
             }
-            case ErrorEstimate.Exact e -> fields.put("effectiveWindowSeconds", e.effectiveWindow().toSeconds());
+            case ErrorEstimate.Exact e ->
+                fields.put("effectiveWindowSeconds", e.effectiveWindow().toSeconds());
         }
         return fields;
     }

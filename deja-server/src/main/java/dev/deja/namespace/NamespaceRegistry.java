@@ -70,8 +70,13 @@ public final class NamespaceRegistry implements AutoCloseable {
      * @param durability  the journal's fsync policy and the snapshot interval of every namespace
      * @param limits      the memory and the number of namespaces the registry may hold
      */
-    public NamespaceRegistry(Path dataDir, StoreKinds kinds, NamespaceSpec defaultSpec, boolean autoCreate,
-                             Durability durability, NamespaceLimits limits) {
+    public NamespaceRegistry(
+            Path dataDir,
+            StoreKinds kinds,
+            NamespaceSpec defaultSpec,
+            boolean autoCreate,
+            Durability durability,
+            NamespaceLimits limits) {
         this.dataDir = dataDir;
         this.kinds = kinds;
         this.defaultSpec = defaultSpec;
@@ -111,7 +116,9 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void open() throws IOException {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA))).sorted().toList()) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA)))
+                    .sorted()
+                    .toList()) {
                 if (!validName(dir)) {
                     continue;
                 }
@@ -122,8 +129,12 @@ public final class NamespaceRegistry implements AutoCloseable {
                 create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
             }
             if (namespaces.size() > maxNamespaces) {
-                log.warn("{} holds {} namespaces, more than the limit of {}: none can be created until some are"
-                        + " deleted", dataDir, namespaces.size(), maxNamespaces);
+                log.warn(
+                        "{} holds {} namespaces, more than the limit of {}: none can be created until some are"
+                                + " deleted",
+                        dataDir,
+                        namespaces.size(),
+                        maxNamespaces);
             }
         } catch (IOException | RuntimeException e) {
             close(); // what was loaded before the failure
@@ -189,8 +200,8 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         log.warn("could not create namespace '{}' in {}; removed what it had written", name, dir, e);
         return e instanceof IOException io
-                ? new UncheckedIOException("cannot create namespace '" + name + "' in " + dataDir + ": "
-                        + io.getMessage(), io)
+                ? new UncheckedIOException(
+                        "cannot create namespace '" + name + "' in " + dataDir + ": " + io.getMessage(), io)
                 : (RuntimeException) e;
     }
 
@@ -228,7 +239,8 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
     public CompletableFuture<boolean[]> forgetWithoutCreating(String name, List<byte[]> keys, long[] owners) {
-        return findWithoutCreating(name).map(namespace -> namespace.forget(keys, owners))
+        return findWithoutCreating(name)
+                .map(namespace -> namespace.forget(keys, owners))
                 .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
     }
 
@@ -290,8 +302,8 @@ public final class NamespaceRegistry implements AutoCloseable {
         try {
             namespace.delete();
         } catch (IOException e) {
-            throw new UncheckedIOException("namespace '" + name + "' is deleted but some of its files could not be"
-                    + " removed", e);
+            throw new UncheckedIOException(
+                    "namespace '" + name + "' is deleted but some of its files could not be" + " removed", e);
         }
         log.info("deleted namespace '{}'", name);
     }
@@ -307,10 +319,11 @@ public final class NamespaceRegistry implements AutoCloseable {
         try {
             directories = directoriesOf(dataDir.resolve(name));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot " + action + " namespace '" + name + "': its files cannot be"
-                    + " listed: " + e, e);
+            throw new UncheckedIOException(
+                    "cannot " + action + " namespace '" + name + "': its files cannot be" + " listed: " + e, e);
         }
-        for (Path directory : directoryToo ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
+        for (Path directory : directoryToo
+                ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
                 : directories) {
             // one gone since the walk (a checkpoint pruned or renamed into place) needs no removing
             if (!Files.isWritable(directory) && Files.exists(directory)) {
@@ -411,9 +424,10 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         Map<String, String> parameters = kind.parameters(parameters(metadata));
         Namespace namespace = namespaces.get(name);
-        if (namespace != null && (namespace.kind() != kind || !namespace.parameters().equals(parameters))) {
-            throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters
-                    + " but namespace '" + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
+        if (namespace != null
+                && (namespace.kind() != kind || !namespace.parameters().equals(parameters))) {
+            throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters + " but namespace '"
+                    + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
         }
         if (namespace != null) {
             checkRemovable(name, "load a dump into", false);
@@ -470,8 +484,7 @@ public final class NamespaceRegistry implements AutoCloseable {
             Namespace.checkName(dir.getFileName().toString());
             return true;
         } catch (IllegalArgumentException e) {
-            log.warn("{} skipped: not loaded as a namespace, its files are left as they are ({})", dir,
-                    e.getMessage());
+            log.warn("{} skipped: not loaded as a namespace, its files are left as they are ({})", dir, e.getMessage());
             return false;
         }
     }
@@ -491,8 +504,12 @@ public final class NamespaceRegistry implements AutoCloseable {
         Map<String, String> parameters;
         String kindName = metadata.getProperty(KIND_KEY);
         if (kindName == null) {
-            throw cannotLoad(name, file, (metadata.isEmpty() ? "is empty or holds no property" : "has no '"
-                    + KIND_KEY + "' property") + "; it must name the kind, one of " + kinds.names(), null);
+            throw cannotLoad(
+                    name,
+                    file,
+                    (metadata.isEmpty() ? "is empty or holds no property" : "has no '" + KIND_KEY + "' property")
+                            + "; it must name the kind, one of " + kinds.names(),
+                    null);
         }
         try {
             kind = kinds.get(kindName);
@@ -510,8 +527,8 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     private static IllegalArgumentException cannotLoad(String name, Path file, String problem, Exception cause) {
-        return new IllegalArgumentException("namespace '" + name + "' cannot be loaded: " + file + ": " + problem,
-                cause);
+        return new IllegalArgumentException(
+                "namespace '" + name + "' cannot be loaded: " + file + ": " + problem, cause);
     }
 
     /** Reserves the namespace's heap and native memory, both or neither. */
@@ -555,7 +572,10 @@ public final class NamespaceRegistry implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(tmp)) {
             metadata(name, kind, parameters).store(out, "deja namespace");
         }
-        Files.move(tmp, dir.resolve(Namespace.METADATA), StandardCopyOption.ATOMIC_MOVE,
+        Files.move(
+                tmp,
+                dir.resolve(Namespace.METADATA),
+                StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -49,8 +49,7 @@ public interface NamespaceStore {
      * finished, so that a call refused by the store it closed can be made again on its successor. Stores that swap
      * synchronize this with their swaps; the others never close a store they go on with.
      */
-    default void awaitSwap() {
-    }
+    default void awaitSwap() {}
 
     /** Writes the content as a dump payload, or fails when the kind cannot be dumped. */
     default void writeContent(OutputStream out) throws IOException {

@@ -44,7 +44,8 @@ final class RecentKind implements SnapshotKind {
         if (raw.containsKey("buckets")) {
             builder.buckets(KindParameters.longValue(raw, "buckets", 1, Long.MAX_VALUE, 0));
         } else {
-            builder.forRetention(KindParameters.longValue(raw, "keys", 1, Long.MAX_VALUE, 0),
+            builder.forRetention(
+                    KindParameters.longValue(raw, "keys", 1, Long.MAX_VALUE, 0),
                     KindParameters.probability(raw, "probability", 0.9));
         }
         // the shape only: building the filter here would allocate all of its memory just to validate it

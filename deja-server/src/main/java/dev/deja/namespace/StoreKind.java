@@ -31,8 +31,7 @@ public interface StoreKind {
      *
      * @throws IllegalArgumentException naming the parameters and the values they need
      */
-    default void checkCreate(Map<String, String> parameters) {
-    }
+    default void checkCreate(Map<String, String> parameters) {}
 
     /**
      * Whether two namespaces of this kind and the same parameters can be merged into one, their union

@@ -25,6 +25,7 @@ final class BloomCommands {
 
     /** RedisBloom's defaults for a filter created by {@code BF.INSERT} with only one of CAPACITY and ERROR. */
     private static final long DEFAULT_CAPACITY = 100;
+
     private static final double DEFAULT_ERROR = 0.01;
     // the reply of a BF.ADD by the protocol when it ran; constants, so that the hot path allocates no lambda
     private static final Function<Boolean, RedisMessage> ADDED_RESP2 = added -> Replies.bool(false, added);
@@ -52,12 +53,16 @@ final class BloomCommands {
         // RedisBloom's words for an iterator that is not a number, with ERR on one of the two only
         commands.add(RespCommand.read("BF.SCANDUMP", 3, RespCommand.slow((s, a) -> {
             Namespace namespace = existing(a.string(1));
-            return transfers.scanDump(namespace, parse(a.string(2), RespArgs::strictInteger,
-                    "Second argument must be numeric"));
+            return transfers.scanDump(
+                    namespace, parse(a.string(2), RespArgs::strictInteger, "Second argument must be numeric"));
         })));
-        commands.add(RespCommand.write("BF.LOADCHUNK", 4, RespCommand.slow((s, a) -> transfers.loadChunk(
-                Namespace.checkName(a.string(1)),
-                parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"), a.bytes(3)))));
+        commands.add(RespCommand.write(
+                "BF.LOADCHUNK",
+                4,
+                RespCommand.slow((s, a) -> transfers.loadChunk(
+                        Namespace.checkName(a.string(1)),
+                        parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"),
+                        a.bytes(3)))));
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {
@@ -92,7 +97,8 @@ final class BloomCommands {
     private Object add(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
         // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
-        return Gathering.current().checkThenAdd(writable(args.string(1)), key)
+        return Gathering.current()
+                .checkThenAdd(writable(args.string(1)), key)
                 .thenApply(session.resp3() ? ADDED_RESP3 : ADDED_RESP2);
     }
 
@@ -138,8 +144,7 @@ final class BloomCommands {
                 case "ERROR" -> error = parse(value(args, ++i), BloomCommands::strictDouble, "Bad error rate");
                 case "EXPANSION" -> expansion = parse(value(args, ++i), RespArgs::strictInteger, "Bad expansion");
                 case "NOCREATE" -> noCreate = true;
-                case "NONSCALING" -> {
-                }
+                case "NONSCALING" -> {}
                 default -> throw new RespError("Unknown argument received");
             }
         }
@@ -188,7 +193,8 @@ final class BloomCommands {
             case "EXPANSION" -> "Expansion rate";
             default -> throw new RespError("ERR Invalid information value");
         };
-        if (session.resp3()) { // RedisBloom: a map of that one field under RESP3, its bare value in an array under RESP2
+        if (session
+                .resp3()) { // RedisBloom: a map of that one field under RESP3, its bare value in an array under RESP2
             return Replies.fields(session, Collections.singletonMap(field, fields.get(field)));
         }
         Object value = fields.get(field);
@@ -203,8 +209,8 @@ final class BloomCommands {
     /** Creates the filter; false when it exists already. */
     private boolean create(String name, long capacity, double error) {
         try {
-            context.namespaces().create(name, "bloom", Map.of("capacity", Long.toString(capacity),
-                    "fpp", Double.toString(error)));
+            context.namespaces()
+                    .create(name, "bloom", Map.of("capacity", Long.toString(capacity), "fpp", Double.toString(error)));
             return true;
         } catch (NamespaceException e) {
             if (e.problem() != NamespaceException.Problem.EXISTS) {

@@ -43,8 +43,7 @@ import java.util.List;
 final class CommandAssembler extends ChannelInboundHandlerAdapter {
 
     /** A message that is not a command: answered with {@code message}, after which the connection closes. */
-    record Violation(String message) {
-    }
+    record Violation(String message) {}
 
     /** What is passed on for a well-framed message that is not a command. */
     static final Violation NOT_A_COMMAND = new Violation("ERR Protocol error: expected an array of bulk strings");
@@ -65,6 +64,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
 
     /** The arguments of the command being assembled, or null between commands. */
     private List<byte[]> arguments;
+
     private long expected;
     /** Whether the command being assembled has an argument that is not a string. */
     private boolean unusable;
@@ -74,6 +74,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     private int bulkLength = -1;
     /** The bulk string's buffer once its first bytes came, and how much of it is filled. */
     private byte[] bulk;
+
     private int filled;
     /** Set once the connection is refused: what the decoder still emits is dropped. */
     private boolean refused;
@@ -180,7 +181,8 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
         int length = content.readableBytes();
         int capacity = bulk == null ? 0 : bulk.length;
         if (filled + length > capacity) {
-            int grown = filled + length == bulkLength ? bulkLength
+            int grown = filled + length == bulkLength
+                    ? bulkLength
                     : (int) Math.min(bulkLength, Math.max(MIN_PARTIAL_CAPACITY, 2L * (filled + length)));
             bulk = bulk == null ? new byte[grown] : Arrays.copyOf(bulk, grown);
         }

@@ -23,6 +23,7 @@ final class ConnectionCommands {
 
     /** What an unknown subcommand's error suggests. */
     private static final String CLIENT_HINT = "Try CLIENT SETNAME, GETNAME, ID or SETINFO.";
+
     private static final String COMMAND_HINT = "Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.";
 
     private final ServerContext context;
@@ -52,10 +53,11 @@ final class ConnectionCommands {
             }
             return Replies.OK;
         }));
-        commands.add(RespCommand.read("CLIENT", -2, this::client).withSubcommands(
-                subcommands("client", Map.of("SETNAME", 3, "GETNAME", 2, "ID", 2, "SETINFO", 4), CLIENT_HINT)));
-        commands.add(RespCommand.read("COMMAND", -1, this::command).withSubcommands(
-                subcommands("command", Map.of("COUNT", 2, "DOCS", -2, "INFO", -2), COMMAND_HINT)));
+        commands.add(RespCommand.read("CLIENT", -2, this::client)
+                .withSubcommands(
+                        subcommands("client", Map.of("SETNAME", 3, "GETNAME", 2, "ID", 2, "SETINFO", 4), CLIENT_HINT)));
+        commands.add(RespCommand.read("COMMAND", -1, this::command)
+                .withSubcommands(subcommands("command", Map.of("COUNT", 2, "DOCS", -2, "INFO", -2), COMMAND_HINT)));
         commands.add(RespCommand.read("INFO", -1, this::info));
         // only GET is served, but the others are Redis's and refused when they run, as Redis runs them
         commands.add(RespCommand.read("CONFIG", -2, this::config)
@@ -76,7 +78,8 @@ final class ConnectionCommands {
             if (arity == null) {
                 return hint == null ? null : "ERR unknown subcommand '" + args.string(1) + "'. " + hint;
             }
-            return RespCommand.arityFits(arity, args.size()) ? null
+            return RespCommand.arityFits(arity, args.size())
+                    ? null
                     : RespError.arity(command + "|" + args.string(1)).getMessage();
         };
     }
@@ -212,7 +215,8 @@ final class ConnectionCommands {
 
     private RedisMessage command(RespSession session, RespArgs args) {
         if (args.size() == 1) {
-            return Replies.array(commands.all().stream().map(ConnectionCommands::describe).toList());
+            return Replies.array(
+                    commands.all().stream().map(ConnectionCommands::describe).toList());
         }
         switch (args.upper(1)) {
             case "COUNT" -> {
@@ -224,7 +228,9 @@ final class ConnectionCommands {
             }
             case "INFO" -> {
                 if (args.size() == 2) { // no names: every command, as COMMAND lists them
-                    return Replies.array(commands.all().stream().map(ConnectionCommands::describe).toList());
+                    return Replies.array(commands.all().stream()
+                            .map(ConnectionCommands::describe)
+                            .toList());
                 }
                 List<RedisMessage> infos = new ArrayList<>();
                 for (int i = 2; i < args.size(); i++) {
@@ -252,8 +258,8 @@ final class ConnectionCommands {
      */
     private static RedisMessage describe(RespCommand command) {
         String name = command.name();
-        boolean oneKey = ONE_KEY.contains(name) || name.startsWith("BF.")
-                || name.startsWith("DJ.") && !NO_KEY.contains(name);
+        boolean oneKey =
+                ONE_KEY.contains(name) || name.startsWith("BF.") || name.startsWith("DJ.") && !NO_KEY.contains(name);
         int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
         int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
         return Replies.array(List.of(
@@ -309,23 +315,31 @@ final class ConnectionCommands {
     /** {@code INFO [section ...]}: the sections named (all of them without a name, or with all/everything/default). */
     private RedisMessage info(RespSession session, RespArgs args) {
         Map<String, String> sections = new LinkedHashMap<>();
-        sections.put("server", "# Server\r\n"
-                + "deja_version:" + ServerContext.VERSION + "\r\n"
-                // clients that gate features on the Redis version read this field
-                + "redis_version:" + ServerContext.REDIS_VERSION + "\r\n"
-                + "redis_mode:standalone\r\n"
-                + "process_id:" + ProcessHandle.current().pid() + "\r\n"
-                + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n");
-        sections.put("memory", "# Memory\r\n"
-                // the limit namespaces are created against (--memory-limit) and what they reserved of it
-                + "namespace_memory_limit:" + context.namespaces().memoryLimit() + "\r\n"
-                + "namespace_memory_reserved:" + context.namespaces().memoryReserved() + "\r\n"
-                + "namespace_native_memory_limit:" + context.namespaces().nativeMemoryLimit() + "\r\n"
-                + "namespace_native_memory_reserved:" + context.namespaces().nativeMemoryReserved() + "\r\n");
-        sections.put("persistence", "# Persistence\r\n"
-                + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n");
-        sections.put("keyspace", "# Keyspace\r\n"
-                + "namespaces:" + context.namespaces().list().size() + "\r\n");
+        sections.put(
+                "server",
+                "# Server\r\n"
+                        + "deja_version:" + ServerContext.VERSION + "\r\n"
+                        // clients that gate features on the Redis version read this field
+                        + "redis_version:" + ServerContext.REDIS_VERSION + "\r\n"
+                        + "redis_mode:standalone\r\n"
+                        + "process_id:" + ProcessHandle.current().pid() + "\r\n"
+                        + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n");
+        sections.put(
+                "memory",
+                "# Memory\r\n"
+                        // the limit namespaces are created against (--memory-limit) and what they reserved of it
+                        + "namespace_memory_limit:" + context.namespaces().memoryLimit() + "\r\n"
+                        + "namespace_memory_reserved:" + context.namespaces().memoryReserved() + "\r\n"
+                        + "namespace_native_memory_limit:"
+                        + context.namespaces().nativeMemoryLimit() + "\r\n"
+                        + "namespace_native_memory_reserved:"
+                        + context.namespaces().nativeMemoryReserved() + "\r\n");
+        sections.put(
+                "persistence",
+                "# Persistence\r\n" + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n");
+        sections.put(
+                "keyspace",
+                "# Keyspace\r\n" + "namespaces:" + context.namespaces().list().size() + "\r\n");
         Set<String> wanted = new LinkedHashSet<>();
         for (int i = 1; i < args.size(); i++) {
             String name = args.string(i).toLowerCase(Locale.ROOT);

@@ -41,9 +41,15 @@ final class DejaCommands {
             context.snapshotInBackground(a.string(1));
             return Replies.OK;
         })));
-        commands.add(RespCommand.read("DJ.LIST", 1, (s, a) -> Replies.array(
-                namespaces.list().stream().map(n -> Replies.bulk(n.name())).toList())));
-        commands.add(RespCommand.read("DJ.INFO", 2,
+        commands.add(RespCommand.read(
+                "DJ.LIST",
+                1,
+                (s, a) -> Replies.array(namespaces.list().stream()
+                        .map(n -> Replies.bulk(n.name()))
+                        .toList())));
+        commands.add(RespCommand.read(
+                "DJ.INFO",
+                2,
                 (s, a) -> Replies.fields(s, namespaces.get(a.string(1)).info().fields())));
         commands.add(RespCommand.read("DJ.SNAPSHOT", -1, this::snapshot));
         commands.add(RespCommand.write("DJ.MERGE", 3, RespCommand.slow(this::merge)));
@@ -53,11 +59,12 @@ final class DejaCommands {
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
         commands.add(RespCommand.write("DJ.ADD", -3, (s, a) -> single(a).thenApply(v -> Replies.OK)));
-        commands.add(RespCommand.write("DJ.CHECKTHENADD", -3,
-                (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
+        commands.add(RespCommand.write(
+                "DJ.CHECKTHENADD", -3, (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
         commands.add(RespCommand.write("DJ.FORGET", -3, (s, a) -> {
             long[] owners = owners(a);
-            return namespaces.forgetWithoutCreating(a.string(1), List.of(access.key(a.bytes(2))), owners)
+            return namespaces
+                    .forgetWithoutCreating(a.string(1), List.of(access.key(a.bytes(2))), owners)
                     .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
         }));
         commands.add(RespCommand.read("DJ.KEYINFO", 3, this::keyInfo));
@@ -99,13 +106,18 @@ final class DejaCommands {
     /** What an exact namespace holds about one key: owner, first-seen time and duplicate count; nil if not held. */
     private RedisMessage keyInfo(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
-        return namespaces.get(args.string(1)).exactStore().info(key).map(info -> {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("owner", info.owner());
-            fields.put("firstSeen", info.firstSeen().toString());
-            fields.put("duplicates", info.duplicates());
-            return Replies.fields(session, fields);
-        }).orElseGet(() -> Replies.nil(session));
+        return namespaces
+                .get(args.string(1))
+                .exactStore()
+                .info(key)
+                .map(info -> {
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    fields.put("owner", info.owner());
+                    fields.put("firstSeen", info.firstSeen().toString());
+                    fields.put("duplicates", info.duplicates());
+                    return Replies.fields(session, fields);
+                })
+                .orElseGet(() -> Replies.nil(session));
     }
 
     private RedisMessage mcheck(RespSession session, RespArgs args) {
@@ -117,24 +129,29 @@ final class DejaCommands {
 
     private Object madd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners())
+        return access.forWriting(args.string(1))
+                .checkThenAdd(batch.keys(), batch.owners())
                 .thenApply(verdicts -> Replies.integer(verdicts.length));
     }
 
     private Object mcheckThenAdd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return access.forWriting(args.string(1)).checkThenAdd(batch.keys(), batch.owners()).thenApply(verdicts -> {
-            List<RedisMessage> replies = new ArrayList<>(verdicts.length);
-            for (Verdict verdict : verdicts) {
-                replies.add(verdict(verdict));
-            }
-            return Replies.array(replies);
-        });
+        return access.forWriting(args.string(1))
+                .checkThenAdd(batch.keys(), batch.owners())
+                .thenApply(verdicts -> {
+                    List<RedisMessage> replies = new ArrayList<>(verdicts.length);
+                    for (Verdict verdict : verdicts) {
+                        replies.add(verdict(verdict));
+                    }
+                    return Replies.array(replies);
+                });
     }
 
     private Object mforget(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return namespaces.forgetWithoutCreating(args.string(1), batch.keys(), batch.owners()).thenApply(DejaCommands::integers);
+        return namespaces
+                .forgetWithoutCreating(args.string(1), batch.keys(), batch.owners())
+                .thenApply(DejaCommands::integers);
     }
 
     /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */
@@ -164,8 +181,7 @@ final class DejaCommands {
         return new Batch(keys, owners);
     }
 
-    private record Batch(List<byte[]> keys, long[] owners) {
-    }
+    private record Batch(List<byte[]> keys, long[] owners) {}
 
     /** The optional owner after {@code ns key}, as a one-element owners array, or null for none. */
     private static long[] owners(RespArgs args) {

@@ -51,9 +51,11 @@ final class DumpTransfers {
     private final int chunkBytes;
     /** Chunks per dump that its iterators can number; a dump of 4 MiB chunks thus holds up to 64 TiB. */
     static final long CHUNKS_PER_DUMP = 1L << 24;
+
     static final int DUMPS_PER_NAMESPACE = 4;
     /** The highest dump number: its iterators, up to (2^29 - 1) x 2^24 + 2^24 - 1, stay below 2^53. */
     static final long MAX_DUMP_NUMBER = (1L << 29) - 1;
+
     static final Duration IDLE = Duration.ofMinutes(10);
 
     private final Map<Long, Dump> dumps = new ConcurrentHashMap<>();
@@ -62,15 +64,13 @@ final class DumpTransfers {
     private final Map<String, Load> loads = new ConcurrentHashMap<>();
 
     /** A staged dump: its namespace, its file, when a client last read a chunk of it. */
-    private record Dump(String namespace, Path file, long number, Instant lastUsed) {
-    }
+    private record Dump(String namespace, Path file, long number, Instant lastUsed) {}
 
     /**
      * A dump being loaded: its staged file, the iterator of the chunk it takes next, when it last took one, the bytes
      * staged so far and the length the dump announces in its first 8 bytes, counted with them (0 until they are in).
      */
-    private record Load(Path file, long nextIterator, Instant lastUsed, long size, long expected) {
-    }
+    private record Load(Path file, long nextIterator, Instant lastUsed, long size, long expected) {}
 
     DumpTransfers(ServerContext context) {
         this(context, Clock.systemUTC());
@@ -124,8 +124,8 @@ final class DumpTransfers {
                             + " minutes, or the oldest of more than " + DUMPS_PER_NAMESPACE
                             + " at once, is dropped)");
                 }
-                dumps.replace(dump.number(), dump, new Dump(dump.namespace(), dump.file(), dump.number(),
-                        clock.instant()));
+                dumps.replace(
+                        dump.number(), dump, new Dump(dump.namespace(), dump.file(), dump.number(), clock.instant()));
             }
             long offset = chunk * chunkBytes;
             try (FileChannel channel = FileChannel.open(dump.file())) {
@@ -136,8 +136,8 @@ final class DumpTransfers {
                 }
                 if (chunk + 1 >= CHUNKS_PER_DUMP) {
                     end(dump);
-                    throw new RespError("ERR the dump needs more than " + CHUNKS_PER_DUMP + " chunks of "
-                            + chunkBytes + " bytes; raise --max-body-bytes, which sets the chunk size");
+                    throw new RespError("ERR the dump needs more than " + CHUNKS_PER_DUMP + " chunks of " + chunkBytes
+                            + " bytes; raise --max-body-bytes, which sets the chunk size");
                 }
                 ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(chunkBytes, size - offset));
                 while (bytes.hasRemaining()) {
@@ -160,8 +160,10 @@ final class DumpTransfers {
         } while (dumps.containsKey(number));
         Dump dump = new Dump(name, stage(name), number, clock.instant());
         dumps.put(number, dump);
-        List<Dump> mine = dumps.values().stream().filter(d -> d.namespace().equals(name))
-                .sorted(Comparator.comparing(Dump::lastUsed).thenComparing(Dump::number)).toList();
+        List<Dump> mine = dumps.values().stream()
+                .filter(d -> d.namespace().equals(name))
+                .sorted(Comparator.comparing(Dump::lastUsed).thenComparing(Dump::number))
+                .toList();
         for (Dump old : mine.subList(0, Math.max(0, mine.size() - DUMPS_PER_NAMESPACE))) {
             end(old);
         }
@@ -184,10 +186,15 @@ final class DumpTransfers {
             if (load.getValue().lastUsed().isBefore(cutoff) && loads.remove(load.getKey(), load.getValue())) {
                 try {
                     Files.deleteIfExists(load.getValue().file());
-                    log.info("removed the load into namespace '{}' nobody continued for {} minutes", load.getKey(),
+                    log.info(
+                            "removed the load into namespace '{}' nobody continued for {} minutes",
+                            load.getKey(),
                             IDLE.toMinutes());
                 } catch (IOException e) {
-                    log.warn("cannot remove the staged load {}: {}", load.getValue().file(), e.toString());
+                    log.warn(
+                            "cannot remove the staged load {}: {}",
+                            load.getValue().file(),
+                            e.toString());
                 }
             }
         }
@@ -195,7 +202,9 @@ final class DumpTransfers {
             if (dump.lastUsed().isBefore(cutoff)) {
                 try {
                     end(dump);
-                    log.info("removed the dump of namespace '{}' nobody continued for {} minutes", dump.namespace(),
+                    log.info(
+                            "removed the dump of namespace '{}' nobody continued for {} minutes",
+                            dump.namespace(),
                             IDLE.toMinutes());
                 } catch (IOException e) {
                     log.warn("cannot remove the staged dump {}: {}", dump.file(), e.toString());
@@ -235,8 +244,11 @@ final class DumpTransfers {
                     throw refused(name, load, "the dump announces a negative length (" + announced + " bytes)");
                 }
                 if (announced > limit + (1 << 20)) { // a filter's bits plus its header
-                    throw refused(name, load, "the dump announces " + announced + " bytes, more than a namespace"
-                            + " may hold here (--memory-limit " + limit + " bytes)");
+                    throw refused(
+                            name,
+                            load,
+                            "the dump announces " + announced + " bytes, more than a namespace"
+                                    + " may hold here (--memory-limit " + limit + " bytes)");
                 }
                 expected = announced + Long.BYTES;
             }

@@ -13,8 +13,7 @@ import java.util.List;
  */
 final class InlineCommand {
 
-    private InlineCommand() {
-    }
+    private InlineCommand() {}
 
     /** The arguments of one line, or null when its quotes are unbalanced (Redis then closes the connection). */
     static List<byte[]> split(String line) {
@@ -39,7 +38,10 @@ final class InlineCommand {
                 }
                 byte c = in[p];
                 if (quote == '"') {
-                    if (c == '\\' && p + 3 < in.length && in[p + 1] == 'x' && hex(in[p + 2]) >= 0
+                    if (c == '\\'
+                            && p + 3 < in.length
+                            && in[p + 1] == 'x'
+                            && hex(in[p + 2]) >= 0
                             && hex(in[p + 3]) >= 0) {
                         word.write(hex(in[p + 2]) * 16 + hex(in[p + 3]));
                         p += 4;

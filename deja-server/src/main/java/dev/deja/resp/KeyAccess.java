@@ -42,7 +42,6 @@ final class KeyAccess {
         return namespace.store();
     }
 
-
     /** The key, or an error naming the limit when it is empty or too large. */
     byte[] key(byte[] key) {
         if (key.length == 0) {

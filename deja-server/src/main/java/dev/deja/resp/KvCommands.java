@@ -64,7 +64,8 @@ final class KvCommands {
         // session before the write completes
         RedisMessage notSet = Replies.nil(session);
         if (options.ifAbsent()) {
-            return Gathering.current().setIfAbsent(kv, key, value, expiresAt)
+            return Gathering.current()
+                    .setIfAbsent(kv, key, value, expiresAt)
                     .thenApply(set -> set ? Replies.OK : notSet);
         }
         if (options.ifPresent()) {
@@ -138,7 +139,8 @@ final class KvCommands {
     private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
-        return Gathering.current().setIfAbsent(writable(), key, value, 0)
+        return Gathering.current()
+                .setIfAbsent(writable(), key, value, 0)
                 .thenApply(set -> Replies.integer(set ? 1 : 0));
     }
 
@@ -226,7 +228,10 @@ final class KvCommands {
 
     /** The key-value namespace's store, or null while it does not exist (every key is then absent). */
     private ExactStore readable() {
-        return namespaces.find(config.kvNamespace()).map(n -> withValues(n).exactStore()).orElse(null);
+        return namespaces
+                .find(config.kvNamespace())
+                .map(n -> withValues(n).exactStore())
+                .orElse(null);
     }
 
     /** The namespace, if it is an exact one that keeps values; else the error saying what it is. */

@@ -17,8 +17,7 @@ final class Replies {
 
     static final RedisMessage OK = new SimpleStringRedisMessage("OK");
 
-    private Replies() {
-    }
+    private Replies() {}
 
     /**
      * An error reply. Line breaks become spaces, as Redis makes them: an error is one line, and one that echoed a
@@ -34,7 +33,9 @@ final class Replies {
     }
 
     private static String oneLine(String text) {
-        return text.indexOf('\r') < 0 && text.indexOf('\n') < 0 ? text : text.replace('\r', ' ').replace('\n', ' ');
+        return text.indexOf('\r') < 0 && text.indexOf('\n') < 0
+                ? text
+                : text.replace('\r', ' ').replace('\n', ' ');
     }
 
     static RedisMessage integer(long value) {
@@ -95,7 +96,8 @@ final class Replies {
                 Map<String, ?> nested = (Map<String, ?>) m;
                 yield fields(session, nested);
             }
-            case List<?> list -> array(list.stream().map(item -> value(session, item)).toList());
+            case List<?> list ->
+                array(list.stream().map(item -> value(session, item)).toList());
             default -> bulk(String.valueOf(value));
         };
     }

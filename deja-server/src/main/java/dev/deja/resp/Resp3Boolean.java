@@ -8,5 +8,6 @@ import io.netty.handler.codec.redis.RedisMessage;
  * read an integer there as a wrong answer.
  */
 enum Resp3Boolean implements RedisMessage {
-    TRUE, FALSE
+    TRUE,
+    FALSE
 }

@@ -8,5 +8,4 @@ import java.util.List;
  *
  * @param entries keys and values, alternating
  */
-record Resp3Map(List<RedisMessage> entries) implements RedisMessage {
-}
+record Resp3Map(List<RedisMessage> entries) implements RedisMessage {}

@@ -44,8 +44,7 @@ record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Ac
      * the event loop ({@link dev.deja.server.PipelinedHandler.Offloaded}), except inside {@code EXEC}, which runs its
      * queued commands together.
      */
-    interface Slow extends Action {
-    }
+    interface Slow extends Action {}
 
     /** Marks {@code action} as {@link Slow}. */
     static Action slow(Action action) {

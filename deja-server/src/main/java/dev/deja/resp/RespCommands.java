@@ -82,7 +82,8 @@ final class RespCommands {
         if (!command.arityMatches(args.size())) {
             return refuse(session, command, RespError.arity(args.string(0)).getMessage(), "arity");
         }
-        String refusal = command.subcommand() == null ? null : command.subcommand().refusal(args);
+        String refusal =
+                command.subcommand() == null ? null : command.subcommand().refusal(args);
         if (refusal != null) {
             return refuse(session, command, refusal, "subcommand");
         }
@@ -146,9 +147,10 @@ final class RespCommands {
         return switch (error) {
             case RespError e -> failure(e.getMessage(), "refused");
             // Redis's own prefix for a write refused by its memory limit
-            case NamespaceException e when e.problem() == NamespaceException.Problem.NO_MEMORY ->
-                    failure("OOM " + e.getMessage(), "no_memory");
-            case NamespaceException e -> failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
+            case NamespaceException e
+            when e.problem() == NamespaceException.Problem.NO_MEMORY -> failure("OOM " + e.getMessage(), "no_memory");
+            case NamespaceException e ->
+                failure("ERR " + e.getMessage(), e.problem().name().toLowerCase(Locale.ROOT));
             case IllegalArgumentException e -> failure("ERR " + e.getMessage(), "bad_argument");
             case UnsupportedOperationException e -> failure("ERR " + e.getMessage(), "bad_argument");
             // Redis's own prefix for a write refused because it cannot persist

@@ -10,8 +10,7 @@ final class RespError extends RuntimeException {
     }
 
     static RespError arity(String command) {
-        return new RespError("ERR wrong number of arguments for '" + command.toLowerCase(Locale.ROOT)
-                + "' command");
+        return new RespError("ERR wrong number of arguments for '" + command.toLowerCase(Locale.ROOT) + "' command");
     }
 
     static RespError syntax() {

@@ -34,7 +34,8 @@ final class RespHandler extends PipelinedHandler<Object> {
     protected Object request(ChannelHandlerContext ctx, Object message) {
         // a RespArgs or a CommandAssembler.Violation; nothing else comes from the assembler
         return message instanceof RespArgs || message instanceof CommandAssembler.Violation
-                ? message : CommandAssembler.NOT_A_COMMAND;
+                ? message
+                : CommandAssembler.NOT_A_COMMAND;
     }
 
     @Override

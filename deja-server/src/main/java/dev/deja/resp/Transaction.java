@@ -18,8 +18,7 @@ import java.util.Set;
 final class Transaction {
 
     /** A queued command: what it resolved to when queued, and its arguments. */
-    record Queued(CommandTable.Entry entry, RespArgs args) {
-    }
+    record Queued(CommandTable.Entry entry, RespArgs args) {}
 
     /** The commands that act at once inside MULTI instead of being queued, as in Redis 7. */
     private static final Set<String> RUN_AT_ONCE = Set.of("EXEC", "DISCARD", "MULTI", "WATCH", "QUIT", "RESET");

@@ -84,7 +84,8 @@ final class TransactionCommands {
         if (waiting.isEmpty()) {
             return array(replies);
         }
-        return CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).thenApply(ignored -> array(replies));
+        return CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> array(replies));
     }
 
     /** The array of the replies; a future among them has completed, with a reply (never with an error). */

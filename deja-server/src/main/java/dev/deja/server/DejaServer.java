@@ -38,8 +38,8 @@ public final class DejaServer implements AutoCloseable {
     private final Channel resp;
     private boolean closed;
 
-    private DejaServer(ServerContext context, EventLoopGroup acceptors, EventLoopGroup workers, Channel http,
-                       Channel resp) {
+    private DejaServer(
+            ServerContext context, EventLoopGroup acceptors, EventLoopGroup workers, Channel http, Channel resp) {
         this.context = context;
         this.acceptors = acceptors;
         this.workers = workers;
@@ -49,14 +49,22 @@ public final class DejaServer implements AutoCloseable {
 
     /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
-        NamespaceRegistry namespaces = new NamespaceRegistry(config.dataDir(), config.kinds(), config.defaultSpec(),
-                config.autoCreate(), config.durability(), config.namespaceLimits());
+        NamespaceRegistry namespaces = new NamespaceRegistry(
+                config.dataDir(),
+                config.kinds(),
+                config.defaultSpec(),
+                config.autoCreate(),
+                config.durability(),
+                config.namespaceLimits());
         namespaces.open();
         ConnectionLimit httpConnections = new ConnectionLimit(config.maxHttpConnections(), HttpFrontEnd.REFUSAL);
         ConnectionLimit respConnections = new ConnectionLimit(config.maxRespConnections(), RespFrontEnd.REFUSAL);
         RequestMemory requestMemory = new RequestMemory(config.requestMemory());
-        ServerContext context = new ServerContext(config, namespaces, new ServerMetrics(namespaces,
-                () -> httpConnections.open() + respConnections.open(), requestMemory), requestMemory);
+        ServerContext context = new ServerContext(
+                config,
+                namespaces,
+                new ServerMetrics(namespaces, () -> httpConnections.open() + respConnections.open(), requestMemory),
+                requestMemory);
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), NioIoHandler.newFactory());
         Channel http = null;
@@ -84,15 +92,22 @@ public final class DejaServer implements AutoCloseable {
      * (docs/BENCHMARKS.md).
      */
     private static int ioThreads(ServerConfig config) {
-        return config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        return config.ioThreads() > 0
+                ? config.ioThreads()
+                : Runtime.getRuntime().availableProcessors();
     }
 
     private static boolean enabled(ServerConfig config, int port) {
         return port > 0 || config.ephemeralPorts();
     }
 
-    private static Channel bind(ServerConfig config, int port, EventLoopGroup acceptors, EventLoopGroup workers,
-                                ChannelInitializer<SocketChannel> frontEnd) throws InterruptedException {
+    private static Channel bind(
+            ServerConfig config,
+            int port,
+            EventLoopGroup acceptors,
+            EventLoopGroup workers,
+            ChannelInitializer<SocketChannel> frontEnd)
+            throws InterruptedException {
         return new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(NioServerSocketChannel.class)
@@ -102,7 +117,9 @@ public final class DejaServer implements AutoCloseable {
                 // a client that does not read its replies makes the server hold
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 << 10, 256 << 10))
                 .childHandler(frontEnd)
-                .bind(config.bind(), port).sync().channel();
+                .bind(config.bind(), port)
+                .sync()
+                .channel();
     }
 
     /** The bound HTTP port, or -1 when HTTP is disabled. */
@@ -140,9 +157,11 @@ public final class DejaServer implements AutoCloseable {
         if (notSnapshotted.isEmpty()) {
             log.info("deja stopped; every namespace's journal is written out and snapshotted");
         } else {
-            log.warn("deja stopped; every namespace's journal is written out, but the final snapshot of {} failed"
-                    + " (see the errors above): their journals still hold every acknowledged write and are replayed"
-                    + " at the next start, so nothing is lost", notSnapshotted);
+            log.warn(
+                    "deja stopped; every namespace's journal is written out, but the final snapshot of {} failed"
+                            + " (see the errors above): their journals still hold every acknowledged write and are replayed"
+                            + " at the next start, so nothing is lost",
+                    notSnapshotted);
         }
     }
 }

@@ -5,8 +5,7 @@ import java.util.concurrent.CompletionException;
 /** What went wrong in a future: the front ends answer the cause, not the wrapper a dependent stage adds. */
 public final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** The cause of a {@link CompletionException}, or the error itself. */
     public static Throwable cause(Throwable error) {

@@ -52,6 +52,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     private final List<R> pending = new ArrayList<>();
     /** Bytes the requests in {@link #pending} hold, as {@link RequestGuard#completed} counted them. */
     private long pendingBytes;
+
     private boolean waiting;
     /** Whether this handler turned reading off while a batch executes. */
     private boolean paused;
@@ -62,8 +63,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
      * A reply after which the connection is closed (and later requests of the batch are not executed); like any
      * reply, it may be a future.
      */
-    public record Closing(Object reply) {
-    }
+    public record Closing(Object reply) {}
 
     /**
      * A reply computed off the event loop, for a request that may take a second or more: a clear writes the empty
@@ -73,8 +73,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
      * done, so they see its effect; the loop serves its other connections meanwhile. The work returns a reply or a
      * future of one and turns its own failures into replies; it may be wrapped in a {@link Closing}.
      */
-    public record Offloaded(Supplier<Object> work) {
-    }
+    public record Offloaded(Supplier<Object> work) {}
 
     /**
      * Threads for {@link Offloaded} work, shared by every connection: two, since the work is mostly disk-bound and a
@@ -108,8 +107,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
      * Called once the batch's requests have executed, before their replies are sent: a front end that gathered some
      * of them into one store call runs it, or has it run at the end of the loop's turn, here.
      */
-    protected void endOfBatch(ChannelHandlerContext ctx) {
-    }
+    protected void endOfBatch(ChannelHandlerContext ctx) {}
 
     /** The reply that stands for a future that failed. */
     protected abstract Object failure(Throwable cause);
@@ -128,8 +126,9 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(message);
         }
         pendingBytes += guard.completed();
-        if (waiting && !paused && (pending.size() >= PAUSE_AT
-                || pendingBytes >= RequestMemory.PER_CONNECTION_ALLOWANCE)) {
+        if (waiting
+                && !paused
+                && (pending.size() >= PAUSE_AT || pendingBytes >= RequestMemory.PER_CONNECTION_ALLOWANCE)) {
             paused = true;
             ctx.channel().config().setAutoRead(false);
             guard.pausedByServer(true);
@@ -174,10 +173,12 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         waiting = true;
         // the replies of writes go out once the loop has written the journal records of this turn's requests, and
         // work off the loop starts then too
-        Runnable then = offLoop.isEmpty() ? () -> answer(ctx, replies) : () -> {
-            offLoop.getFirst().run();
-            answer(ctx, replies);
-        };
+        Runnable then = offLoop.isEmpty()
+                ? () -> answer(ctx, replies)
+                : () -> {
+                    offLoop.getFirst().run();
+                    answer(ctx, replies);
+                };
         if (!writes.thenRun(ctx.executor(), then)) {
             then.run();
         }
@@ -187,7 +188,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         try {
             CompletableFuture.supplyAsync(offloaded.work(), OFF_LOOP)
                     .thenCompose(reply -> reply instanceof CompletableFuture<?> future
-                            ? future.thenApply(Object.class::cast) : CompletableFuture.completedFuture(reply))
+                            ? future.thenApply(Object.class::cast)
+                            : CompletableFuture.completedFuture(reply))
                     .whenComplete((reply, error) -> {
                         if (error == null) {
                             done.complete(reply);
@@ -224,8 +226,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
             answered(ctx, replies);
             return;
         }
-        CompletableFuture<?> all = more == null
-                ? first : CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
+        CompletableFuture<?> all =
+                more == null ? first : CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
         all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
     }
 

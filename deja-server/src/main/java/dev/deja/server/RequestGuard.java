@@ -55,6 +55,7 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     private long startedAt = -1;
     /** When the server stopped reading to catch up, or -1 while it reads. */
     private long pausedAt = -1;
+
     private ScheduledFuture<?> timer;
     private boolean refused;
 
@@ -68,9 +69,13 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
      * @param timeoutNanos      how long a request may take to arrive; 0 for no limit
      * @param refusals          told of each refusal, to count it
      */
-    public RequestGuard(RequestMemory memory, long maxRequestBytes, long smallRequestBytes,
-                        BooleanSupplier smallRequestsOnly, long timeoutNanos,
-                        Consumer<RequestRefusal.Reason> refusals) {
+    public RequestGuard(
+            RequestMemory memory,
+            long maxRequestBytes,
+            long smallRequestBytes,
+            BooleanSupplier smallRequestsOnly,
+            long timeoutNanos,
+            Consumer<RequestRefusal.Reason> refusals) {
         this.memory = memory;
         this.maxRequestBytes = maxRequestBytes;
         this.smallRequestBytes = smallRequestBytes;
@@ -114,17 +119,21 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         boolean small = smallRequestsOnly.getAsBoolean();
         long limit = small ? smallRequestBytes : maxRequestBytes;
         if (receiving + bytes > limit) {
-            refuse(RequestRefusal.Reason.TOO_LARGE, small
-                    ? "request too large before authentication: until it authenticates, a connection's request may"
-                            + " hold at most " + limit + " bytes"
-                    : "request too large: a request may hold at most " + limit + " bytes with its framing"
-                            + " (set by --max-body-bytes, --max-batch and --max-key-bytes)");
+            refuse(
+                    RequestRefusal.Reason.TOO_LARGE,
+                    small
+                            ? "request too large before authentication: until it authenticates, a connection's request may"
+                                    + " hold at most " + limit + " bytes"
+                            : "request too large: a request may hold at most " + limit + " bytes with its framing"
+                                    + " (set by --max-body-bytes, --max-batch and --max-key-bytes)");
             return false;
         }
         long shared = beyondAllowance(held + bytes) - beyondAllowance(held);
         if (shared > 0 && !memory.take(shared)) {
-            refuse(RequestRefusal.Reason.MEMORY_FULL, "server busy: the requests being received hold all of the"
-                    + " server's request memory (--request-memory, " + memory.limit() + " bytes); retry later");
+            refuse(
+                    RequestRefusal.Reason.MEMORY_FULL,
+                    "server busy: the requests being received hold all of the"
+                            + " server's request memory (--request-memory, " + memory.limit() + " bytes); retry later");
             return false;
         }
         receiving += bytes;
@@ -211,8 +220,11 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         long now = System.nanoTime();
         long due = (pausedAt >= 0 ? now : startedAt) + timeoutNanos;
         if (pausedAt < 0 && now - due >= 0) {
-            refuse(RequestRefusal.Reason.TIMEOUT, "request timeout: a request must arrive whole within "
-                    + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " seconds of its first byte (--request-timeout)");
+            refuse(
+                    RequestRefusal.Reason.TIMEOUT,
+                    "request timeout: a request must arrive whole within "
+                            + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos)
+                            + " seconds of its first byte (--request-timeout)");
             return;
         }
         timer = ctx.executor().schedule(this::checkTimeout, due - now, TimeUnit.NANOSECONDS);

@@ -41,15 +41,37 @@ import java.util.Objects;
  *                                {@link #defaultRequestMemory}
  * @param ioThreads               Netty event loop threads; 0 means one per core
  */
-public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort, boolean ephemeralPorts,
-                           FsyncPolicy fsync, String password, boolean autoCreate, NamespaceSpec defaultSpec,
-                           StoreKinds kinds, String kvNamespace, NamespaceSpec kvSpec, int snapshotIntervalSeconds, int maxKeyBytes, int maxBodyBytes,
-                           int maxBatch, int maxHttpConnections, int maxRespConnections, int idleTimeoutSeconds,
-                           int respIdleTimeoutSeconds, int requestTimeoutSeconds, long requestMemory, int ioThreads,
-                           long memoryLimit, long nativeMemoryLimit, int maxNamespaces) {
+public record ServerConfig(
+        Path dataDir,
+        String bind,
+        int httpPort,
+        int respPort,
+        boolean ephemeralPorts,
+        FsyncPolicy fsync,
+        String password,
+        boolean autoCreate,
+        NamespaceSpec defaultSpec,
+        StoreKinds kinds,
+        String kvNamespace,
+        NamespaceSpec kvSpec,
+        int snapshotIntervalSeconds,
+        int maxKeyBytes,
+        int maxBodyBytes,
+        int maxBatch,
+        int maxHttpConnections,
+        int maxRespConnections,
+        int idleTimeoutSeconds,
+        int respIdleTimeoutSeconds,
+        int requestTimeoutSeconds,
+        long requestMemory,
+        int ioThreads,
+        long memoryLimit,
+        long nativeMemoryLimit,
+        int maxNamespaces) {
 
     /** The key-value commands' namespace when created on first use: a day's window of keys and small values. */
     public static final String KV_DEFAULT_PARAMS = "window=24h,values=true";
+
     public static final NamespaceSpec KV_DEFAULT = NamespaceSpec.parse("exact", KV_DEFAULT_PARAMS);
 
     /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
@@ -64,8 +86,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         Objects.requireNonNull(kvNamespace, "kvNamespace");
         Objects.requireNonNull(kvSpec, "kvSpec");
         if (!kvSpec.kind().equals("exact")) {
-            throw new IllegalArgumentException("the key-value namespace must be of kind exact (got " + kvSpec.kind()
-                    + ")");
+            throw new IllegalArgumentException(
+                    "the key-value namespace must be of kind exact (got " + kvSpec.kind() + ")");
         }
         Objects.requireNonNull(fsync, "fsync");
         checkPort("httpPort", httpPort);
@@ -85,8 +107,9 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
             requestMemory = defaultRequestMemory(largestRequest);
         } else if (requestMemory < largestRequest) {
             // the largest request a connection may send could never arrive
-            throw new IllegalArgumentException("requestMemory must be at least the largest request a connection may"
-                    + " hold, " + largestRequest + " bytes (maxBodyBytes plus its framing) (got " + requestMemory + ")");
+            throw new IllegalArgumentException(
+                    "requestMemory must be at least the largest request a connection may" + " hold, " + largestRequest
+                            + " bytes (maxBodyBytes plus its framing) (got " + requestMemory + ")");
         }
         atLeast("maxHttpConnections", maxHttpConnections, 0);
         atLeast("maxRespConnections", maxRespConnections, 0);
@@ -97,8 +120,8 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         atLeast("requestTimeoutSeconds", requestTimeoutSeconds, 0);
         if (maxKeyBytes > maxBodyBytes) {
             // a key larger than a body or bulk string could never arrive
-            throw new IllegalArgumentException("maxKeyBytes must be at most maxBodyBytes (" + maxBodyBytes
-                    + ") (got " + maxKeyBytes + ")");
+            throw new IllegalArgumentException(
+                    "maxKeyBytes must be at most maxBodyBytes (" + maxBodyBytes + ") (got " + maxKeyBytes + ")");
         }
         // refused here rather than when the first request uses them
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
@@ -211,8 +234,7 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         private long nativeMemoryLimit;
         private int maxNamespaces = NamespaceLimits.DEFAULT_COUNT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder dataDir(Path dataDir) {
             this.dataDir = dataDir;
@@ -356,12 +378,33 @@ public record ServerConfig(Path dataDir, String bind, int httpPort, int respPort
         }
 
         public ServerConfig build() {
-            return new ServerConfig(dataDir, bind, httpPort, respPort, ephemeralPorts, fsync, password, autoCreate,
-                    defaultSpec, kinds == null ? StoreKinds.standard() : kinds, kvNamespace, kvSpec,
-                    snapshotIntervalSeconds, maxKeyBytes,
-                    maxBodyBytes, maxBatch, maxHttpConnections, maxRespConnections, idleTimeoutSeconds,
-                    respIdleTimeoutSeconds, requestTimeoutSeconds, requestMemory, ioThreads,
-                    memoryLimit, nativeMemoryLimit, maxNamespaces);
+            return new ServerConfig(
+                    dataDir,
+                    bind,
+                    httpPort,
+                    respPort,
+                    ephemeralPorts,
+                    fsync,
+                    password,
+                    autoCreate,
+                    defaultSpec,
+                    kinds == null ? StoreKinds.standard() : kinds,
+                    kvNamespace,
+                    kvSpec,
+                    snapshotIntervalSeconds,
+                    maxKeyBytes,
+                    maxBodyBytes,
+                    maxBatch,
+                    maxHttpConnections,
+                    maxRespConnections,
+                    idleTimeoutSeconds,
+                    respIdleTimeoutSeconds,
+                    requestTimeoutSeconds,
+                    requestMemory,
+                    ioThreads,
+                    memoryLimit,
+                    nativeMemoryLimit,
+                    maxNamespaces);
         }
     }
 }

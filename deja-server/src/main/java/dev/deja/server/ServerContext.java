@@ -31,8 +31,8 @@ public final class ServerContext {
     private final RequestMemory requestMemory;
     private final Instant started = Instant.now();
 
-    ServerContext(ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics,
-                  RequestMemory requestMemory) {
+    ServerContext(
+            ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics, RequestMemory requestMemory) {
         this.config = config;
         this.namespaces = namespaces;
         this.metrics = metrics;
@@ -62,8 +62,12 @@ public final class ServerContext {
      * errors of {@code frontEnd}.
      */
     public RequestGuard requestGuard(String frontEnd, BooleanSupplier smallRequestsOnly) {
-        return new RequestGuard(requestMemory, config.maxRequestBytes(), RequestMemory.PER_CONNECTION_ALLOWANCE,
-                smallRequestsOnly, TimeUnit.SECONDS.toNanos(config.requestTimeoutSeconds()),
+        return new RequestGuard(
+                requestMemory,
+                config.maxRequestBytes(),
+                RequestMemory.PER_CONNECTION_ALLOWANCE,
+                smallRequestsOnly,
+                TimeUnit.SECONDS.toNanos(config.requestTimeoutSeconds()),
                 reason -> metrics.error(frontEnd, reason.name().toLowerCase(Locale.ROOT)));
     }
 
@@ -80,7 +84,9 @@ public final class ServerContext {
         (name == null ? namespaces.snapshotAll() : namespaces.snapshot(name)).whenComplete((done, error) -> {
             if (Failures.cause(error) instanceof StoreClosedException) {
                 // the namespace was cleared, replaced or deleted meanwhile: nothing of it is left to snapshot
-                log.info("snapshot of {} not written: {}", name == null ? "a namespace" : "namespace '" + name + "'",
+                log.info(
+                        "snapshot of {} not written: {}",
+                        name == null ? "a namespace" : "namespace '" + name + "'",
                         error.getMessage());
             } else if (error != null) {
                 log.error("snapshot of {} failed", name == null ? "the namespaces" : "namespace '" + name + "'", error);

@@ -15,8 +15,7 @@ public final class Units {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d|w)");
     private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(?:([kmgt])(?:i?b)?|b)?");
 
-    private Units() {
-    }
+    private Units() {}
 
     /**
      * A positive duration such as {@code 3600s}, {@code 30m}, {@code 1h}, {@code 7d}, {@code 1.5h} or ISO-8601
@@ -71,7 +70,8 @@ public final class Units {
                     + " of k, m, g, t (powers of 1024, e.g. 512m, 1g)");
         }
         int power = m.group(2) == null ? 0 : "kmgt".indexOf(m.group(2)) + 1;
-        BigDecimal bytes = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(1024).pow(power));
+        BigDecimal bytes =
+                new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(1024).pow(power));
         if (bytes.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
             throw new IllegalArgumentException("'" + value + "' is too large a size");
         }

@@ -54,20 +54,32 @@ class ServeCommandTest {
         assertThat(config.password()).isNull();
         assertThat(config.maxKeyBytes()).isEqualTo(65536);
         assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
-        assertThat(config.memoryLimit()).as("auto: a share of the heap, resolved by the registry").isZero();
+        assertThat(config.memoryLimit())
+                .as("auto: a share of the heap, resolved by the registry")
+                .isZero();
         assertThat(config.maxNamespaces()).isEqualTo(1024);
         assertThat(config.requestTimeoutSeconds()).isEqualTo(30);
         long heap = Runtime.getRuntime().maxMemory();
-        assertThat(config.maxHttpConnections()).as("auto: one per 4 MiB of heap, within [64, 10000]")
-                .isEqualTo((int) Math.clamp(heap >> 22, 64, 10_000)).isEqualTo(config.maxRespConnections());
-        assertThat(config.requestMemory()).as("auto: a sixteenth of the heap, at least the largest request")
+        assertThat(config.maxHttpConnections())
+                .as("auto: one per 4 MiB of heap, within [64, 10000]")
+                .isEqualTo((int) Math.clamp(heap >> 22, 64, 10_000))
+                .isEqualTo(config.maxRespConnections());
+        assertThat(config.requestMemory())
+                .as("auto: a sixteenth of the heap, at least the largest request")
                 .isEqualTo(Math.max(heap / 16, config.maxRequestBytes()));
     }
 
     @Test
     void connectionLimitsAndRequestMemoryTakeNumbersOrAuto() throws Exception {
-        ServerConfig config = parse("--max-http-connections", "7", "--max-resp-connections", "9",
-                "--request-memory", "1g", "--request-timeout", "0");
+        ServerConfig config = parse(
+                "--max-http-connections",
+                "7",
+                "--max-resp-connections",
+                "9",
+                "--request-memory",
+                "1g",
+                "--request-timeout",
+                "0");
         assertThat(config.maxHttpConnections()).isEqualTo(7);
         assertThat(config.maxRespConnections()).isEqualTo(9);
         assertThat(config.requestMemory()).isEqualTo(1L << 30);
@@ -106,12 +118,14 @@ class ServeCommandTest {
     void theCommandLineWinsOverTheEnvironmentWhichWinsOverTheConfigFile() throws Exception {
         Path file = dir.resolve("deja.properties");
         Files.writeString(file, "http-port=1234\nresp-port=4321\nmax-batch=77\n");
-        Map<String, String> environment = Map.of("DEJA_CONFIG", file.toString(), "DEJA_HTTP_PORT", "5555",
-                "DEJA_RESP_PORT", "6666");
+        Map<String, String> environment =
+                Map.of("DEJA_CONFIG", file.toString(), "DEJA_HTTP_PORT", "5555", "DEJA_RESP_PORT", "6666");
         ServerConfig config = parse(environment, "--resp-port", "7777");
         assertThat(config.respPort()).as("the command line").isEqualTo(7777);
         assertThat(config.httpPort()).as("the environment over the file").isEqualTo(5555);
-        assertThat(config.maxBatch()).as("the file (DEJA_CONFIG) over the default").isEqualTo(77);
+        assertThat(config.maxBatch())
+                .as("the file (DEJA_CONFIG) over the default")
+                .isEqualTo(77);
         assertThat(config.maxKeyBytes()).as("the default").isEqualTo(65536);
         assertThatThrownBy(() -> parse(Map.of("DEJA_IDLE_TIMEOUT", "soon")))
                 .isInstanceOf(CommandLine.ParameterException.class)
@@ -127,10 +141,17 @@ class ServeCommandTest {
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--http-port")
                 .hasMessageContaining("(given as 'http-port' in " + file + ")")
-                .satisfies(e -> assertThat(((CommandLine.ParameterException) e).getCommandLine().getCommandName())
-                        .as("the usage printed with the error is deja serve's").isEqualTo("serve")
-                        .matches(n -> ((CommandLine.ParameterException) e).getCommandLine().getParent() != null));
-        assertThatThrownBy(() -> parse("--config", dir.resolve("missing.properties").toString()))
+                .satisfies(e -> assertThat(((CommandLine.ParameterException) e)
+                                .getCommandLine()
+                                .getCommandName())
+                        .as("the usage printed with the error is deja serve's")
+                        .isEqualTo("serve")
+                        .matches(n -> ((CommandLine.ParameterException) e)
+                                        .getCommandLine()
+                                        .getParent()
+                                != null));
+        assertThatThrownBy(() ->
+                        parse("--config", dir.resolve("missing.properties").toString()))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("cannot read the config file " + dir.resolve("missing.properties")
                         + " (--config): no such file");
@@ -143,18 +164,22 @@ class ServeCommandTest {
                 .hasMessageContaining("--idle-timeout (given as 'idle-timeout' in " + file + ") must be >= 0 (got -5)");
         Files.writeString(file, "colour=blue\n");
         assertThatThrownBy(() -> parse("--config", file.toString())).hasMessageContaining("unknown key 'colour'");
-        assertThatThrownBy(() -> parse("--fsync", "sometimes")).hasMessageContaining("fsync must be one of always|everysec|no");
-        assertThatThrownBy(() -> parse("--http-port", "70000")).hasMessageContaining("--http-port must be in [0, 65535]");
+        assertThatThrownBy(() -> parse("--fsync", "sometimes"))
+                .hasMessageContaining("fsync must be one of always|everysec|no");
+        assertThatThrownBy(() -> parse("--http-port", "70000"))
+                .hasMessageContaining("--http-port must be in [0, 65535]");
         assertThatThrownBy(() -> parse("--max-namespaces", "0")).hasMessageContaining("--max-namespaces must be");
         // values that would be refused at first use are refused at start
         assertThatThrownBy(() -> parse("--max-key-bytes", "1000000000"))
                 .hasMessageContaining("--max-key-bytes must be at most --max-body-bytes (16777216) (got 1000000000)");
         assertThatThrownBy(() -> parse("--kv-namespace", "bad name")).hasMessageContaining("namespace name must be");
         assertThatThrownBy(() -> parse("--kv-params", "window=abc")).hasMessageContaining("window");
-        assertThatThrownBy(() -> parse("--bind", "999.1.1.1")).isInstanceOf(CommandLine.ParameterException.class)
+        assertThatThrownBy(() -> parse("--bind", "999.1.1.1"))
+                .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--bind must be an address or host name of this machine")
                 .hasMessageContaining("cannot resolve '999.1.1.1'");
-        assertThatThrownBy(() -> parse("--default-kind", "cuckoo")).isInstanceOf(CommandLine.ParameterException.class)
+        assertThatThrownBy(() -> parse("--default-kind", "cuckoo"))
+                .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("kind must be one of [bloom, recent, exact] (got 'cuckoo')");
     }
 
@@ -163,9 +188,11 @@ class ServeCommandTest {
         // the seed's bloom parameters belong to bloom: another kind must not inherit them
         assertThat(parse("--default-kind", "exact").defaultSpec()).isEqualTo(NamespaceSpec.parse("exact", ""));
         assertThat(parse("--default-kind", "bloom").defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
-        assertThat(parse("--default-kind", "recent", "--default-params", "keys=1000").defaultSpec())
+        assertThat(parse("--default-kind", "recent", "--default-params", "keys=1000")
+                        .defaultSpec())
                 .isEqualTo(NamespaceSpec.parse("recent", "keys=1000"));
-        assertThatThrownBy(() -> parse("--default-kind", "recent")).isInstanceOf(CommandLine.ParameterException.class)
+        assertThatThrownBy(() -> parse("--default-kind", "recent"))
+                .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--default-kind recent needs --default-params")
                 .hasMessageContaining("buckets=")
                 .hasMessageContaining("keys=");

@@ -30,11 +30,13 @@ class HttpApiTest {
 
     @TempDir
     static Path dataDir;
+
     private static TestServer server;
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServer.start(dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(10_000).maxBatch(50));
+        server = TestServer.start(
+                dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(10_000).maxBatch(50));
     }
 
     @AfterAll
@@ -78,8 +80,10 @@ class HttpApiTest {
         HttpResponse<String> response = post("/batch?op=checkthenadd&ns=batch-text", "text/plain", "a\nb\r\na\nc\n");
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("MMPM\n");
-        assertThat(post("/batch?op=check&ns=batch-text", "text/plain", "a\nz").body()).isEqualTo("PM\n");
-        assertThat(post("/batch?op=add&ns=batch-text", "text/plain", "z").body()).isEqualTo("A\n");
+        assertThat(post("/batch?op=check&ns=batch-text", "text/plain", "a\nz").body())
+                .isEqualTo("PM\n");
+        assertThat(post("/batch?op=add&ns=batch-text", "text/plain", "z").body())
+                .isEqualTo("A\n");
         assertThat(get("/check?e=z&ns=batch-text").body()).isEqualTo("PRESENT\n");
     }
 
@@ -87,12 +91,15 @@ class HttpApiTest {
     @Test
     void theBatchFormFollowsTheMediaTypeNotItsPrefix() throws Exception {
         String body = "{\"keys\":[\"j\"]}";
-        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/json; charset=utf-8", body).body())
+        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/json; charset=utf-8", body)
+                        .body())
                 .isEqualTo("{\"results\":[\"MISSING\"]}");
-        assertThat(post("/batch?op=check&ns=batch-types", "Application/Problem+JSON", body).body())
+        assertThat(post("/batch?op=check&ns=batch-types", "Application/Problem+JSON", body)
+                        .body())
                 .isEqualTo("{\"results\":[\"PRESENT\"]}");
         // a JSON Lines body is lines of text: each line one key
-        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/jsonl", body + "\n" + body).body())
+        assertThat(post("/batch?op=checkthenadd&ns=batch-types", "application/jsonl", body + "\n" + body)
+                        .body())
                 .isEqualTo("MP\n");
         assertThat(HttpCall.isJson("application/json-seq")).isFalse();
         assertThat(HttpCall.isJson(null)).isFalse();
@@ -104,7 +111,8 @@ class HttpApiTest {
         String body = "{\"op\":\"checkthenadd\",\"ns\":\"batch-json\",\"keys\":[\"x\",\"y\",\"x\",\"y\"],"
                 + "\"owners\":[1,2,1,3]}";
         JsonNode reply = json(post("/batch", "application/json", body));
-        assertThat(reply.get("results")).extracting(JsonNode::asText)
+        assertThat(reply.get("results"))
+                .extracting(JsonNode::asText)
                 .containsExactly("MISSING", "MISSING", "RETRY", "PRESENT");
     }
 
@@ -115,7 +123,8 @@ class HttpApiTest {
         assertError(get("/check?e=" + "k".repeat(101)), 413, "key must be at most 100 bytes");
         assertError(get("/check?e=" + "k".repeat(5000)), 414, "request line too long");
         assertError(post("/check?e=k", "text/plain", "x"), 405, "POST is not allowed on /check");
-        assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow")).hasValue("GET, HEAD");
+        assertThat(post("/check?e=k", "text/plain", "x").headers().firstValue("allow"))
+                .hasValue("GET, HEAD");
         assertError(get("/nowhere"), 404, "no endpoint at /nowhere");
         assertError(post("/batch?op=check", "application/json", "{nope"), 400, "body is not valid JSON");
         assertError(post("/batch?op=explode", "text/plain", "a"), 400, "op must be one of");
@@ -124,7 +133,9 @@ class HttpApiTest {
         assertError(post("/batch?op=check", "text/plain", "k\n".repeat(5001)), 413, "at most 10000 bytes");
         assertError(get("/check?e=k&ns=..%2Fetc"), 400, "namespace name must be");
         // A misspelt parameter is refused rather than ignored (which would send the key to the default namespace).
-        assertError(get("/checkthenadd?e=typo-key&namespace=other"), 400,
+        assertError(
+                get("/checkthenadd?e=typo-key&namespace=other"),
+                400,
                 "unknown query parameter 'namespace' (/checkthenadd takes: e, ns, owner)");
         assertError(post("/batch?op=add&namespaces=x", "text/plain", "typo-key"), 400, "unknown query parameter");
         assertThat(get("/check?e=typo-key").body()).isEqualTo("MISSING\n");
@@ -143,7 +154,8 @@ class HttpApiTest {
         byte[] raw = "GET /check?ns=bytes&e=\u00e9t\u00e9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(exchange(raw)).endsWith("PRESENT\n");
-        assertThat(post("/batch?op=check&ns=bytes", "text/plain; charset=UTF-8", "\u00e9t\u00e9\n\u00e9").body())
+        assertThat(post("/batch?op=check&ns=bytes", "text/plain; charset=UTF-8", "\u00e9t\u00e9\n\u00e9")
+                        .body())
                 .isEqualTo("PM\n");
     }
 
@@ -165,9 +177,13 @@ class HttpApiTest {
         // so that the key 'frag' went to the default namespace instead of 'fragments'
         String replies = exchange("GET /add?e=frag#ment&ns=fragments HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /check?e=frag HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-        assertThat(replies).startsWith("HTTP/1.1 400 Bad Request")
-                .contains("malformed URI: a request target cannot hold '#'").endsWith("MISSING\n");
-        assertThat(get("/check?e=frag%23ment&ns=fragments").body()).as("%23 is the way").isEqualTo("MISSING\n");
+        assertThat(replies)
+                .startsWith("HTTP/1.1 400 Bad Request")
+                .contains("malformed URI: a request target cannot hold '#'")
+                .endsWith("MISSING\n");
+        assertThat(get("/check?e=frag%23ment&ns=fragments").body())
+                .as("%23 is the way")
+                .isEqualTo("MISSING\n");
     }
 
     @Test
@@ -184,14 +200,18 @@ class HttpApiTest {
     @Test
     void aNamespaceBodyWithAFieldItDoesNotReadIsRefusedAndCreatesNothing() throws Exception {
         // "capacity" belongs in "params"; ignoring it would create a namespace of the default size.
-        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\",\"capacity\":1000,\"fpp\":1.5}"), 400,
+        assertError(
+                put("/namespaces/strict", "{\"kind\":\"bloom\",\"capacity\":1000,\"fpp\":1.5}"),
+                400,
                 "unknown field 'capacity' in a namespace (known: kind, params");
         assertError(put("/namespaces/strict", "[\"bloom\"]"), 400, "a namespace must be a JSON object");
         assertError(put("/namespaces/strict", "{\"kind\":7}"), 400, "kind must be a JSON string (got 7)");
-        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\",\"params\":{\"capacity\":{\"n\":1}}}"), 400,
+        assertError(
+                put("/namespaces/strict", "{\"kind\":\"bloom\",\"params\":{\"capacity\":{\"n\":1}}}"),
+                400,
                 "params.capacity must be a string or a number");
-        assertError(put("/namespaces/strict", "{\"kind\":\"bloom\"} {\"kind\":\"recent\"}"), 400,
-                "body is not valid JSON");
+        assertError(
+                put("/namespaces/strict", "{\"kind\":\"bloom\"} {\"kind\":\"recent\"}"), 400, "body is not valid JSON");
         assertError(get("/namespaces/strict"), 404, "namespace 'strict' does not exist");
         // Numbers are as good as strings for parameters.
         JsonNode info = json(put("/namespaces/strict", "{\"kind\":\"bloom\",\"params\":{\"capacity\":2000}}"));
@@ -200,9 +220,16 @@ class HttpApiTest {
 
     @Test
     void aJsonBatchWithAFieldItDoesNotReadIsRefusedAndWritesNothing() throws Exception {
-        assertError(post("/batch", "application/json", "{\"op\":\"add\",\"ns\":\"strict-batch\",\"keys\":[\"a\"],"
-                + "\"owner\":5}"), 400, "unknown field 'owner' in a JSON batch (known: keys, op, ns, owners");
-        assertError(post("/batch", "application/json", "{\"op\":[\"add\"],\"keys\":[\"a\"]}"), 400,
+        assertError(
+                post(
+                        "/batch",
+                        "application/json",
+                        "{\"op\":\"add\",\"ns\":\"strict-batch\",\"keys\":[\"a\"]," + "\"owner\":5}"),
+                400,
+                "unknown field 'owner' in a JSON batch (known: keys, op, ns, owners");
+        assertError(
+                post("/batch", "application/json", "{\"op\":[\"add\"],\"keys\":[\"a\"]}"),
+                400,
                 "op must be a JSON string");
         assertThat(get("/check?e=a&ns=strict-batch").body()).isEqualTo("MISSING\n");
     }
@@ -210,16 +237,26 @@ class HttpApiTest {
     @Test
     void ambiguousRequestsAreRefusedRatherThanGuessed() throws Exception {
         // a field twice: a read could have become a write
-        assertError(post("/batch", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\",\"op\":\"add\"}"), 400,
+        assertError(
+                post("/batch", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\",\"op\":\"add\"}"),
+                400,
                 "Duplicate field 'op'");
-        assertError(post("/batch?op=add", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\"}"), 400,
+        assertError(
+                post("/batch?op=add", "application/json", "{\"keys\":[\"amb\"],\"op\":\"check\"}"),
+                400,
                 "give op in the body or in the query, not both");
-        assertError(post("/batch?ns=a", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"ns\":\"b\"}"),
-                400, "give ns in the body or in the query, not both");
-        assertError(post("/batch?owner=1", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"owners\":[2]}"),
-                400, "give owners in the body or owner in the query, not both");
+        assertError(
+                post("/batch?ns=a", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"ns\":\"b\"}"),
+                400,
+                "give ns in the body or in the query, not both");
+        assertError(
+                post("/batch?owner=1", "application/json", "{\"keys\":[\"amb\"],\"op\":\"add\",\"owners\":[2]}"),
+                400,
+                "give owners in the body or owner in the query, not both");
         assertError(get("/add?e=amb&e=other"), 400, "query parameter 'e' must be given once (got 2)");
-        assertError(post("/namespaces/default/clear?junk=1", "text/plain", ""), 400,
+        assertError(
+                post("/namespaces/default/clear?junk=1", "text/plain", ""),
+                400,
                 "unknown query parameter 'junk' (/namespaces/default/clear takes: none)");
         assertThat(get("/check?e=amb").body()).as("nothing was written").isEqualTo("MISSING\n");
         assertThat(get("/check?e=other").body()).isEqualTo("MISSING\n");
@@ -228,19 +265,25 @@ class HttpApiTest {
     @Test
     void aJsonKeyWithAnUnpairedSurrogateIsRefused() throws Exception {
         // three different strings that have no UTF-8 form; written as '?' they would all be one key
-        assertError(post("/batch", "application/json", "{\"keys\":[\"\\ud800\"],\"op\":\"add\"}"), 400,
+        assertError(
+                post("/batch", "application/json", "{\"keys\":[\"\\ud800\"],\"op\":\"add\"}"),
+                400,
                 "keys[0] is not valid Unicode");
-        assertError(post("/batch", "application/json", "{\"keys\":[\"ok\",\"\\udfff\"],\"op\":\"add\"}"), 400,
+        assertError(
+                post("/batch", "application/json", "{\"keys\":[\"ok\",\"\\udfff\"],\"op\":\"add\"}"),
+                400,
                 "keys[1] is not valid Unicode");
         assertThat(get("/check?e=ok").body()).isEqualTo("MISSING\n");
         JsonNode paired = json(post("/batch", "application/json", "{\"keys\":[\"\\ud83d\\ude00\"],\"op\":\"add\"}"));
-        assertThat(paired.get("results").get(0).asText()).as("a pair is one character").isEqualTo("ADDED");
+        assertThat(paired.get("results").get(0).asText())
+                .as("a pair is one character")
+                .isEqualTo("ADDED");
     }
 
     @Test
     void adminApiCreatesListsDescribesClearsAndDeletesNamespaces() throws Exception {
-        HttpResponse<String> created = put("/namespaces/admin-a",
-                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"5000\",\"fpp\":\"0.02\"}}");
+        HttpResponse<String> created =
+                put("/namespaces/admin-a", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"5000\",\"fpp\":\"0.02\"}}");
         assertThat(created.statusCode()).isEqualTo(201);
         JsonNode info = json(created);
         assertThat(info.get("kind").asText()).isEqualTo("bloom");
@@ -252,24 +295,35 @@ class HttpApiTest {
         assertThat(info.has("errorEstimate")).isTrue();
 
         assertError(put("/namespaces/admin-a", "{\"kind\":\"bloom\"}"), 409, "already exists");
-        assertError(put("/namespaces/admin-b", "{\"kind\":\"bloom\",\"params\":{\"fpp\":\"2\"}}"), 400,
+        assertError(
+                put("/namespaces/admin-b", "{\"kind\":\"bloom\",\"params\":{\"fpp\":\"2\"}}"),
+                400,
                 "fpp must be in the open interval (0, 1)");
-        assertError(put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent, exact]");
+        assertError(
+                put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent, exact]");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
-        assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\",\"params\":{\"buckets\":\"1000\",\"probability\":\"0.5\"}}"),
-                400, "recent takes probability with keys, not with buckets");
+        assertError(
+                put(
+                        "/namespaces/admin-b",
+                        "{\"kind\":\"recent\",\"params\":{\"buckets\":\"1000\",\"probability\":\"0.5\"}}"),
+                400,
+                "recent takes probability with keys, not with buckets");
 
         get("/add?e=k1&ns=admin-a");
         assertThat(json(get("/namespaces/admin-a")).get("count").asLong()).isEqualTo(1);
-        assertThat(json(get("/namespaces")).get("namespaces").findValuesAsText("name")).contains("admin-a", "default");
+        assertThat(json(get("/namespaces")).get("namespaces").findValuesAsText("name"))
+                .contains("admin-a", "default");
 
-        assertThat(post("/namespaces/admin-a/clear", "text/plain", "").statusCode()).isEqualTo(200);
+        assertThat(post("/namespaces/admin-a/clear", "text/plain", "").statusCode())
+                .isEqualTo(200);
         assertThat(get("/check?e=k1&ns=admin-a").body()).isEqualTo("MISSING\n");
-        assertThat(post("/namespaces/admin-a/snapshot", "text/plain", "").statusCode()).isEqualTo(202);
+        assertThat(post("/namespaces/admin-a/snapshot", "text/plain", "").statusCode())
+                .isEqualTo(202);
 
         assertThat(delete("/namespaces/admin-a").statusCode()).isEqualTo(200);
         assertError(get("/namespaces/admin-a"), 404, "namespace 'admin-a' does not exist");
-        assertThat(json(get("/namespaces/admin-a")).get("error").asText()).as("auto-create is on: no hint for it")
+        assertThat(json(get("/namespaces/admin-a")).get("error").asText())
+                .as("auto-create is on: no hint for it")
                 .isEqualTo("namespace 'admin-a' does not exist (create it first)");
         assertError(delete("/namespaces/admin-a"), 404, "does not exist");
     }
@@ -281,7 +335,9 @@ class HttpApiTest {
         put("/namespaces/merge-c", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"200\"}}");
         get("/add?e=left&ns=merge-a");
         get("/add?e=right&ns=merge-b");
-        assertThat(post("/namespaces/merge-a/merge?from=merge-b", "text/plain", "").statusCode()).isEqualTo(200);
+        assertThat(post("/namespaces/merge-a/merge?from=merge-b", "text/plain", "")
+                        .statusCode())
+                .isEqualTo(200);
         assertThat(get("/check?e=right&ns=merge-a").body()).isEqualTo("PRESENT\n");
         assertThat(get("/check?e=left&ns=merge-b").body()).isEqualTo("MISSING\n");
         assertError(post("/namespaces/merge-a/merge?from=merge-c", "text/plain", ""), 400, "same kind and parameters");
@@ -329,7 +385,9 @@ class HttpApiTest {
         int missing = replies.indexOf("MISSING\n");
         int addedAgain = replies.indexOf("ADDED\n", added + 1);
         int clearedAgain = replies.indexOf("\"cleared\"", cleared + 1);
-        assertThat(List.of(added, cleared, missing, addedAgain, clearedAgain)).doesNotContain(-1).isSorted();
+        assertThat(List.of(added, cleared, missing, addedAgain, clearedAgain))
+                .doesNotContain(-1)
+                .isSorted();
         assertThat(get("/check?e=c2&ns=pclear").body()).isEqualTo("MISSING\n");
     }
 
@@ -355,21 +413,29 @@ class HttpApiTest {
         // more than Netty's default depth of 128: it used to close the connection unanswered after running them
         StringBuilder requests = new StringBuilder();
         for (int i = 0; i < 1000; i++) {
-            requests.append("GET /checkthenadd?e=deep-").append(i).append("&ns=deep HTTP/1.1\r\nHost: x\r\n")
-                    .append(i == 999 ? "Connection: close\r\n" : "").append("\r\n");
+            requests.append("GET /checkthenadd?e=deep-")
+                    .append(i)
+                    .append("&ns=deep HTTP/1.1\r\nHost: x\r\n")
+                    .append(i == 999 ? "Connection: close\r\n" : "")
+                    .append("\r\n");
         }
         String replies = exchange(requests.toString());
         assertThat(replies.split("HTTP/1.1 200 OK", -1)).hasSize(1001);
-        assertThat(replies.split("MISSING\n", -1)).as("each key new, each answered").hasSize(1001);
+        assertThat(replies.split("MISSING\n", -1))
+                .as("each key new, each answered")
+                .hasSize(1001);
     }
 
     @Test
     void aRequestTargetInAbsoluteFormIsServed() throws Exception {
         // as a proxy sends it (RFC 9112, section 3.2.2)
         assertThat(exchange("GET http://127.0.0.1/check?e=absolute HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-                .startsWith("HTTP/1.1 200 OK").endsWith("MISSING\n");
+                .startsWith("HTTP/1.1 200 OK")
+                .endsWith("MISSING\n");
         assertThat(exchange("GET HTTP://127.0.0.1:8889?x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-                .as("no path: the root").startsWith("HTTP/1.1 404").contains("no endpoint at /");
+                .as("no path: the root")
+                .startsWith("HTTP/1.1 404")
+                .contains("no endpoint at /");
         assertThat(HttpCall.originForm("https://h:1/health")).isEqualTo("/health");
         assertThat(HttpCall.originForm("http://h")).isEqualTo("/");
         assertThat(HttpCall.originForm("/check?e=http://x/y")).isEqualTo("/check?e=http://x/y");
@@ -396,13 +462,15 @@ class HttpApiTest {
         // curl sends "Expect: 100-continue" for bodies over 1 MiB and waits for the answer before sending them
         String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                 + "Content-Length: 10001\r\nExpect: 100-continue\r\n\r\n");
-        assertThat(reply).startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+        assertThat(reply)
+                .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
                 .contains("connection: close\r\n")
                 .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
         assertThat(exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\nk\n"))
+                        + "Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\nk\n"))
                 .as("a body within the limit is invited and answered")
-                .startsWith("HTTP/1.1 100 Continue\r\n").endsWith("M\n");
+                .startsWith("HTTP/1.1 100 Continue\r\n")
+                .endsWith("M\n");
     }
 
     @Test
@@ -410,12 +478,15 @@ class HttpApiTest {
         // RFC 9110, section 6.2: an HTTP/1.1 server answers a later 1.x with HTTP/1.1, and cannot answer a later
         // major version in HTTP/1.1's framing at all; it used to echo "HTTP/2.0 200 OK" in HTTP/1.1 framing
         assertThat(exchange("GET /check?e=v HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n"))
-                .startsWith("HTTP/1.1 200 OK\r\n").endsWith("MISSING\n");
+                .startsWith("HTTP/1.1 200 OK\r\n")
+                .endsWith("MISSING\n");
         assertThat(exchange("GET /check?e=v HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.0 200 OK\r\n");
         String reply = exchange("GET /add?e=version-two&ns=versions HTTP/2.0\r\nHost: x\r\n\r\n"
                 + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(reply).startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\n")
-                .contains("content-type: application/json\r\n").contains("connection: close\r\n")
+        assertThat(reply)
+                .startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\n")
+                .contains("content-type: application/json\r\n")
+                .contains("connection: close\r\n")
                 .endsWith("{\"error\":\"HTTP/2.0 is not supported: this server speaks HTTP/1.1\",\"status\":505}");
         assertError(get("/namespaces/versions"), 404, "does not exist");
     }
@@ -429,7 +500,9 @@ class HttpApiTest {
         for (String expect : new String[] {"", "Expect: 100-continue\r\n"}) {
             String replies = exchange("GET /add?e=before-refusal&ns=refusal-order HTTP/1.1\r\nHost: x\r\n\r\n"
                     + announced + expect + "\r\n");
-            assertThat(replies).as(expect).startsWith("HTTP/1.1 200 OK\r\n")
+            assertThat(replies)
+                    .as(expect)
+                    .startsWith("HTTP/1.1 200 OK\r\n")
                     .contains("ADDED\nHTTP/1.1 413 Request Entity Too Large\r\n")
                     .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
         }
@@ -442,12 +515,16 @@ class HttpApiTest {
     void anHttp11RequestWithoutExactlyOneHostIsA400() throws Exception {
         // RFC 9112, section 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host header or with two
         assertThat(exchange("GET /add?e=hostless&ns=hosts HTTP/1.1\r\n\r\n"))
-                .startsWith("HTTP/1.1 400 Bad Request\r\n").contains("connection: close\r\n")
+                .startsWith("HTTP/1.1 400 Bad Request\r\n")
+                .contains("connection: close\r\n")
                 .endsWith("{\"error\":\"an HTTP/1.1 request needs exactly one Host header (got 0)\",\"status\":400}");
         assertThat(exchange("GET /add?e=two-hosts&ns=hosts HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"))
-                .startsWith("HTTP/1.1 400 Bad Request\r\n").contains("exactly one Host header (got 2)");
-        assertThat(exchange("GET /add?e=http10&ns=hosts HTTP/1.0\r\n\r\n")).as("HTTP/1.0 has no Host requirement")
-                .startsWith("HTTP/1.0 200 OK\r\n").endsWith("ADDED\n");
+                .startsWith("HTTP/1.1 400 Bad Request\r\n")
+                .contains("exactly one Host header (got 2)");
+        assertThat(exchange("GET /add?e=http10&ns=hosts HTTP/1.0\r\n\r\n"))
+                .as("HTTP/1.0 has no Host requirement")
+                .startsWith("HTTP/1.0 200 OK\r\n")
+                .endsWith("ADDED\n");
         assertThat(get("/check?e=hostless&ns=hosts").body()).isEqualTo("MISSING\n");
         assertThat(get("/check?e=two-hosts&ns=hosts").body()).isEqualTo("MISSING\n");
     }
@@ -457,7 +534,8 @@ class HttpApiTest {
         // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
         String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                 + "Content-Length: 2\r\nExpect: 200-ok\r\n\r\nk\n");
-        assertThat(reply).startsWith("HTTP/1.1 417 Expectation Failed\r\n")
+        assertThat(reply)
+                .startsWith("HTTP/1.1 417 Expectation Failed\r\n")
                 .contains("content-type: application/json\r\n")
                 .contains("connection: close\r\n")
                 .endsWith("{\"error\":\"unsupported expectation '200-ok': only '100-continue' is understood\","
@@ -468,9 +546,12 @@ class HttpApiTest {
     void aPasswordOutsideAsciiIsAcceptedInTheBytesClientsSend(@TempDir Path guardedDir) throws Exception {
         // curl and the Redis clients send the password's UTF-8 bytes; RESP's AUTH took them, HTTP never did
         try (TestServer guarded = TestServer.start(guardedDir, b -> b.password("p\u00e4ssw\u00f6rd"))) {
-            String request = "GET /check?e=k HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer %s\r\n\r\n";
+            String request =
+                    "GET /check?e=k HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer %s\r\n\r\n";
             byte[] right = request.formatted("p\u00e4ssw\u00f6rd").getBytes(StandardCharsets.UTF_8);
-            assertThat(exchange(guarded.httpPort(), right)).startsWith("HTTP/1.1 200 OK").endsWith("MISSING\n");
+            assertThat(exchange(guarded.httpPort(), right))
+                    .startsWith("HTTP/1.1 200 OK")
+                    .endsWith("MISSING\n");
             byte[] wrong = request.formatted("passwort").getBytes(StandardCharsets.UTF_8);
             assertThat(exchange(guarded.httpPort(), wrong)).startsWith("HTTP/1.1 401 Unauthorized");
         }
@@ -487,10 +568,11 @@ class HttpApiTest {
     /** Headers over the 16 KiB limit are a 431, and the connection then closes; the server goes on serving. */
     @Test
     void headersOverTheLimitGetA431() throws Exception {
-        String reply = exchange("GET /check?e=k HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(20_000)
-                + "\r\n\r\n");
-        assertThat(reply).startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n")
-                .contains("\"error\":\"request headers too large: ").endsWith("\"status\":431}");
+        String reply = exchange("GET /check?e=k HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(20_000) + "\r\n\r\n");
+        assertThat(reply)
+                .startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n")
+                .contains("\"error\":\"request headers too large: ")
+                .endsWith("\"status\":431}");
         assertThat(get("/check?e=k").statusCode()).isEqualTo(200);
     }
 
@@ -503,7 +585,8 @@ class HttpApiTest {
         for (HttpResponse<String> response : List.of(get("/check?e=k"), get("/nowhere"), get("/health"))) {
             long before = System.currentTimeMillis() / 1000;
             String date = response.headers().firstValue("date").orElseThrow();
-            assertThat(date).matches("(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
+            assertThat(date)
+                    .matches("(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
             long at = java.time.ZonedDateTime.parse(date, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
                     .toEpochSecond();
             assertThat(at).isBetween(before - 5, before + 1);
@@ -546,12 +629,14 @@ class HttpApiTest {
     }
 
     static HttpResponse<String> post(String path, String contentType, String body) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     private static HttpResponse<String> put(String path, String body) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));
     }
 

@@ -121,14 +121,16 @@ class ExactNamespaceStoreDiskFullTest {
     private static List<byte[]> batch(long from, long to) {
         List<byte[]> keys = new ArrayList<>();
         for (long k = from; k < to; k++) {
-            keys.add(ByteBuffer.allocate(16).putLong(k).putLong(k * 0x9E3779B97F4A7C15L).array());
+            keys.add(ByteBuffer.allocate(16)
+                    .putLong(k)
+                    .putLong(k * 0x9E3779B97F4A7C15L)
+                    .array());
         }
         return keys;
     }
 
     /** What a child printed, logged and exited with. */
-    private record ChildRun(List<String> lines, String stderr, int exitCode) {
-    }
+    private record ChildRun(List<String> lines, String stderr, int exitCode) {}
 
     /**
      * Runs the child ({@link #main}) in {@code mode} on a namespace directory of its own: when it says READY, lowers
@@ -139,14 +141,21 @@ class ExactNamespaceStoreDiskFullTest {
         Path log = dir.resolve("child.log");
         Path data = dir.resolve("ns");
         Files.createDirectories(data);
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
-                ExactNamespaceStoreDiskFullTest.class.getName(), data.toString(), mode)
-                .redirectError(log.toFile()).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-XX:-UsePerfData",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ExactNamespaceStoreDiskFullTest.class.getName(),
+                        data.toString(),
+                        mode)
+                .redirectError(log.toFile())
+                .start();
         List<String> lines = new ArrayList<>();
         boolean lifted = false;
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 lines.add(line);
@@ -172,14 +181,22 @@ class ExactNamespaceStoreDiskFullTest {
         // 256 KiB: the first appends that take the log past it fail; a few once-a-second syncs of the broken log
         // run before the limit is lifted
         ChildRun run = runChild("write", "262144", line -> line.startsWith("FAILED"), 3000);
-        assertThat(run.exitCode()).as("child exit code; its log:%n%s", run.stderr()).isZero();
-        assertThat(run.lines()).as("child output; its log:%n%s", run.stderr())
+        assertThat(run.exitCode())
+                .as("child exit code; its log:%n%s", run.stderr())
+                .isZero();
+        assertThat(run.lines())
+                .as("child output; its log:%n%s", run.stderr())
                 .anyMatch(l -> l.startsWith("FAILED") && l.contains("File too large"))
                 .contains("WRITING", "CLOSED");
-        assertThat(run.stderr()).doesNotContain("could not sync its write-ahead log")
+        assertThat(run.stderr())
+                .doesNotContain("could not sync its write-ahead log")
                 .doesNotContain("Exception in thread");
-        assertThat(run.stderr().lines().filter(l -> l.contains(" ERROR ") && l.contains("ExactStore")).count())
-                .as("ERROR lines of the store:%n%s", run.stderr()).isEqualTo(1);
+        assertThat(run.stderr()
+                        .lines()
+                        .filter(l -> l.contains(" ERROR ") && l.contains("ExactStore"))
+                        .count())
+                .as("ERROR lines of the store:%n%s", run.stderr())
+                .isEqualTo(1);
     }
 
     /**
@@ -191,14 +208,21 @@ class ExactNamespaceStoreDiskFullTest {
     @Timeout(120)
     void anExactNamespaceOpensReadOnlyOnAFullDiskAndWritesOnceThereIsRoom() throws Exception {
         // 1 byte: no file can grow, so every write fails
-        ChildRun run = runChild("reopen", "1",
-                line -> line.startsWith("REFUSED") || line.startsWith("WRITTEN") || line.startsWith("NOT"), 1000);
-        assertThat(run.exitCode()).as("child exit code; its log:%n%s", run.stderr()).isZero();
-        assertThat(run.lines()).as("child output; its log:%n%s", run.stderr())
+        ChildRun run = runChild(
+                "reopen",
+                "1",
+                line -> line.startsWith("REFUSED") || line.startsWith("WRITTEN") || line.startsWith("NOT"),
+                1000);
+        assertThat(run.exitCode())
+                .as("child exit code; its log:%n%s", run.stderr())
+                .isZero();
+        assertThat(run.lines())
+                .as("child output; its log:%n%s", run.stderr())
                 .contains("OPENED 1000, WRITES FAILING", "WRITING", "KEPT 1000", "CLOSED")
                 .anyMatch(l -> l.startsWith("REFUSED") && l.contains("read-only") && l.contains("File too large"));
         // (what it logged while no file could grow, this log included, is lost)
-        assertThat(run.stderr()).contains("the disk takes writes again; reopening its store")
+        assertThat(run.stderr())
+                .contains("the disk takes writes again; reopening its store")
                 .doesNotContain("Exception in thread");
     }
 
@@ -211,10 +235,14 @@ class ExactNamespaceStoreDiskFullTest {
     @Timeout(120)
     void anExactNamespaceClearedOnAFullDiskWritesOnceThereIsRoom() throws Exception {
         ChildRun run = runChild("clear", "1", line -> line.startsWith("CLEAR"), 1000);
-        assertThat(run.exitCode()).as("child exit code; its log:%n%s", run.stderr()).isZero();
-        assertThat(run.lines()).as("child output; its log:%n%s", run.stderr())
+        assertThat(run.exitCode())
+                .as("child exit code; its log:%n%s", run.stderr())
+                .isZero();
+        assertThat(run.lines())
+                .as("child output; its log:%n%s", run.stderr())
                 .contains("CLEARED", "WRITING", "KEPT 0", "CLOSED");
-        assertThat(run.stderr()).contains("creating the store a clear could not")
+        assertThat(run.stderr())
+                .contains("creating the store a clear could not")
                 .doesNotContain("Exception in thread");
     }
 }

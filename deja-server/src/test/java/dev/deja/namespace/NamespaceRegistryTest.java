@@ -49,8 +49,12 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(dataDir, kinds,
-                NamespaceSpec.parse("bloom", "capacity=1000"), autoCreate, DURABILITY,
+        NamespaceRegistry registry = new NamespaceRegistry(
+                dataDir,
+                kinds,
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                autoCreate,
+                DURABILITY,
                 new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT));
         registry.open();
         return registry;
@@ -58,6 +62,7 @@ class NamespaceRegistryTest {
 
     /** 1 MiB of bits (bloom) and 1 MiB of buckets (recent, 16 bytes each with owners). */
     private static final Map<String, String> ONE_MIB_BLOOM = Map.of("bits", Long.toString(8L << 20), "k", "7");
+
     private static final Map<String, String> ONE_MIB_RECENT = Map.of("buckets", Long.toString(1L << 16));
     /**
      * What the two reserve together: the bloom's heap is its bits, a little chunk overhead and 64 KiB of block locks,
@@ -76,7 +81,8 @@ class NamespaceRegistryTest {
             assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + ONE_MIB_EACH);
 
             assertThatThrownBy(() -> registry.create("b", "bloom", ONE_MIB_BLOOM))
-                    .isInstanceOfSatisfying(NamespaceException.class,
+                    .isInstanceOfSatisfying(
+                            NamespaceException.class,
                             e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.NO_MEMORY))
                     .hasMessageContaining("namespace 'b' needs 1.1 MiB of memory when full")
                     .hasMessageContaining("of the server's 3.0 MiB namespace memory limit is free");
@@ -85,7 +91,8 @@ class NamespaceRegistryTest {
             assertThat(registry.memoryReserved()).isEqualTo(defaultBytes + ONE_MIB_EACH);
             // a namespace created on first use is refused the same way
             assertThatThrownBy(() -> registry.getOrCreate("c", NamespaceSpec.parse("bloom", "bits=8388608,k=7")))
-                    .isInstanceOf(NamespaceException.class).hasMessageContaining("namespace 'c' needs 1.1 MiB");
+                    .isInstanceOf(NamespaceException.class)
+                    .hasMessageContaining("namespace 'c' needs 1.1 MiB");
 
             // resolving the shape of a 1 TiB recent store must not allocate it (the test JVM would run out)
             assertThatThrownBy(() -> registry.create("vast", "recent", Map.of("buckets", Long.toString(1L << 36))))
@@ -102,8 +109,12 @@ class NamespaceRegistryTest {
     void exactNamespacesReserveTheirRocksDbMemoryAgainstTheNativeLimit() throws IOException {
         // 8 MiB of block cache and three 1 MiB memtables: 11 MiB each
         Map<String, String> small = Map.of("blockCache", "8m", "memtable", "1m");
-        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+        try (NamespaceRegistry registry = new NamespaceRegistry(
+                dataDir,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
                 new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))) {
             registry.open();
             assertThat(registry.nativeMemoryLimit()).isEqualTo(24L << 20);
@@ -112,14 +123,17 @@ class NamespaceRegistryTest {
             assertThat(registry.nativeMemoryReserved()).isEqualTo(22L << 20);
             long heapBefore = registry.memoryReserved();
             assertThatThrownBy(() -> registry.create("e3", "exact", small))
-                    .isInstanceOfSatisfying(NamespaceException.class,
+                    .isInstanceOfSatisfying(
+                            NamespaceException.class,
                             e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.NO_MEMORY))
                     .hasMessageContaining("namespace 'e3' needs 11.0 MiB of native memory (RocksDB's block cache and"
                             + " memtables) when full, but only 2.0 MiB of the server's 24.0 MiB native memory limit"
                             + " is free")
                     .hasMessageContaining("--native-memory-limit");
             assertThat(dataDir.resolve("e3")).doesNotExist();
-            assertThat(registry.memoryReserved()).as("nothing of the heap kept either").isEqualTo(heapBefore);
+            assertThat(registry.memoryReserved())
+                    .as("nothing of the heap kept either")
+                    .isEqualTo(heapBefore);
             registry.delete("e1");
             assertThat(registry.create("e3", "exact", small).name()).isEqualTo("e3");
             assertThat(registry.nativeMemoryReserved()).isEqualTo(22L << 20);
@@ -150,8 +164,9 @@ class NamespaceRegistryTest {
             }
 
             @Override
-            public NamespaceStore open(String namespace, Map<String, String> parameters, Path dir,
-                                       Durability durability) throws IOException {
+            public NamespaceStore open(
+                    String namespace, Map<String, String> parameters, Path dir, Durability durability)
+                    throws IOException {
                 Files.writeString(dir.resolve("half-written"), "x");
                 if (failure instanceof IOException io) {
                     throw io;
@@ -163,7 +178,8 @@ class NamespaceRegistryTest {
 
     @Test
     void aStoreThatCannotOpenLeavesNothingBehindAndSaysWhy() throws IOException {
-        StoreKinds kinds = StoreKinds.of(new FixtureKind("bloom"),
+        StoreKinds kinds = StoreKinds.of(
+                new FixtureKind("bloom"),
                 failingKind("full", new IOException("No space left on device")),
                 failingKind("odd", new IllegalStateException("the store refused")));
         Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRegistry.class);
@@ -176,7 +192,8 @@ class NamespaceRegistryTest {
                     .isInstanceOf(UncheckedIOException.class)
                     .hasMessage("cannot create namespace 'e12' in " + dataDir + ": No space left on device");
             assertThatThrownBy(() -> registry.create("e13", "odd", Map.of()))
-                    .isInstanceOf(IllegalStateException.class).hasMessage("the store refused");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the store refused");
             assertThat(dataDir.resolve("e12")).doesNotExist();
             assertThat(dataDir.resolve("e13")).doesNotExist();
             assertThat(registry.find("e12")).isEmpty();
@@ -192,9 +209,12 @@ class NamespaceRegistryTest {
         } finally {
             logger.detachAppender(logged);
         }
-        assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN).hasSize(3)
+        assertThat(logged.list)
+                .filteredOn(e -> e.getLevel() == Level.WARN)
+                .hasSize(3)
                 .allSatisfy(e -> assertThat(e.getFormattedMessage()).startsWith("could not create namespace 'e1"))
-                .allSatisfy(e -> assertThat(e.getThrowableProxy()).as("with its cause").isNotNull());
+                .allSatisfy(e ->
+                        assertThat(e.getThrowableProxy()).as("with its cause").isNotNull());
         try (NamespaceRegistry registry = open(kinds, false)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
         }
@@ -225,7 +245,8 @@ class NamespaceRegistryTest {
                 "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
         for (Map.Entry<String, String> c : contents.entrySet()) {
             Files.writeString(file, c.getKey());
-            assertThatThrownBy(() -> open(StoreKinds.standard(), true)).as(c.getKey())
+            assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+                    .as(c.getKey())
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("namespace 'broken' cannot be loaded: " + file + ": " + c.getValue());
         }
@@ -245,11 +266,14 @@ class NamespaceRegistryTest {
             try (NamespaceRegistry registry = open(FIXTURE, true)) {
                 assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
             }
-            assertThat(events.list).filteredOn(e -> e.getLevel() == Level.WARN)
+            assertThat(events.list)
+                    .filteredOn(e -> e.getLevel() == Level.WARN)
                     .extracting(ILoggingEvent::getFormattedMessage)
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve("bad name!") + " skipped"))
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve(".hidden") + " skipped"));
-            assertThat(dataDir.resolve("bad name!").resolve(Namespace.METADATA)).as("left as it was").exists();
+            assertThat(dataDir.resolve("bad name!").resolve(Namespace.METADATA))
+                    .as("left as it was")
+                    .exists();
         } finally {
             logger.detachAppender(events);
         }
@@ -258,13 +282,14 @@ class NamespaceRegistryTest {
     @Test
     void namespacesBeyondTheCountLimitAreRefused() throws IOException {
         NamespaceLimits three = new NamespaceLimits(0, 0, 3);
-        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
+        try (NamespaceRegistry registry = new NamespaceRegistry(
+                dataDir, FIXTURE, NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
             registry.open(); // default
             registry.create("a", "bloom", Map.of());
             registry.getOrCreate("b"); // created on first use
             assertThatThrownBy(() -> registry.create("c", "recent", Map.of()))
-                    .isInstanceOfSatisfying(NamespaceException.class,
+                    .isInstanceOfSatisfying(
+                            NamespaceException.class,
                             e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.TOO_MANY))
                     .hasMessage("cannot create namespace 'c': the server holds at most 3 namespaces"
                             + " (--max-namespaces); delete one first");
@@ -274,8 +299,13 @@ class NamespaceRegistryTest {
             assertThat(registry.create("c", "recent", Map.of()).name()).isEqualTo("c");
         }
         // a lower limit than the data dir holds: it still opens, and nothing more can be created
-        try (NamespaceRegistry registry = new NamespaceRegistry(dataDir, FIXTURE,
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, new NamespaceLimits(0, 0, 1))) {
+        try (NamespaceRegistry registry = new NamespaceRegistry(
+                dataDir,
+                FIXTURE,
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
+                new NamespaceLimits(0, 0, 1))) {
             registry.open();
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("b", "c", "default");
             assertThatThrownBy(() -> registry.create("d", "bloom", Map.of()))
@@ -290,12 +320,17 @@ class NamespaceRegistryTest {
             registry.create("b", "bloom", ONE_MIB_BLOOM);
             registry.get("a").checkThenAdd(List.of("kept".getBytes()), null).join();
         }
-        NamespaceRegistry small = new NamespaceRegistry(dataDir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+        NamespaceRegistry small = new NamespaceRegistry(
+                dataDir,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
                 new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT));
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
-                .hasMessageContaining("namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.1 MiB of memory when full");
+                .hasMessageContaining(
+                        "namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.1 MiB of memory when full");
         // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
@@ -308,7 +343,8 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             for (String bad : new String[] {"", "..", "../x", "a/b", ".hidden", "a\\b", "x".repeat(129), "sp ace"}) {
                 assertThatThrownBy(() -> registry.create(bad, "bloom", Map.of()))
-                        .as(bad).isInstanceOf(IllegalArgumentException.class)
+                        .as(bad)
+                        .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("namespace name must be");
             }
             assertThat(registry.create("bf:users-2026.v1_a", "bloom", Map.of()).name())
@@ -331,8 +367,16 @@ class NamespaceRegistryTest {
     void realKindsResolveTheirParametersToAShape() throws IOException {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             Namespace a = registry.create("shape-a", "bloom", Map.of("capacity", "10000", "fpp", "0.01"));
-            Namespace b = registry.create("shape-b", "bloom", Map.of("bits", a.parameters().get("bits"),
-                    "k", a.parameters().get("k"), "capacity", "10000"));
+            Namespace b = registry.create(
+                    "shape-b",
+                    "bloom",
+                    Map.of(
+                            "bits",
+                            a.parameters().get("bits"),
+                            "k",
+                            a.parameters().get("k"),
+                            "capacity",
+                            "10000"));
             assertThat(b.parameters()).isEqualTo(a.parameters()).containsKeys("bits", "k", "capacity");
             Namespace recent = registry.create("shape-r", "recent", Map.of("keys", "1000"));
             assertThat(recent.parameters()).containsEntry("ways", "8").containsEntry("owners", "true");
@@ -347,14 +391,19 @@ class NamespaceRegistryTest {
     void kindParametersAndContentSurviveAReopen() throws IOException {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("kept", "recent", Map.of("keys", "1000"));
-            registry.get("kept").checkThenAdd(List.of("a".getBytes()), new long[] {7}).join();
+            registry.get("kept")
+                    .checkThenAdd(List.of("a".getBytes()), new long[] {7})
+                    .join();
         }
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             Namespace kept = reopened.get("kept");
             assertThat(kept.kind().name()).isEqualTo("recent");
             assertThat(kept.store().check("a".getBytes())).isTrue();
-            assertThat(kept.checkThenAdd(List.of("a".getBytes()), new long[] {7}).join()[0].name())
-                    .as("the owner survived too").isEqualTo("RETRY");
+            assertThat(kept.checkThenAdd(List.of("a".getBytes()), new long[] {7})
+                            .join()[0]
+                            .name())
+                    .as("the owner survived too")
+                    .isEqualTo("RETRY");
             assertThat(reopened.list()).extracting(Namespace::name).containsExactly("default", "kept");
         }
     }
@@ -364,7 +413,9 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             for (int round = 0; round < 20; round++) {
                 registry.create("raced", "bloom", Map.of("capacity", "100000"));
-                registry.get("raced").checkThenAdd(List.of("k".getBytes()), null).join();
+                registry.get("raced")
+                        .checkThenAdd(List.of("k".getBytes()), null)
+                        .join();
                 java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
                 Thread deleter = Thread.ofPlatform().start(() -> {
                     awaitQuietly(start);
@@ -382,7 +433,9 @@ class NamespaceRegistryTest {
                 deleter.join();
                 clearer.join();
                 assertThat(registry.find("raced")).as("round %d", round).isEmpty();
-                assertThat(dataDir.resolve("raced")).as("round %d: nothing left behind", round).doesNotExist();
+                assertThat(dataDir.resolve("raced"))
+                        .as("round %d: nothing left behind", round)
+                        .doesNotExist();
             }
         }
     }
@@ -420,8 +473,12 @@ class NamespaceRegistryTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"recent, NO", "exact, NO", "recent, ALWAYS", "exact, ALWAYS"})
     void writesRacingClearsNeverFail(String kind, FsyncPolicy fsync) throws Exception {
-        NamespaceRegistry opened = new NamespaceRegistry(dataDir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, new Durability(fsync, Duration.ZERO),
+        NamespaceRegistry opened = new NamespaceRegistry(
+                dataDir,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                new Durability(fsync, Duration.ZERO),
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
         opened.open();
         try (NamespaceRegistry registry = opened) {
@@ -435,9 +492,11 @@ class NamespaceRegistryTest {
                 writers.add(Thread.ofPlatform().start(() -> {
                     for (long i = 0; running.get(); i++) {
                         try {
-                            registry.get("raced").checkThenAdd(List.of(("w" + writer + "-" + i).getBytes()), null)
+                            registry.get("raced")
+                                    .checkThenAdd(List.of(("w" + writer + "-" + i).getBytes()), null)
                                     .join();
-                            registry.get("raced").forget(List.of(("w" + writer + "-" + (i / 2)).getBytes()), null)
+                            registry.get("raced")
+                                    .forget(List.of(("w" + writer + "-" + (i / 2)).getBytes()), null)
                                     .join();
                             writes.incrementAndGet();
                         } catch (RuntimeException e) {
@@ -483,8 +542,8 @@ class NamespaceRegistryTest {
                 }
             });
             assertThat(refusedClears).isEmpty();
-            assertThat(snapshotFailures).allSatisfy(failure -> assertThat(failure)
-                    .isInstanceOf(dev.deja.seen.StoreClosedException.class));
+            assertThat(snapshotFailures)
+                    .allSatisfy(failure -> assertThat(failure).isInstanceOf(dev.deja.seen.StoreClosedException.class));
             assertThat(written.get()).as("checkpoints written").isPositive();
         }
     }
@@ -499,7 +558,9 @@ class NamespaceRegistryTest {
                 Thread writer = Thread.ofPlatform().start(() -> {
                     for (long i = 0; running.get(); i++) {
                         try {
-                            namespace.checkThenAdd(List.of(("k" + i).getBytes()), null).join();
+                            namespace
+                                    .checkThenAdd(List.of(("k" + i).getBytes()), null)
+                                    .join();
                         } catch (java.util.concurrent.CompletionException e) {
                             failures.add(e.getCause());
                             return;
@@ -510,9 +571,12 @@ class NamespaceRegistryTest {
                 registry.delete("doomed");
                 running.set(false);
                 writer.join();
-                assertThat(failures).as("round %d", round).allSatisfy(failure -> assertThat(failure)
-                        .isInstanceOf(NamespaceException.class)
-                        .hasMessage("namespace 'doomed' was deleted while this command ran; nothing was changed"));
+                assertThat(failures)
+                        .as("round %d", round)
+                        .allSatisfy(failure -> assertThat(failure)
+                                .isInstanceOf(NamespaceException.class)
+                                .hasMessage(
+                                        "namespace 'doomed' was deleted while this command ran; nothing was changed"));
             }
         }
     }
@@ -567,7 +631,9 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             // the merge's snapshot used to be skipped (same journal position), and the merged key lost
             assertThat(reopened.get("ma").store().check("x".getBytes())).isTrue();
-            assertThat(reopened.get("ma").store().check("y".getBytes())).as("merged in").isTrue();
+            assertThat(reopened.get("ma").store().check("y".getBytes()))
+                    .as("merged in")
+                    .isTrue();
         }
     }
 
@@ -587,8 +653,12 @@ class NamespaceRegistryTest {
             // written, so the copy recovered neither
             copyTree(dataDir.resolve("target"), tmpCopy.resolve("target"));
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(tmpCopy, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+        try (NamespaceRegistry reopened = new NamespaceRegistry(
+                tmpCopy,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
             reopened.open();
             assertThat(reopened.get("target").store().checkAll(keys(0, 2000))).containsOnly(true);
@@ -598,23 +668,35 @@ class NamespaceRegistryTest {
 
     @Test
     void aBloomNamespaceWrittenInFormatOneRecoversWithItsLayoutAndKeepsIt() throws IOException {
-        copyResourceDir("format1-data/orders", dataDir.resolve("orders"), List.of("namespace.properties",
-                "snapshot-00000000000000000500.snap", "journal-00000000000000000000.log",
-                "journal-00000000000000000500.log"));
+        copyResourceDir(
+                "format1-data/orders",
+                dataDir.resolve("orders"),
+                List.of(
+                        "namespace.properties",
+                        "snapshot-00000000000000000500.snap",
+                        "journal-00000000000000000000.log",
+                        "journal-00000000000000000500.log"));
         for (int reopen = 0; reopen < 2; reopen++) {
             try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
                 Namespace orders = registry.get("orders");
                 for (int i = 0; i < 600; i++) {
-                    assertThat(orders.store().check(("order-" + i).getBytes())).as("order-%d, reopen %d", i, reopen)
+                    assertThat(orders.store().check(("order-" + i).getBytes()))
+                            .as("order-%d, reopen %d", i, reopen)
                             .isTrue();
                 }
                 // new keys are journaled and snapshotted in the same layout, and found after the next reopen
                 String fresh = "fresh-" + reopen;
-                assertThat(orders.checkThenAdd(List.of(fresh.getBytes()), null).join()[0].name()).isEqualTo("NEW");
-                assertThat(orders.checkThenAdd(List.of("order-3".getBytes()), null).join()[0].name())
+                assertThat(orders.checkThenAdd(List.of(fresh.getBytes()), null)
+                                .join()[0]
+                                .name())
+                        .isEqualTo("NEW");
+                assertThat(orders.checkThenAdd(List.of("order-3".getBytes()), null)
+                                .join()[0]
+                                .name())
                         .isEqualTo("DUPLICATE");
             }
-            assertThat(bloomFormatVersion(newest(dataDir.resolve("orders"), "snapshot-"))).isEqualTo(1);
+            assertThat(bloomFormatVersion(newest(dataDir.resolve("orders"), "snapshot-")))
+                    .isEqualTo(1);
         }
         try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
             Namespace orders = registry.get("orders");
@@ -648,16 +730,22 @@ class NamespaceRegistryTest {
     @Test
     void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            registry.create("fragile", "bloom", Map.of()).checkThenAdd(List.of("first".getBytes()), null).join();
+            registry.create("fragile", "bloom", Map.of())
+                    .checkThenAdd(List.of("first".getBytes()), null)
+                    .join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            registry.get("fragile").checkThenAdd(List.of("second".getBytes()), null).join();
+            registry.get("fragile")
+                    .checkThenAdd(List.of("second".getBytes()), null)
+                    .join();
         }
         flipByte(newest(dataDir.resolve("fragile"), "snapshot-"), 40);
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             Namespace reloaded = registry.get("fragile");
             assertThat(reloaded.store().check("first".getBytes())).isTrue();
-            assertThat(reloaded.store().check("second".getBytes())).as("replayed from the journal").isTrue();
+            assertThat(reloaded.store().check("second".getBytes()))
+                    .as("replayed from the journal")
+                    .isTrue();
         }
     }
 
@@ -672,17 +760,22 @@ class NamespaceRegistryTest {
     void aNamespaceWhoseSnapshotsAreAllDamagedStopsTheStartInsteadOfOpeningEmpty() throws IOException {
         Path dir = dataDir.resolve("fragile");
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            registry.create("fragile", "bloom", Map.of()).checkThenAdd(List.of("first".getBytes()), null).join();
+            registry.create("fragile", "bloom", Map.of())
+                    .checkThenAdd(List.of("first".getBytes()), null)
+                    .join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            registry.get("fragile").checkThenAdd(List.of("second".getBytes()), null).join();
+            registry.get("fragile")
+                    .checkThenAdd(List.of("second".getBytes()), null)
+                    .join();
         }
         List<Path> storeFiles;
         try (Stream<Path> files = Files.list(dir)) {
             storeFiles = files.filter(f -> f.getFileName().toString().matches("(snapshot|journal)-\\d+\\.(snap|log)"))
                     .toList();
         }
-        List<Path> snapshots = storeFiles.stream().filter(f -> f.getFileName().toString().startsWith("snapshot-"))
+        List<Path> snapshots = storeFiles.stream()
+                .filter(f -> f.getFileName().toString().startsWith("snapshot-"))
                 .toList();
         assertThat(snapshots).isNotEmpty();
         for (Path snapshot : snapshots) {
@@ -693,12 +786,14 @@ class NamespaceRegistryTest {
             before = files.map(f -> f.getFileName().toString()).sorted().toList();
         }
         for (int start = 0; start < 2; start++) {
-            assertThatThrownBy(() -> open(FIXTURE, true)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> open(FIXTURE, true))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("cannot rebuild the store in " + dir)
                     .hasMessageContaining("no snapshot verifies")
                     .hasMessageContaining("the journal starts at record 1, so records 0 to 0 are lost");
             try (Stream<Path> files = Files.list(dir)) {
-                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(before);
+                assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
+                        .isEqualTo(before);
             }
         }
 
@@ -720,11 +815,16 @@ class NamespaceRegistryTest {
         List<Path> blockers = new java.util.ArrayList<>();
         NamespaceRegistry registry = open(FIXTURE, true);
         try {
-            registry.create("full", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
-            registry.create("fine", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            registry.create("full", "bloom", Map.of())
+                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .join();
+            registry.create("fine", "bloom", Map.of())
+                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .join();
             // a directory where the snapshot's temporary file goes makes it fail, as a full disk would
             for (int position = 0; position < 4; position++) {
-                Path blocker = dir.resolve(String.format("snapshot-%020d.snap.tmp", position)).resolve("blocker");
+                Path blocker = dir.resolve(String.format("snapshot-%020d.snap.tmp", position))
+                        .resolve("blocker");
                 Files.createDirectories(blocker);
                 blockers.add(blocker);
             }
@@ -736,7 +836,9 @@ class NamespaceRegistryTest {
             Files.delete(blocker.getParent());
         }
         try (NamespaceRegistry reopened = open(FIXTURE, true)) {
-            assertThat(reopened.get("full").store().check("k".getBytes())).as("replayed from the journal").isTrue();
+            assertThat(reopened.get("full").store().check("k".getBytes()))
+                    .as("replayed from the journal")
+                    .isTrue();
             assertThat(reopened.closeAll()).isEmpty();
         }
     }
@@ -767,7 +869,8 @@ class NamespaceRegistryTest {
         }
         Path third = dataDir.resolve("third");
         Path segment = third.resolve("recent1").resolve(String.format("journal-%020d.log", 0));
-        assertThat(third.resolve("recent1").resolve(String.format("journal-%020d.log", 10_000))).exists();
+        assertThat(third.resolve("recent1").resolve(String.format("journal-%020d.log", 10_000)))
+                .exists();
         flipByte(segment, 20 + 37 * 7_000 + 20);
         try (NamespaceRegistry registry = openAt(third)) {
             SeenSet store = registry.get("recent1").store();
@@ -780,15 +883,21 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry openAt(Path dir) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(dir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+        NamespaceRegistry registry = new NamespaceRegistry(
+                dir,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
         registry.open();
         return registry;
     }
 
     private static List<byte[]> keys(int from, int to) {
-        return java.util.stream.IntStream.range(from, to).mapToObj(i -> ("key-" + i).getBytes()).toList();
+        return java.util.stream.IntStream.range(from, to)
+                .mapToObj(i -> ("key-" + i).getBytes())
+                .toList();
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
@@ -816,8 +925,8 @@ class NamespaceRegistryTest {
         Path dir = dataDir.resolve("c");
         Path crashed = tmpCopy.resolve("data");
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
-            registry.create("c", kind,
-                    kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
+            registry.create(
+                    "c", kind, kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
             registry.get("c").checkThenAdd(keys(0, 100), null).join();
             registry.get("c").durableStore().snapshot().join();
             registry.get("c").checkThenAdd(keys(100, 200), null).join(); // only in the journal
@@ -834,12 +943,20 @@ class NamespaceRegistryTest {
                 }
             }
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(crashed, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY,
+        try (NamespaceRegistry reopened = new NamespaceRegistry(
+                crashed,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "capacity=1000"),
+                true,
+                DURABILITY,
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
             reopened.open();
-            assertThat(reopened.get("c").store().checkAll(keys(0, 200))).as("cleared keys").containsOnly(false);
-            assertThat(reopened.get("c").store().check("after".getBytes())).as("written after the clear").isTrue();
+            assertThat(reopened.get("c").store().checkAll(keys(0, 200)))
+                    .as("cleared keys")
+                    .containsOnly(false);
+            assertThat(reopened.get("c").store().check("after".getBytes()))
+                    .as("written after the clear")
+                    .isTrue();
         }
     }
 
@@ -851,9 +968,13 @@ class NamespaceRegistryTest {
     void anExactStoreRenamedAsideByAnInterruptedClearIsDeletedAtTheNextStart() throws Exception {
         Path dir = dataDir.resolve("x");
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
-            registry.create("x", "exact", Map.of()).checkThenAdd(keys(0, 100), null).join();
+            registry.create("x", "exact", Map.of())
+                    .checkThenAdd(keys(0, 100), null)
+                    .join();
             registry.clear("x");
-            assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).as("deleted by the clear").doesNotExist();
+            assertThat(dir.resolve(ExactNamespaceStore.CLEARED))
+                    .as("deleted by the clear")
+                    .doesNotExist();
             assertThat(registry.get("x").store().checkAll(keys(0, 100))).containsOnly(false);
             registry.get("x").checkThenAdd(keys(100, 200), null).join();
         }
@@ -870,16 +991,22 @@ class NamespaceRegistryTest {
     @Test
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            registry.create("gone", "bloom", Map.of()).checkThenAdd(List.of("k".getBytes()), null).join();
+            registry.create("gone", "bloom", Map.of())
+                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .join();
             Path setAside = dataDir.resolve("gone").resolve("journal-00000000000000000000.log.20.corrupt");
             Files.writeString(setAside, "damage kept for inspection");
             registry.clear("gone");
-            assertThat(setAside).as("set-aside files are never deleted by a clear").exists();
+            assertThat(setAside)
+                    .as("set-aside files are never deleted by a clear")
+                    .exists();
             assertThat(registry.get("gone").store().check("k".getBytes())).isFalse();
             registry.get("gone").checkThenAdd(List.of("after".getBytes()), null).join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            assertThat(registry.get("gone").store().check("k".getBytes())).as("clear is durable").isFalse();
+            assertThat(registry.get("gone").store().check("k".getBytes()))
+                    .as("clear is durable")
+                    .isFalse();
             assertThat(registry.get("gone").store().check("after".getBytes())).isTrue();
             registry.delete("gone");
             assertThat(dataDir.resolve("gone")).doesNotExist();
@@ -891,7 +1018,8 @@ class NamespaceRegistryTest {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().startsWith(prefix)
                             && !f.getFileName().toString().endsWith(".tmp"))
-                    .max(Comparator.comparing(Path::toString)).orElseThrow();
+                    .max(Comparator.comparing(Path::toString))
+                    .orElseThrow();
         }
     }
 

@@ -41,7 +41,9 @@ class SharedThreadsTest {
     Path dataDir;
 
     @ParameterizedTest
-    @EnumSource(value = FsyncPolicy.class, names = {"ALWAYS", "EVERYSEC"})
+    @EnumSource(
+            value = FsyncPolicy.class,
+            names = {"ALWAYS", "EVERYSEC"})
     void twoHundredNamespacesShareAFewThreadsAndKeepTheirKeysAcrossARestart(FsyncPolicy fsync) throws Exception {
         int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
         List<String> names = new ArrayList<>();
@@ -53,8 +55,8 @@ class SharedThreadsTest {
                 names.add(create(registry, "r" + i, "recent", Map.of("buckets", "1024")));
             }
             for (int i = 0; i < EXACT; i++) {
-                names.add(create(registry, "e" + i, "exact",
-                        Map.of("window", "1h", "blockCache", "1m", "memtable", "64k")));
+                names.add(create(
+                        registry, "e" + i, "exact", Map.of("window", "1h", "blockCache", "1m", "memtable", "64k")));
             }
             List<CompletableFuture<Verdict[]>> writes = new ArrayList<>();
             for (String name : names) {
@@ -65,7 +67,8 @@ class SharedThreadsTest {
             }
             registry.snapshotAll().join(); // snapshots and checkpoints on the shared threads too
 
-            assertThat(dejaThreads()).as("threads named deja- with %d namespaces open", names.size())
+            assertThat(dejaThreads())
+                    .as("threads named deja- with %d namespaces open", names.size())
                     .isLessThanOrEqualTo(SHARED_THREADS_AT_MOST);
             assertThat(ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore)
                     .as("threads started by opening %d namespaces", names.size())
@@ -76,14 +79,20 @@ class SharedThreadsTest {
         try (NamespaceRegistry restarted = open(fsync)) {
             assertThat(restarted.list()).hasSize(names.size() + 1); // and the default namespace
             for (String name : names) {
-                assertThat(restarted.get(name).store().checkAll(keys(name))).as(name).containsOnly(true);
+                assertThat(restarted.get(name).store().checkAll(keys(name)))
+                        .as(name)
+                        .containsOnly(true);
             }
         }
     }
 
     private NamespaceRegistry open(FsyncPolicy fsync) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(dataDir, StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "bits=16384,k=7"), false, new Durability(fsync, Duration.ofSeconds(1)),
+        NamespaceRegistry registry = new NamespaceRegistry(
+                dataDir,
+                StoreKinds.standard(),
+                NamespaceSpec.parse("bloom", "bits=16384,k=7"),
+                false,
+                new Durability(fsync, Duration.ofSeconds(1)),
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
         registry.open();
         return registry;
@@ -95,11 +104,14 @@ class SharedThreadsTest {
     }
 
     private static List<byte[]> keys(String namespace) {
-        return IntStream.range(0, 20).mapToObj(i -> (namespace + "-key-" + i).getBytes(StandardCharsets.UTF_8))
+        return IntStream.range(0, 20)
+                .mapToObj(i -> (namespace + "-key-" + i).getBytes(StandardCharsets.UTF_8))
                 .toList();
     }
 
     private static long dejaThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("deja-")).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("deja-"))
+                .count();
     }
 }

@@ -17,8 +17,8 @@ class InlineCommandTest {
 
     @Test
     void doubleQuotesKeepBlanksAndTakeEscapes() {
-        assertThat(words("SET \"my key\" \"a\\\"b\\\\c\\n\\r\\t\\b\\a\"")).containsExactly("SET", "my key",
-                "a\"b\\c\n\r\t\b\u0007");
+        assertThat(words("SET \"my key\" \"a\\\"b\\\\c\\n\\r\\t\\b\\a\""))
+                .containsExactly("SET", "my key", "a\"b\\c\n\r\t\b\u0007");
         // \x without two hex digits is an x, as any other escaped character is itself
         assertThat(words("ECHO \"\\x41\\x7a\\x4\"")).containsExactly("ECHO", "Azx4");
         assertThat(words("ECHO \"\"")).containsExactly("ECHO", "");
@@ -39,11 +39,15 @@ class InlineCommandTest {
     void unbalancedQuotesAreRefused() {
         assertThat(InlineCommand.split("ECHO \"open")).isNull();
         assertThat(InlineCommand.split("ECHO 'open")).isNull();
-        assertThat(InlineCommand.split("ECHO \"closed\"x")).as("a closing quote must end the argument").isNull();
+        assertThat(InlineCommand.split("ECHO \"closed\"x"))
+                .as("a closing quote must end the argument")
+                .isNull();
         assertThat(InlineCommand.split("ECHO \"ends in a backslash\\")).isNull();
     }
 
     private static List<String> words(String line) {
-        return InlineCommand.split(line).stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
+        return InlineCommand.split(line).stream()
+                .map(b -> new String(b, StandardCharsets.UTF_8))
+                .toList();
     }
 }

@@ -33,6 +33,7 @@ class JedisCompatibilityTest {
 
     @TempDir
     static Path dataDir;
+
     private static TestServer server;
     private static RedisClient jedis;
 
@@ -50,7 +51,10 @@ class JedisCompatibilityTest {
 
     /** A deja command Jedis does not know, sent by name as its users send module commands. */
     private enum Dj implements ProtocolCommand {
-        CHECKTHENADD, MCHECKTHENADD, FORGET, CREATE;
+        CHECKTHENADD,
+        MCHECKTHENADD,
+        FORGET,
+        CREATE;
 
         @Override
         public byte[] getRaw() {
@@ -60,7 +64,9 @@ class JedisCompatibilityTest {
 
     @Test
     void bloomCommandsAsJedisCallsThem() {
-        assertThat(jedis.bfReserve("j-a", 0.01, 1000, BFReserveParams.reserveParams().nonScaling())).isEqualTo("OK");
+        assertThat(jedis.bfReserve(
+                        "j-a", 0.01, 1000, BFReserveParams.reserveParams().nonScaling()))
+                .isEqualTo("OK");
         assertThat(jedis.bfAdd("j-a", "one")).isTrue();
         assertThat(jedis.bfAdd("j-a", "one")).isFalse();
         assertThat(jedis.bfMAdd("j-a", "two", "three", "two")).containsExactly(true, true, false);
@@ -71,14 +77,17 @@ class JedisCompatibilityTest {
         assertThat(jedis.bfExists("j-missing", "x")).isFalse();
 
         Map<String, Object> info = jedis.bfInfo("j-a");
-        assertThat(info).containsEntry("Capacity", 1000L).containsEntry("Number of filters", 1L)
+        assertThat(info)
+                .containsEntry("Capacity", 1000L)
+                .containsEntry("Number of filters", 1L)
                 .containsEntry("Number of items inserted", 3L);
 
         assertThat(jedis.bfInsert("j-b", new BFInsertParams().capacity(500).error(0.001), "x", "y", "x"))
                 .containsExactly(true, true, false);
         assertThat(jedis.bfInfo("j-b")).containsEntry("Capacity", 500L);
         assertThatThrownBy(() -> jedis.bfInsert("j-c", new BFInsertParams().noCreate(), "x"))
-                .isInstanceOf(JedisDataException.class).hasMessage("ERR not found");
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR not found");
         assertThatThrownBy(() -> jedis.bfReserve("j-a", 0.01, 1000)).hasMessage("ERR item exists");
         assertThatThrownBy(() -> jedis.bfReserve("j-d", 1.5, 100)).hasMessage("ERR (0 < error rate range < 1)");
     }
@@ -106,18 +115,24 @@ class JedisCompatibilityTest {
 
     @Test
     void theDedupIdiomAndDejaCommands() {
-        assertThat(jedis.set("j-msg-1", "worker-3", SetParams.setParams().nx().ex(3600))).isEqualTo("OK");
-        assertThat(jedis.set("j-msg-1", "worker-5", SetParams.setParams().nx().ex(3600))).isNull();
+        assertThat(jedis.set("j-msg-1", "worker-3", SetParams.setParams().nx().ex(3600)))
+                .isEqualTo("OK");
+        assertThat(jedis.set("j-msg-1", "worker-5", SetParams.setParams().nx().ex(3600)))
+                .isNull();
         assertThat(jedis.get("j-msg-1")).isEqualTo("worker-3");
         assertThat(jedis.ttl("j-msg-1")).isBetween(3590L, 3600L);
 
-        assertThat(jedis.sendCommand(Dj.CREATE, "j-orders", "recent", "keys", "10000")).isEqualTo(bytes("OK"));
-        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("NEW"));
-        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("RETRY"));
+        assertThat(jedis.sendCommand(Dj.CREATE, "j-orders", "recent", "keys", "10000"))
+                .isEqualTo(bytes("OK"));
+        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711"))
+                .isEqualTo(bytes("NEW"));
+        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711"))
+                .isEqualTo(bytes("RETRY"));
         assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17")).isEqualTo(bytes("DUPLICATE"));
         assertThat(jedis.sendCommand(Dj.FORGET, "j-orders", "order-17", "4711")).isEqualTo(1L);
         assertThat(jedis.sendCommand(Dj.MCHECKTHENADD, "j-orders", "order-17", "order-18"))
-                .asList().containsExactly(bytes("NEW"), bytes("NEW"));
+                .asList()
+                .containsExactly(bytes("NEW"), bytes("NEW"));
     }
 
     @Test

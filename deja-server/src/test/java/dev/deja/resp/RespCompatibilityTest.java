@@ -19,6 +19,7 @@ class RespCompatibilityTest {
 
     @TempDir
     static Path dataDir;
+
     private static TestServer server;
 
     @BeforeAll
@@ -76,7 +77,8 @@ class RespCompatibilityTest {
         assertThat(exchange("AUTH default anything\r\n", "\r\n")).isEqualTo("+OK\r\n");
         assertThat(exchange("AUTH someone anything\r\n", "\r\n"))
                 .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
-        assertThat(exchange("HELLO 3 AUTH default anything\r\n", "modules\r\n*0\r\n")).startsWith("%7\r\n");
+        assertThat(exchange("HELLO 3 AUTH default anything\r\n", "modules\r\n*0\r\n"))
+                .startsWith("%7\r\n");
         assertThat(exchange("AUTH anything\r\n", "\r\n"))
                 .startsWith("-ERR AUTH <password> called without any password configured for the default user.");
     }
@@ -98,9 +100,12 @@ class RespCompatibilityTest {
     @Test
     void resetGivesBackTheConnectionAsItOpened(@TempDir Path other) throws Exception {
         try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
-            String reply = guarded.respExchange("RESET\r\nAUTH s3cret\r\nHELLO 3 SETNAME foo\r\nMULTI\r\nPING\r\n"
-                    + "RESET\r\nPING\r\nAUTH s3cret\r\nCLIENT GETNAME\r\nEXEC\r\n", "without MULTI\r\n");
-            assertThat(reply).startsWith("+RESET\r\n+OK\r\n%7\r\n")
+            String reply = guarded.respExchange(
+                    "RESET\r\nAUTH s3cret\r\nHELLO 3 SETNAME foo\r\nMULTI\r\nPING\r\n"
+                            + "RESET\r\nPING\r\nAUTH s3cret\r\nCLIENT GETNAME\r\nEXEC\r\n",
+                    "without MULTI\r\n");
+            assertThat(reply)
+                    .startsWith("+RESET\r\n+OK\r\n%7\r\n")
                     .endsWith("modules\r\n*0\r\n+OK\r\n+QUEUED\r\n+RESET\r\n-NOAUTH Authentication required.\r\n"
                             + "+OK\r\n$-1\r\n-ERR EXEC without MULTI\r\n");
         }
@@ -119,9 +124,11 @@ class RespCompatibilityTest {
             assertThat(guarded.respExchange("HELLO 3 AUTH default s3cret SETNAME\r\nDJ.LIST\r\n", noAuth))
                     .isEqualTo("-ERR Syntax error in HELLO option 'SETNAME'\r\n" + noAuth);
             assertThat(guarded.respExchange("HELLO 2 AUTH default wrong AUTH default s3cret\r\nPING\r\n", "+PONG\r\n"))
-                    .as("the last AUTH option counts, as in Redis").endsWith("modules\r\n*0\r\n+PONG\r\n");
-            assertThat(guarded.respExchange("HELLO 2 AUTH default wrong SETNAME w\r\nAUTH s3cret\r\nCLIENT GETNAME\r\n",
-                    "$-1\r\n")).as("a refused HELLO names nobody")
+                    .as("the last AUTH option counts, as in Redis")
+                    .endsWith("modules\r\n*0\r\n+PONG\r\n");
+            assertThat(guarded.respExchange(
+                            "HELLO 2 AUTH default wrong SETNAME w\r\nAUTH s3cret\r\nCLIENT GETNAME\r\n", "$-1\r\n"))
+                    .as("a refused HELLO names nobody")
                     .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n+OK\r\n$-1\r\n");
         }
     }
@@ -137,19 +144,24 @@ class RespCompatibilityTest {
         String notInteger = "-ERR value is not an integer or out of range\r\n";
         assertThat(exchange("SET compat-int v EX +10\r\n", "\r\n")).isEqualTo(notInteger);
         assertThat(exchange("SET compat-int v EX 010\r\n", "\r\n")).isEqualTo(notInteger);
-        assertThat(exchange("SET compat-int v EX \u0663\r\n", "\r\n")).as("an Arabic-Indic three").isEqualTo(notInteger);
+        assertThat(exchange("SET compat-int v EX \u0663\r\n", "\r\n"))
+                .as("an Arabic-Indic three")
+                .isEqualTo(notInteger);
         assertThat(exchange("SELECT 00\r\n", "\r\n")).isEqualTo(notInteger);
         assertThat(exchange("SELECT -0\r\n", "\r\n")).isEqualTo(notInteger);
         assertThat(exchange("SELECT 0\r\n", "\r\n")).isEqualTo("+OK\r\n");
-        assertThat(exchange("HELLO +2\r\n", "\r\n")).isEqualTo("-ERR Protocol version is not an integer or out of range\r\n");
+        assertThat(exchange("HELLO +2\r\n", "\r\n"))
+                .isEqualTo("-ERR Protocol version is not an integer or out of range\r\n");
     }
 
     @Test
     void setOptionsFollowRedisRules() throws Exception {
         assertThat(exchange("SET compat-opt v EX 10 EX 20\r\nTTL compat-opt\r\n", ":20\r\n"))
-                .as("a repeated expiry option: the last one counts").isEqualTo("+OK\r\n:20\r\n");
+                .as("a repeated expiry option: the last one counts")
+                .isEqualTo("+OK\r\n:20\r\n");
         assertThat(exchange("SET compat-opt v EX 10 PX 10\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
-        assertThat(exchange("SET compat-opt v EX 0 FOO\r\n", "\r\n")).as("syntax before values")
+        assertThat(exchange("SET compat-opt v EX 0 FOO\r\n", "\r\n"))
+                .as("syntax before values")
                 .isEqualTo("-ERR syntax error\r\n");
         assertThat(exchange("SET compat-opt v EX abc NX XX\r\n", "\r\n")).isEqualTo("-ERR syntax error\r\n");
         assertThat(exchange("SET compat-opt v EX 0\r\n", "\r\n"))
@@ -199,25 +211,31 @@ class RespCompatibilityTest {
     @Test
     void bloomAnswersAreBooleansUnderResp3AsRedisBloomGivesThem() throws Exception {
         // node-redis reads BF.ADD's RESP3 reply as a boolean; an integer there broke every call
-        String reply = exchange("HELLO 3\r\nBF.ADD rb a\r\nBF.ADD rb a\r\nBF.EXISTS rb b\r\nBF.MADD rb a c\r\n"
-                + "BF.MEXISTS rb a b\r\nBF.INSERT rb ITEMS d\r\nBF.CARD rb\r\n", ":3\r\n");
-        assertThat(reply.substring(reply.indexOf("#"))).isEqualTo("#t\r\n#f\r\n#f\r\n*2\r\n#f\r\n#t\r\n"
-                + "*2\r\n#t\r\n#f\r\n*1\r\n#t\r\n:3\r\n");
-        assertThat(exchange("BF.ADD rb e\r\nBF.MEXISTS rb e z\r\n", "\r\n:0\r\n")).as("RESP2: integers")
+        String reply = exchange(
+                "HELLO 3\r\nBF.ADD rb a\r\nBF.ADD rb a\r\nBF.EXISTS rb b\r\nBF.MADD rb a c\r\n"
+                        + "BF.MEXISTS rb a b\r\nBF.INSERT rb ITEMS d\r\nBF.CARD rb\r\n",
+                ":3\r\n");
+        assertThat(reply.substring(reply.indexOf("#")))
+                .isEqualTo("#t\r\n#f\r\n#f\r\n*2\r\n#f\r\n#t\r\n" + "*2\r\n#t\r\n#f\r\n*1\r\n#t\r\n:3\r\n");
+        assertThat(exchange("BF.ADD rb e\r\nBF.MEXISTS rb e z\r\n", "\r\n:0\r\n"))
+                .as("RESP2: integers")
                 .isEqualTo(":1\r\n*2\r\n:1\r\n:0\r\n");
         assertThat(exchange("BF.ADD rb f\r\nHELLO 3\r\n", "modules\r\n*0\r\n"))
-                .as("the protocol of the command's own time").startsWith(":1\r\n%");
+                .as("the protocol of the command's own time")
+                .startsWith(":1\r\n%");
     }
 
     @Test
     void bloomInfoOfOneFieldIsAMapUnderResp3AsRedisBloomGivesIt() throws Exception {
         exchange("BF.RESERVE rb-info 0.01 100\r\n", "\r\n");
-        assertThat(exchange("BF.INFO rb-info CAPACITY\r\n", ":100\r\n")).as("RESP2: a one-element array")
+        assertThat(exchange("BF.INFO rb-info CAPACITY\r\n", ":100\r\n"))
+                .as("RESP2: a one-element array")
                 .isEqualTo("*1\r\n:100\r\n");
         String reply = exchange("HELLO 3\r\nBF.INFO rb-info capacity\r\nBF.INFO rb-info EXPANSION\r\n", "_\r\n");
         assertThat(reply.substring(reply.indexOf("modules\r\n*0\r\n") + 13))
                 .isEqualTo("%1\r\n$8\r\nCapacity\r\n:100\r\n%1\r\n$14\r\nExpansion rate\r\n_\r\n");
-        assertThat(exchange("BF.INFO rb-nosuch CAPACITY SIZE\r\n", "\r\n")).as("arity first, as RedisBloom")
+        assertThat(exchange("BF.INFO rb-nosuch CAPACITY SIZE\r\n", "\r\n"))
+                .as("arity first, as RedisBloom")
                 .isEqualTo("-ERR wrong number of arguments for 'bf.info' command\r\n");
     }
 
@@ -236,12 +254,18 @@ class RespCompatibilityTest {
     @Test
     void infoGivesTheSectionsAskedFor() throws Exception {
         String server = exchange("INFO server\r\n", "\r\n\r\n");
-        assertThat(server).startsWith("$").contains("# Server\r\n").contains("redis_version:")
-                .doesNotContain("# Memory").doesNotContain("# Keyspace");
+        assertThat(server)
+                .startsWith("$")
+                .contains("# Server\r\n")
+                .contains("redis_version:")
+                .doesNotContain("# Memory")
+                .doesNotContain("# Keyspace");
         String two = exchange("INFO keyspace SERVER\r\n", "\r\n\r\n");
         assertThat(two.indexOf("# Server")).as(two).isPositive().isLessThan(two.indexOf("# Keyspace"));
         assertThat(two).doesNotContain("# Memory");
-        assertThat(exchange("INFO nosuch\r\n", "\r\n")).as("an unknown section, as Redis").isEqualTo("$0\r\n\r\n");
+        assertThat(exchange("INFO nosuch\r\n", "\r\n"))
+                .as("an unknown section, as Redis")
+                .isEqualTo("$0\r\n\r\n");
         assertThat(exchange("INFO\r\n", "\r\n\r\n")).contains("# Server", "# Memory", "# Persistence", "# Keyspace");
         assertThat(exchange("INFO everything\r\n", "\r\n\r\n")).contains("# Server", "# Keyspace");
     }
@@ -250,5 +274,4 @@ class RespCompatibilityTest {
     private static String exchange(String raw, String end) throws IOException {
         return server.respExchange(raw, end);
     }
-
 }

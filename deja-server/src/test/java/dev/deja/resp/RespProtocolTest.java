@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.deja.testing.Race;
 import dev.deja.testing.RawCommands;
 import dev.deja.testing.TestServer;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -16,16 +17,12 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.ArrayOutput;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.probabilistic.BfInfoValue;
 import io.lettuce.core.probabilistic.ScanDumpValue;
 import io.lettuce.core.probabilistic.arguments.BfInsertArgs;
 import io.lettuce.core.probabilistic.arguments.BfReserveArgs;
 import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
-import io.lettuce.core.ClientOptions;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -47,6 +44,7 @@ class RespProtocolTest {
 
     @TempDir
     static Path dataDir;
+
     private static TestServer server;
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
@@ -54,9 +52,13 @@ class RespProtocolTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServer.start(dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(64 * 1024).maxBatch(1000));
-        client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
-                .withTimeout(Duration.ofSeconds(10)).build());
+        server = TestServer.start(
+                dataDir, b -> b.maxKeyBytes(100).maxBodyBytes(64 * 1024).maxBatch(1000));
+        client = RedisClient.create(RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(server.respPort())
+                .withTimeout(Duration.ofSeconds(10))
+                .build());
         connection = client.connect();
         redis = connection.sync();
     }
@@ -81,13 +83,15 @@ class RespProtocolTest {
         assertThat(redis.commandCount()).isGreaterThan(20L);
         assertThat(redis.configGet("appendfsync")).containsExactly(Map.entry("appendfsync", "everysec"));
         assertThat(redis.configGet("maxmemory")).isEmpty();
-        assertThatThrownBy(() -> redis.hget("x", "f")).isInstanceOf(RedisCommandExecutionException.class)
+        assertThatThrownBy(() -> redis.hget("x", "f"))
+                .isInstanceOf(RedisCommandExecutionException.class)
                 .hasMessage("ERR unknown command 'HGET', with args beginning with: 'x' 'f' ");
     }
 
     @Test
     void bloomCommandsAsRedisBloomUsersCallThem() {
-        assertThat(redis.bfReserve("bf-a", 0.01, 1000, BfReserveArgs.Builder.nonScaling())).isEqualTo("OK");
+        assertThat(redis.bfReserve("bf-a", 0.01, 1000, BfReserveArgs.Builder.nonScaling()))
+                .isEqualTo("OK");
         assertThat(redis.bfAdd("bf-a", "one")).isTrue();
         assertThat(redis.bfAdd("bf-a", "one")).isFalse();
         assertThat(redis.bfMAdd("bf-a", "two", "three", "two")).containsExactly(true, true, false);
@@ -137,34 +141,44 @@ class RespProtocolTest {
         assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "NaN", "100")).hasMessage("ERR bad error rate");
         assertThatThrownBy(() -> raw("BF.RESERVE", "bf-err2", "0.1", "10", "EXPANSION", "+2"))
                 .hasMessage("ERR bad expansion");
-        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "+100", "ITEMS", "a")).hasMessage("Bad capacity");
-        assertThat(raw("BF.RESERVE", "bf-num", "1e-3", "100")).as("an exponent is a number to Redis too").isEqualTo("OK");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "+100", "ITEMS", "a"))
+                .hasMessage("Bad capacity");
+        assertThat(raw("BF.RESERVE", "bf-num", "1e-3", "100"))
+                .as("an exponent is a number to Redis too")
+                .isEqualTo("OK");
         assertThatThrownBy(() -> raw("BF.SCANDUMP", "bf-err", "first")).hasMessage("Second argument must be numeric");
         assertThatThrownBy(() -> raw("BF.LOADCHUNK", "bf-err3", "first", "data"))
                 .hasMessage("ERR Second argument must be numeric");
         // BF.INSERT has error strings of its own in RedisBloom, without the ERR prefix
         assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "COLOUR", "red", "ITEMS", "a"))
                 .hasMessage("Unknown argument received");
-        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "ERROR", "often", "ITEMS", "a")).hasMessage("Bad error rate");
-        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "lots", "ITEMS", "a")).hasMessage("Bad capacity");
-        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "EXPANSION", "x", "ITEMS", "a")).hasMessage("Bad expansion");
-        for (String[] outOfRange : List.of(new String[] {"ERROR", "1.5"}, new String[] {"CAPACITY", "0"},
-                new String[] {"EXPANSION", "0"})) {
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "ERROR", "often", "ITEMS", "a"))
+                .hasMessage("Bad error rate");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "lots", "ITEMS", "a"))
+                .hasMessage("Bad capacity");
+        assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "EXPANSION", "x", "ITEMS", "a"))
+                .hasMessage("Bad expansion");
+        for (String[] outOfRange : List.of(
+                new String[] {"ERROR", "1.5"}, new String[] {"CAPACITY", "0"}, new String[] {"EXPANSION", "0"})) {
             assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", outOfRange[0], outOfRange[1], "ITEMS", "a"))
                     .hasMessage("Bad argument received");
         }
         assertThatThrownBy(() -> raw("BF.INSERT", "bf-err2", "CAPACITY", "0", "ITEMS"))
                 .as("the items are checked for before the values' range")
                 .hasMessage("ERR wrong number of arguments for 'bf.insert' command");
-        assertThatThrownBy(() -> redis.bfInfo("bf-err2")).as("a refused BF.RESERVE creates nothing")
+        assertThatThrownBy(() -> redis.bfInfo("bf-err2"))
+                .as("a refused BF.RESERVE creates nothing")
                 .hasMessage("ERR not found");
-        assertThatThrownBy(() -> raw("BF.ADD", "bf-err")).hasMessage("ERR wrong number of arguments for 'bf.add' command");
+        assertThatThrownBy(() -> raw("BF.ADD", "bf-err"))
+                .hasMessage("ERR wrong number of arguments for 'bf.add' command");
         assertThatThrownBy(() -> redis.bfInfo("bf-nope")).hasMessage("ERR not found");
         assertThatThrownBy(() -> raw("BF.INFO", "bf-err", "COLOUR")).hasMessage("ERR Invalid information value");
         assertThatThrownBy(() -> redis.bfAdd("bf-err", "k".repeat(101))).hasMessageContaining("at most 100 bytes");
         assertThatThrownBy(() -> redis.bfMAdd("bf-err", "fine", "k".repeat(101)))
                 .hasMessageContaining("at most 100 bytes");
-        assertThat(redis.bfExists("bf-err", "fine")).as("a refused batch changes nothing").isFalse();
+        assertThat(redis.bfExists("bf-err", "fine"))
+                .as("a refused batch changes nothing")
+                .isFalse();
         assertThatThrownBy(() -> redis.bfAdd("../x", "k")).hasMessageContaining("namespace name must be");
     }
 
@@ -200,11 +214,13 @@ class RespProtocolTest {
         }
         assertThat(chunks).isNotEmpty();
         for (ScanDumpValue chunk : chunks) {
-            assertThat(redis.bfLoadChunk("dump-dst", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+            assertThat(redis.bfLoadChunk("dump-dst", chunk.getIterator(), chunk.getData()))
+                    .isEqualTo("OK");
         }
         assertThat(redis.bfMExists("dump-dst", "key-0", "key-299", "other")).containsExactly(true, true, false);
         assertThat(redis.bfInfo("dump-dst").getCapacity()).isEqualTo(1000);
-        assertThatThrownBy(() -> redis.bfLoadChunk("dump-dst", 7, new byte[] {1})).hasMessageContaining("iterator");
+        assertThatThrownBy(() -> redis.bfLoadChunk("dump-dst", 7, new byte[] {1}))
+                .hasMessageContaining("iterator");
     }
 
     /**
@@ -223,20 +239,25 @@ class RespProtocolTest {
         }
         redis.bfMAdd("twin-src", between);
         List<ScanDumpValue> second = new ArrayList<>(List.of(redis.bfScanDump("twin-src", 0)));
-        assertThat(first.getFirst().getIterator()).isNotEqualTo(second.getFirst().getIterator());
+        assertThat(first.getFirst().getIterator())
+                .isNotEqualTo(second.getFirst().getIterator());
         for (List<ScanDumpValue> dump : List.of(first, second)) {
             while (dump.getLast().getIterator() != 0) {
                 dump.add(redis.bfScanDump("twin-src", dump.getLast().getIterator()));
             }
         }
         for (ScanDumpValue chunk : first.subList(0, first.size() - 1)) {
-            assertThat(redis.bfLoadChunk("twin-first", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+            assertThat(redis.bfLoadChunk("twin-first", chunk.getIterator(), chunk.getData()))
+                    .isEqualTo("OK");
         }
         for (ScanDumpValue chunk : second.subList(0, second.size() - 1)) {
-            assertThat(redis.bfLoadChunk("twin-second", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+            assertThat(redis.bfLoadChunk("twin-second", chunk.getIterator(), chunk.getData()))
+                    .isEqualTo("OK");
         }
         assertThat(redis.bfMExists("twin-first", "before-0", "before-1")).containsOnly(true);
-        assertThat(redis.bfMExists("twin-first", between)).as("added after the first dump began").contains(false);
+        assertThat(redis.bfMExists("twin-first", between))
+                .as("added after the first dump began")
+                .contains(false);
         assertThat(redis.bfMExists("twin-second", between)).containsOnly(true);
     }
 
@@ -252,7 +273,8 @@ class RespProtocolTest {
         for (long iterator : next.subList(1, next.size())) {
             assertThat(redis.bfScanDump("many-dumps", iterator).getIterator()).isZero(); // one chunk: ended
         }
-        assertThatThrownBy(() -> redis.bfScanDump("many-dumps", next.get(1))).as("ended, so gone")
+        assertThatThrownBy(() -> redis.bfScanDump("many-dumps", next.get(1)))
+                .as("ended, so gone")
                 .hasMessageContaining("no dump in progress");
     }
 
@@ -280,15 +302,19 @@ class RespProtocolTest {
             own.server().context().namespaces().create("idle", "bloom", java.util.Map.of("capacity", "1000"));
             DumpTransfers transfers = new DumpTransfers(own.server().context(), clock);
             transfers.scanDump(own.server().context().namespaces().get("idle"), 0);
-            byte[] length = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(100).array();
+            byte[] length =
+                    java.nio.ByteBuffer.allocate(Long.BYTES).putLong(100).array();
             assertThat(transfers.loadChunk("idle-load", 1, length)).isEqualTo(Replies.OK);
             Path staging = other.resolve(".transfers");
-            assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)).sorted())
+            assertThat(Files.list(staging)
+                            .map(f -> f.getFileName().toString().substring(0, 5))
+                            .sorted())
                     .containsExactly("dump-", "load-");
             now.set(now.get().plus(DumpTransfers.IDLE).plusSeconds(1));
             transfers.scanDump(own.server().context().namespaces().get("idle"), 0); // any later transfer sweeps
             assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)))
-                    .as("only the dump just started").containsExactly("dump-");
+                    .as("only the dump just started")
+                    .containsExactly("dump-");
         }
     }
 
@@ -306,14 +332,16 @@ class RespProtocolTest {
             iterator = chunk.getIterator();
         }
         for (ScanDumpValue chunk : chunks) {
-            assertThat(redis.bfLoadChunk("durable-dst", chunk.getIterator(), chunk.getData())).isEqualTo("OK");
+            assertThat(redis.bfLoadChunk("durable-dst", chunk.getIterator(), chunk.getData()))
+                    .isEqualTo("OK");
         }
         // the files as they are right after the OK, as a kill -9 would leave them, hold the loaded filter
         Path crashed = copyOf(dataDir.resolve("durable-dst"));
         TestServer restarted = TestServer.start(crashed.getParent(), b -> b);
         try (RedisClient second = RedisClient.create(RedisURI.create("127.0.0.1", restarted.respPort()));
-             StatefulRedisConnection<String, String> c = second.connect()) {
-            assertThat(c.sync().bfMExists("durable-dst", "key-0", "key-2", "other")).containsExactly(true, true, false);
+                StatefulRedisConnection<String, String> c = second.connect()) {
+            assertThat(c.sync().bfMExists("durable-dst", "key-0", "key-2", "other"))
+                    .containsExactly(true, true, false);
         } finally {
             restarted.close();
         }
@@ -321,23 +349,27 @@ class RespProtocolTest {
 
     @Test
     void aLoadAnnouncingMoreThanANamespaceMayHoldIsRefusedAndStagesNothing() throws Exception {
-        byte[] announced = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(1L << 40).array(); // a TiB dump
+        byte[] announced =
+                java.nio.ByteBuffer.allocate(Long.BYTES).putLong(1L << 40).array(); // a TiB dump
         assertThatThrownBy(() -> redis.bfLoadChunk("huge-load", 1, announced))
                 .hasMessageContaining("ERR received bad data: the dump announces 1099511627776 bytes, more than a"
                         + " namespace may hold here");
         try (java.util.stream.Stream<Path> staged = Files.list(dataDir.resolve(".transfers"))) {
-            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-"))).isEmpty();
+            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-")))
+                    .isEmpty();
         }
     }
 
     @Test
     void aLoadAnnouncingANegativeLengthIsRefusedAndStagesNothing() throws Exception {
-        byte[] first = java.nio.ByteBuffer.allocate(Long.BYTES + 10).putLong(-100).array();
+        byte[] first =
+                java.nio.ByteBuffer.allocate(Long.BYTES + 10).putLong(-100).array();
         // it was taken, and every later chunk appended without end: neither limit saw a negative length
         assertThatThrownBy(() -> redis.bfLoadChunk("negative-load", 1, first))
                 .hasMessageContaining("ERR received bad data: the dump announces a negative length (-100 bytes)");
         try (java.util.stream.Stream<Path> staged = Files.list(dataDir.resolve(".transfers"))) {
-            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-"))).isEmpty();
+            assertThat(staged.filter(f -> f.getFileName().toString().startsWith("load-")))
+                    .isEmpty();
         }
         assertThatThrownBy(() -> redis.bfLoadChunk("negative-load", 2, new byte[100]))
                 .hasMessageContaining("ERR invalid iterator 2");
@@ -379,7 +411,9 @@ class RespProtocolTest {
         assertThat(raw("DJ.SNAPSHOT", "dj-a")).isEqualTo("Background saving started");
         assertThat(raw("DJ.DROP", "dj-a")).isEqualTo("OK");
         assertThat(rawList("DJ.LIST")).doesNotContain("dj-a");
-        assertThat(rawInteger("DJ.CHECK", "dj-a", "m1")).as("a missing namespace reads as empty").isZero();
+        assertThat(rawInteger("DJ.CHECK", "dj-a", "m1"))
+                .as("a missing namespace reads as empty")
+                .isZero();
         assertThat(rawList("DJ.LIST")).as("checking does not create it").doesNotContain("dj-a");
     }
 
@@ -387,7 +421,8 @@ class RespProtocolTest {
     void aSingleKeyWriteRefusedForItsKeyCreatesNoNamespace() {
         // a namespace created on first use reserves its memory and its directory: a refused write must not make one
         for (String command : List.of("DJ.ADD", "DJ.CHECKTHENADD")) {
-            assertThatThrownBy(() -> raw(command, "dj-badkey", "k".repeat(101))).hasMessageContaining("at most 100 bytes");
+            assertThatThrownBy(() -> raw(command, "dj-badkey", "k".repeat(101)))
+                    .hasMessageContaining("at most 100 bytes");
             assertThatThrownBy(() -> raw(command, "dj-badkey", "")).hasMessage("ERR key must be a non-empty string");
         }
         assertThat(rawList("DJ.LIST")).doesNotContain("dj-badkey");
@@ -403,15 +438,20 @@ class RespProtocolTest {
             pairs.add(Integer.toString(i + 1));
         }
         String refusal = "ERR a command may hold at most 1000 keys (--max-batch; got 1001)";
-        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", args.toArray(String[]::new))).hasMessage(refusal);
-        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", pairs.toArray(String[]::new))).hasMessage(refusal);
-        assertThatThrownBy(() -> rawList("BF.MADD", args.toArray(String[]::new))).hasMessage(refusal);
-        assertThatThrownBy(() -> rawList("DJ.MCHECK", args.toArray(String[]::new))).hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", args.toArray(String[]::new)))
+                .hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("DJ.MCHECKTHENADD", pairs.toArray(String[]::new)))
+                .hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("BF.MADD", args.toArray(String[]::new)))
+                .hasMessage(refusal);
+        assertThatThrownBy(() -> rawList("DJ.MCHECK", args.toArray(String[]::new)))
+                .hasMessage(refusal);
         assertThatThrownBy(() -> rawInteger("DEL", args.subList(1, args.size()).toArray(String[]::new)))
                 .hasMessage(refusal);
         assertThat(rawInteger("DJ.CHECK", "mb", "mb-0")).as("nothing was added").isZero();
         args.removeLast();
-        assertThat(redis.bfMAdd("mb", args.subList(1, args.size()).toArray(String[]::new))).as("1000 keys are fine")
+        assertThat(redis.bfMAdd("mb", args.subList(1, args.size()).toArray(String[]::new)))
+                .as("1000 keys are fine")
                 .hasSize(1000);
     }
 
@@ -424,7 +464,8 @@ class RespProtocolTest {
         redis.bfAdd("merge-y", "y");
         assertThat(raw("DJ.MERGE", "merge-x", "merge-y")).isEqualTo("OK");
         assertThat(redis.bfMExists("merge-x", "x", "y")).containsExactly(true, true);
-        assertThatThrownBy(() -> raw("DJ.MERGE", "merge-x", "merge-z")).hasMessageContaining("same kind and parameters");
+        assertThatThrownBy(() -> raw("DJ.MERGE", "merge-x", "merge-z"))
+                .hasMessageContaining("same kind and parameters");
     }
 
     @Test
@@ -437,8 +478,10 @@ class RespProtocolTest {
                 adds.add(async.bfAdd("piped", "k" + (i % 1000)));
             }
             pipelined.flushCommands();
-            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, adds.toArray(RedisFuture[]::new))).isTrue();
-            long firstTimes = adds.stream().filter(f -> f.toCompletableFuture().join()).count();
+            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, adds.toArray(RedisFuture[]::new)))
+                    .isTrue();
+            long firstTimes =
+                    adds.stream().filter(f -> f.toCompletableFuture().join()).count();
             assertThat(firstTimes).isEqualTo(1000);
             for (int i = 0; i < 1000; i++) {
                 assertThat(adds.get(i).get()).as("first add of k" + i).isTrue();
@@ -480,11 +523,17 @@ class RespProtocolTest {
         // RedisBloom, the one that creates it and the others that find it created all add their items
         int connections = 6;
         int filters = 100;
-        List<List<List<Boolean>>> replies = Race.run(client, connections, filters, (r, c, k) ->
-                r.bfInsert("insert-race-" + k, BfInsertArgs.Builder.capacity(1000).error(0.01), "item-" + c));
+        List<List<List<Boolean>>> replies = Race.run(
+                client,
+                connections,
+                filters,
+                (r, c, k) -> r.bfInsert(
+                        "insert-race-" + k, BfInsertArgs.Builder.capacity(1000).error(0.01), "item-" + c));
         for (int c = 0; c < connections; c++) {
             for (int k = 0; k < filters; k++) {
-                assertThat(replies.get(c).get(k)).as("connection %d, filter %d", c, k).containsExactly(true);
+                assertThat(replies.get(c).get(k))
+                        .as("connection %d, filter %d", c, k)
+                        .containsExactly(true);
             }
         }
         assertThat(redis.bfInfo("insert-race-0").getCapacity()).isEqualTo(1000);
@@ -493,12 +542,16 @@ class RespProtocolTest {
     @Test
     void resp2ClientsGetFlatArrays() {
         RedisClient resp2 = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
-        resp2.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        resp2.setOptions(
+                ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         try (StatefulRedisConnection<String, String> c = resp2.connect()) {
             c.sync().bfReserve("resp2", 0.01, 321);
             assertThat(c.sync().bfInfo("resp2").getCapacity()).isEqualTo(321);
-            List<Object> flat = c.sync().dispatch(new RawCommands.Word("BF.INFO"), new ArrayOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).add("resp2"));
+            List<Object> flat = c.sync()
+                    .dispatch(
+                            new RawCommands.Word("BF.INFO"),
+                            new ArrayOutput<>(StringCodec.UTF8),
+                            new CommandArgs<>(StringCodec.UTF8).add("resp2"));
             assertThat(flat).hasSize(10).startsWith("Capacity", 321L);
         } finally {
             resp2.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -540,7 +593,8 @@ class RespProtocolTest {
                 .isEqualTo("+PONG\r\n-ERR Protocol error: a command is an array of bulk strings, not of arrays\r\n");
         assertThat(exchange("PING\r\n*2\r\n$4\r\nECHO\r\n$100000000\r\n", 2))
                 .startsWith("+PONG\r\n-ERR Protocol error: a bulk string may be at most");
-        assertThat(exchange("PING\r\n*1\r\n:12x\r\n", 2)).as("bytes the decoder cannot parse")
+        assertThat(exchange("PING\r\n*1\r\n:12x\r\n", 2))
+                .as("bytes the decoder cannot parse")
                 .isEqualTo("+PONG\r\n-ERR Protocol error: bad byte in number: 120\r\n");
         assertThat(exchange("$4\r\nPING\r\n", 1)).startsWith("-ERR Protocol error");
         assertThat(exchange("*100000000\r\n", 1)).startsWith("-ERR Protocol error: a command may have at most");

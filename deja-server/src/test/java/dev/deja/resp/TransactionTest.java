@@ -36,6 +36,7 @@ class TransactionTest {
 
     @TempDir
     static Path dataDir;
+
     private static TestServer server;
 
     @BeforeAll
@@ -50,8 +51,10 @@ class TransactionTest {
 
     @Test
     void execRunsTheQueuedCommandsInOrderAndAnswersTheirReplies() throws Exception {
-        assertThat(exchange("MULTI\r\nSET tx-a 1 NX\r\nBF.ADD tx-f x\r\nBF.EXISTS tx-f x\r\nGET tx-a\r\nSET tx-a 2 NX\r\n"
-                + "EXEC\r\nGET tx-a\r\n", "$1\r\n1\r\n$1\r\n1\r\n"))
+        assertThat(exchange(
+                        "MULTI\r\nSET tx-a 1 NX\r\nBF.ADD tx-f x\r\nBF.EXISTS tx-f x\r\nGET tx-a\r\nSET tx-a 2 NX\r\n"
+                                + "EXEC\r\nGET tx-a\r\n",
+                        "$1\r\n1\r\n$1\r\n1\r\n"))
                 .isEqualTo("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n"
                         + "*5\r\n+OK\r\n:1\r\n:1\r\n$1\r\n1\r\n$-1\r\n$1\r\n1\r\n");
     }
@@ -59,27 +62,29 @@ class TransactionTest {
     @Test
     void queuedCommandsDoNothingBeforeExec() throws Exception {
         assertThat(exchange("MULTI\r\nBF.ADD tx-q a\r\n", "+QUEUED\r\n")).isEqualTo("+OK\r\n+QUEUED\r\n");
-        assertThat(exchange("BF.EXISTS tx-q a\r\n", "\r\n")).as("the connection closed before EXEC")
+        assertThat(exchange("BF.EXISTS tx-q a\r\n", "\r\n"))
+                .as("the connection closed before EXEC")
                 .isEqualTo(":0\r\n");
     }
 
     @Test
     void aCommandFailingAtRunTimeGetsItsErrorAndTheOthersStillRun() throws Exception {
-        assertThat(exchange("MULTI\r\nBF.ADD tx-g a\r\nBF.RESERVE tx-g 0.01 100\r\nBF.ADD tx-g b\r\nEXEC\r\n",
-                ":1\r\n-ERR item exists\r\n:1\r\n"))
+        assertThat(exchange(
+                        "MULTI\r\nBF.ADD tx-g a\r\nBF.RESERVE tx-g 0.01 100\r\nBF.ADD tx-g b\r\nEXEC\r\n",
+                        ":1\r\n-ERR item exists\r\n:1\r\n"))
                 .isEqualTo("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n:1\r\n-ERR item exists\r\n:1\r\n");
     }
 
     @Test
     void aCommandRefusedWhenQueuedAbortsTheTransaction() throws Exception {
         String abort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
-        assertThat(exchange("MULTI\r\nBF.ADD tx-h a\r\nFOO bar\r\nBF.ADD tx-h b\r\nEXEC\r\nBF.EXISTS tx-h a\r\n",
-                abort + ":0\r\n"))
+        assertThat(exchange(
+                        "MULTI\r\nBF.ADD tx-h a\r\nFOO bar\r\nBF.ADD tx-h b\r\nEXEC\r\nBF.EXISTS tx-h a\r\n",
+                        abort + ":0\r\n"))
                 .isEqualTo("+OK\r\n+QUEUED\r\n-ERR unknown command 'FOO', with args beginning with: 'bar' \r\n"
                         + "+QUEUED\r\n" + abort + ":0\r\n");
         assertThat(exchange("MULTI\r\nGET\r\nBF.ADD tx-h c\r\nEXEC\r\nBF.EXISTS tx-h c\r\n", abort + ":0\r\n"))
-                .isEqualTo("+OK\r\n-ERR wrong number of arguments for 'get' command\r\n+QUEUED\r\n" + abort
-                        + ":0\r\n");
+                .isEqualTo("+OK\r\n-ERR wrong number of arguments for 'get' command\r\n+QUEUED\r\n" + abort + ":0\r\n");
     }
 
     @Test
@@ -93,8 +98,9 @@ class TransactionTest {
                         + abort);
         assertThat(exchange("MULTI\r\nCONFIG GET\r\nEXEC\r\n", abort))
                 .isEqualTo("+OK\r\n-ERR wrong number of arguments for 'config|get' command\r\n" + abort);
-        assertThat(exchange("MULTI\r\nCOMMAND FOO\r\nEXEC\r\n", abort)).isEqualTo("+OK\r\n-ERR unknown"
-                + " subcommand 'FOO'. Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.\r\n" + abort);
+        assertThat(exchange("MULTI\r\nCOMMAND FOO\r\nEXEC\r\n", abort))
+                .isEqualTo("+OK\r\n-ERR unknown"
+                        + " subcommand 'FOO'. Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.\r\n" + abort);
         assertThat(exchange("MULTI\r\nCLIENT SETINFO colour red\r\nCLIENT ID\r\nEXEC\r\n", "\r\n:"))
                 .as("an option's value is checked when the command runs, as in Redis")
                 .startsWith("+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n-ERR Unrecognized option 'colour'\r\n:");
@@ -155,20 +161,26 @@ class TransactionTest {
 
     @Test
     void execAnswersEachReplyInItsOwnResp3Type() throws Exception {
-        String reply = exchange("HELLO 3\r\nMULTI\r\nBF.ADD tx-r a\r\nBF.EXISTS tx-r a\r\nBF.EXISTS tx-r z\r\n"
-                + "GET tx-nokey\r\nBF.MEXISTS tx-r a z\r\nEXEC\r\n", "*2\r\n#t\r\n#f\r\n");
+        String reply = exchange(
+                "HELLO 3\r\nMULTI\r\nBF.ADD tx-r a\r\nBF.EXISTS tx-r a\r\nBF.EXISTS tx-r z\r\n"
+                        + "GET tx-nokey\r\nBF.MEXISTS tx-r a z\r\nEXEC\r\n",
+                "*2\r\n#t\r\n#f\r\n");
         assertThat(reply.substring(reply.indexOf(HELLO3_END) + HELLO3_END.length()))
                 .isEqualTo("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n"
                         + "*5\r\n#t\r\n#t\r\n#f\r\n_\r\n*2\r\n#t\r\n#f\r\n");
         String switched = exchange("MULTI\r\nBF.EXISTS tx-r a\r\nHELLO 3\r\nBF.EXISTS tx-r a\r\nEXEC\r\n", "#t\r\n");
-        assertThat(switched).as("a HELLO inside the transaction runs at EXEC, as in Redis")
-                .startsWith("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n:1\r\n%7\r\n").endsWith(HELLO3_END + "#t\r\n");
+        assertThat(switched)
+                .as("a HELLO inside the transaction runs at EXEC, as in Redis")
+                .startsWith("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n:1\r\n%7\r\n")
+                .endsWith(HELLO3_END + "#t\r\n");
     }
 
     @Test
     void pipelinedCommandsAroundATransactionKeepTheirOrder() throws Exception {
-        assertThat(exchange("BF.ADD tx-p a\r\nMULTI\r\nBF.ADD tx-p b\r\nBF.ADD tx-p a\r\nEXEC\r\nBF.ADD tx-p a\r\n"
-                + "BF.EXISTS tx-p b\r\nBF.ADD tx-p c\r\n", "*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n"))
+        assertThat(exchange(
+                        "BF.ADD tx-p a\r\nMULTI\r\nBF.ADD tx-p b\r\nBF.ADD tx-p a\r\nEXEC\r\nBF.ADD tx-p a\r\n"
+                                + "BF.EXISTS tx-p b\r\nBF.ADD tx-p c\r\n",
+                        "*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n"))
                 .isEqualTo(":1\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n");
     }
 
@@ -176,8 +188,10 @@ class TransactionTest {
     void execAnswersOnceItsWritesAreOnDisk(@TempDir Path other) throws Exception {
         // with fsync always every write's reply waits for the disk: EXEC's array waits for all of them
         try (TestServer synced = TestServer.start(other, b -> b.fsync(FsyncPolicy.ALWAYS))) {
-            assertThat(synced.respExchange("MULTI\r\nBF.ADD tx-s a\r\nSET tx-s-kv v NX\r\nDJ.CHECKTHENADD tx-s b\r\n"
-                    + "BF.MADD tx-s a c\r\nSET tx-s-kv w NX\r\nEXEC\r\nBF.EXISTS tx-s c\r\n", "$-1\r\n:1\r\n"))
+            assertThat(synced.respExchange(
+                            "MULTI\r\nBF.ADD tx-s a\r\nSET tx-s-kv v NX\r\nDJ.CHECKTHENADD tx-s b\r\n"
+                                    + "BF.MADD tx-s a c\r\nSET tx-s-kv w NX\r\nEXEC\r\nBF.EXISTS tx-s c\r\n",
+                            "$-1\r\n:1\r\n"))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(5)
                             + "*5\r\n:1\r\n+OK\r\n+NEW\r\n*2\r\n:0\r\n:1\r\n$-1\r\n:1\r\n");
         }
@@ -186,13 +200,13 @@ class TransactionTest {
     @Test
     void aPasswordIsNeededForMultiAndAuthInsideItIsQueued(@TempDir Path other) throws Exception {
         try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
-            assertThat(guarded.respExchange("MULTI\r\nPING\r\nAUTH s3cret\r\nMULTI\r\nAUTH s3cret\r\nPING\r\nEXEC\r\n",
-                    "*2\r\n+OK\r\n+PONG\r\n"))
+            assertThat(guarded.respExchange(
+                            "MULTI\r\nPING\r\nAUTH s3cret\r\nMULTI\r\nAUTH s3cret\r\nPING\r\nEXEC\r\n",
+                            "*2\r\n+OK\r\n+PONG\r\n"))
                     .isEqualTo("-NOAUTH Authentication required.\r\n-NOAUTH Authentication required.\r\n+OK\r\n"
                             + "+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n+PONG\r\n");
             // Redis 7 answers a refused EXEC with EXECABORT, inside MULTI or not (its rejectCommand)
-            assertThat(guarded.respExchange("EXEC\r\nEXEC x\r\nAUTH s3cret\r\nEXEC x\r\nEXEC\r\n",
-                    "MULTI\r\n"))
+            assertThat(guarded.respExchange("EXEC\r\nEXEC x\r\nAUTH s3cret\r\nEXEC x\r\nEXEC\r\n", "MULTI\r\n"))
                     .isEqualTo("-EXECABORT Transaction discarded because of: NOAUTH Authentication required.\r\n"
                             + "-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec'"
                             + " command\r\n+OK\r\n"
@@ -204,12 +218,13 @@ class TransactionTest {
     @Test
     void theQueueHoldsAtMostWhatOneCommandMay(@TempDir Path other) throws Exception {
         // one command may hold 2 * 10 + 16 = 36 arguments and 1000 bytes; so may a transaction's queue
-        try (TestServer small = TestServer.start(other, b -> b.maxBatch(10).maxKeyBytes(100).maxBodyBytes(1000))) {
+        try (TestServer small =
+                TestServer.start(other, b -> b.maxBatch(10).maxKeyBytes(100).maxBodyBytes(1000))) {
             String tooLarge = "-ERR transaction too large: the commands queued since MULTI may hold at most 36"
                     + " arguments and 1000 bytes together, as one command may (--max-batch, --max-body-bytes)\r\n";
             String abort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
-            assertThat(small.respExchange("MULTI\r\n" + "PING\r\n".repeat(37) + "PING\r\nEXEC\r\nPING\r\n",
-                    "+PONG\r\n"))
+            assertThat(small.respExchange(
+                            "MULTI\r\n" + "PING\r\n".repeat(37) + "PING\r\nEXEC\r\nPING\r\n", "+PONG\r\n"))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(36) + tooLarge + "+QUEUED\r\n" + abort + "+PONG\r\n");
             String half = "x".repeat(500);
             assertThat(small.respExchange("MULTI\r\nECHO " + half + "\r\nECHO " + half + "\r\nEXEC\r\n", abort))
@@ -222,8 +237,11 @@ class TransactionTest {
     @Test
     void lettuceTransactionsUnderResp3AndResp2() throws Exception {
         for (ProtocolVersion protocol : ProtocolVersion.values()) {
-            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
-                    .withPort(server.respPort()).withTimeout(Duration.ofSeconds(10)).build());
+            RedisClient client = RedisClient.create(RedisURI.builder()
+                    .withHost("127.0.0.1")
+                    .withPort(server.respPort())
+                    .withTimeout(Duration.ofSeconds(10))
+                    .build());
             client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
             try (StatefulRedisConnection<String, String> connection = client.connect()) {
                 String prefix = "tx-lettuce-" + protocol;
@@ -262,9 +280,13 @@ class TransactionTest {
     void lettuceBloomCommandsInATransactionUnderResp2() {
         // under RESP3 BF.ADD answers a boolean, which Lettuce's transaction output cannot take (it has no
         // set(boolean)): against RedisBloom as against deja, so this is shown under RESP2 only
-        RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
-                .withPort(server.respPort()).withTimeout(Duration.ofSeconds(10)).build());
-        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        RedisClient client = RedisClient.create(RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(server.respPort())
+                .withTimeout(Duration.ofSeconds(10))
+                .build());
+        client.setOptions(
+                ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             redis.multi();

@@ -8,8 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -34,9 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashTest {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final String[] ARGS = {"--fsync", "always", "--default-kind", "recent",
-            "--default-params", "keys=2000000", "--snapshot-interval", "1"};
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String[] ARGS = {
+        "--fsync", "always", "--default-kind", "recent", "--default-params", "keys=2000000", "--snapshot-interval", "1"
+    };
 
     @TempDir
     Path dataDir;
@@ -89,7 +91,8 @@ class CrashTest {
             assertThat(get(server, "/namespaces/default").body()).contains("\"kind\":\"exact\"");
             assertAllPresent(server, acknowledged);
             assertThat(get(server, "/checkthenadd?e=x-after-restart").body()).isEqualTo("MISSING\n");
-            assertThat(get(server, "/checkthenadd?e=" + acknowledged.get(0)).body()).isEqualTo("PRESENT\n");
+            assertThat(get(server, "/checkthenadd?e=" + acknowledged.get(0)).body())
+                    .isEqualTo("PRESENT\n");
         }
     }
 
@@ -102,12 +105,15 @@ class CrashTest {
             keys.add("counted-" + i);
         }
         try (ServerProcess server = ServerProcess.start(dataDir, args)) {
-            assertThat(post(server, "/batch?op=add", String.join("\n", keys)).statusCode()).isEqualTo(200);
+            assertThat(post(server, "/batch?op=add", String.join("\n", keys)).statusCode())
+                    .isEqualTo(200);
             assertThat(get(server, "/namespaces/default").body()).contains("\"count\":5001");
             assertThat(server.terminate()).isEqualTo(143);
         }
         try (ServerProcess server = ServerProcess.start(dataDir, args)) {
-            assertThat(get(server, "/namespaces/default").body()).as("after SIGTERM").contains("\"count\":5001");
+            assertThat(get(server, "/namespaces/default").body())
+                    .as("after SIGTERM")
+                    .contains("\"count\":5001");
             assertThat(get(server, "/metrics").body())
                     .contains("deja_namespace_keys{kind=\"exact\",namespace=\"default\"} 5001.0");
             assertThat(get(server, "/add?e=one-more").body()).isEqualTo("ADDED\n");
@@ -128,8 +134,15 @@ class CrashTest {
     @Test
     void sigtermStopsCleanlyAndKeepsEverything() throws Exception {
         // settings from the environment this time, as a container would pass them
-        Map<String, String> environment = Map.of("DEJA_FSYNC", "no", "DEJA_DEFAULT_KIND", "recent",
-                "DEJA_DEFAULT_PARAMS", "keys=100000", "DEJA_SNAPSHOT_INTERVAL", "0");
+        Map<String, String> environment = Map.of(
+                "DEJA_FSYNC",
+                "no",
+                "DEJA_DEFAULT_KIND",
+                "recent",
+                "DEJA_DEFAULT_PARAMS",
+                "keys=100000",
+                "DEJA_SNAPSHOT_INTERVAL",
+                "0");
         try (ServerProcess server = ServerProcess.start(dataDir, environment)) {
             assertThat(get(server, "/info").body()).contains("\"fsync\":\"no\"", "\"defaultKind\":\"recent\"");
             for (int i = 0; i < 100; i++) {
@@ -189,7 +202,9 @@ class CrashTest {
             while (snapshots(namespace).size() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(snapshots(namespace)).as("the snapshot the signal asked for").hasSize(2);
+            assertThat(snapshots(namespace))
+                    .as("the snapshot the signal asked for")
+                    .hasSize(2);
             assertThat(get(server, "/check?e=journaled").body()).isEqualTo("PRESENT\n");
         }
     }
@@ -201,14 +216,23 @@ class CrashTest {
      */
     @Test
     void aWriteRefusedForAFullDiskIsNotRecordedSoItsRetryIsNew() throws Exception {
-        String[] args = {"--fsync", "always", "--default-kind", "recent", "--default-params", "keys=100000",
-                "--snapshot-interval", "0"};
+        String[] args = {
+            "--fsync",
+            "always",
+            "--default-kind",
+            "recent",
+            "--default-params",
+            "keys=100000",
+            "--snapshot-interval",
+            "0"
+        };
         List<String> kept = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start(dataDir, args)) {
             for (int i = 0; i < 100; i++) {
                 kept.add("kept-" + i);
             }
-            assertThat(post(server, "/batch?op=add", String.join("\n", kept)).statusCode()).isEqualTo(200);
+            assertThat(post(server, "/batch?op=add", String.join("\n", kept)).statusCode())
+                    .isEqualTo(200);
             Path segment = newestJournalSegment(dataDir.resolve("default"));
             FileSizeLimit.set(server.pid(), Long.toString(Files.size(segment))); // no file may grow: a full disk
 
@@ -216,7 +240,8 @@ class CrashTest {
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
             assertThat(refused.body()).contains("File too large").contains("nothing this call added is kept");
             assertThat(post(server, "/batch?op=check", "lost-1\nlost-2\nkept-3").body())
-                    .as("reads are served, and see nothing of the refused write").isEqualTo("MMP\n");
+                    .as("reads are served, and see nothing of the refused write")
+                    .isEqualTo("MMP\n");
 
             FileSizeLimit.set(server.pid(), "unlimited");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -231,7 +256,9 @@ class CrashTest {
         }
         try (ServerProcess server = ServerProcess.start(dataDir, args)) {
             assertAllPresent(server, kept);
-            assertThat(get(server, "/check?e=lost-2").body()).as("refused and never retried").isEqualTo("MISSING\n");
+            assertThat(get(server, "/check?e=lost-2").body())
+                    .as("refused and never retried")
+                    .isEqualTo("MISSING\n");
         }
     }
 
@@ -248,21 +275,28 @@ class CrashTest {
         }
         try (ServerProcess server = ServerProcess.start(dataDir, args)) {
             assertThat(put(server, "/namespaces/b", "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"10000\"}}")
-                    .statusCode()).isEqualTo(201);
-            assertThat(post(server, "/batch?op=add", String.join("\n", keys)).statusCode()).isEqualTo(200);
-            assertThat(post(server, "/batch?op=add&ns=b", String.join("\n", keys)).statusCode()).isEqualTo(200);
+                            .statusCode())
+                    .isEqualTo(201);
+            assertThat(post(server, "/batch?op=add", String.join("\n", keys)).statusCode())
+                    .isEqualTo(200);
+            assertThat(post(server, "/batch?op=add&ns=b", String.join("\n", keys))
+                            .statusCode())
+                    .isEqualTo(200);
             assertThat(server.terminate()).as("SIGTERM exit status").isEqualTo(143);
         }
         try (ServerProcess server = ServerProcess.startOnAFullDisk(dataDir, args)) {
             assertAllPresent(server, keys);
-            assertThat(post(server, "/batch?op=check&ns=b", String.join("\n", keys)).body().strip())
+            assertThat(post(server, "/batch?op=check&ns=b", String.join("\n", keys))
+                            .body()
+                            .strip())
                     .isEqualTo("P".repeat(keys.size()));
             for (String ns : List.of("default", "b")) {
                 HttpResponse<String> refused = get(server, "/checkthenadd?e=after&ns=" + ns);
                 assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
                 assertThat(refused.body()).contains("File too large").contains("reads continue");
             }
-            assertThat(get(server, "/metrics").body()).as("an operator sees it")
+            assertThat(get(server, "/metrics").body())
+                    .as("an operator sees it")
                     .contains("deja_namespace_writes_failing{kind=\"recent\",namespace=\"default\"} 1.0")
                     .contains("deja_namespace_writes_failing{kind=\"bloom\",namespace=\"b\"} 1.0");
 
@@ -289,7 +323,8 @@ class CrashTest {
 
     private static List<Path> snapshots(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap")).toList();
+            return files.filter(f -> f.getFileName().toString().matches("snapshot-\\d+\\.snap"))
+                    .toList();
         }
     }
 
@@ -338,11 +373,14 @@ class CrashTest {
     private static void assertAllPresent(ServerProcess server, List<String> keys) throws Exception {
         for (int from = 0; from < keys.size(); from += 10_000) {
             List<String> chunk = keys.subList(from, Math.min(keys.size(), from + 10_000));
-            String verdicts = post(server, "/batch?op=check", String.join("\n", chunk)).body().strip();
+            String verdicts = post(server, "/batch?op=check", String.join("\n", chunk))
+                    .body()
+                    .strip();
             assertThat(verdicts).hasSize(chunk.size());
             int missing = verdicts.indexOf('M');
-            assertThat(missing).as("acknowledged key %s is missing after the restart",
-                    missing < 0 ? "" : chunk.get(missing)).isEqualTo(-1);
+            assertThat(missing)
+                    .as("acknowledged key %s is missing after the restart", missing < 0 ? "" : chunk.get(missing))
+                    .isEqualTo(-1);
         }
     }
 
@@ -361,20 +399,28 @@ class CrashTest {
     }
 
     private static HttpResponse<String> get(ServerProcess server, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> put(ServerProcess server, String path, String body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
-                .timeout(Duration.ofSeconds(20)).PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                        .timeout(Duration.ofSeconds(20))
+                        .PUT(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(ServerProcess server, String path, String body)
             throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
-                .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                        .timeout(Duration.ofSeconds(20))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

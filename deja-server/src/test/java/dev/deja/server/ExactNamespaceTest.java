@@ -33,19 +33,26 @@ class ExactNamespaceTest {
 
     @Test
     void checkThenAddWithOwnersOverRespAndHttp() throws Exception {
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
-            assertThat(c.raw.status("DJ.CREATE", "ev", "exact", "window", "1h", "idFormat", "uuid",
-                    "countDuplicates", "true")).isEqualTo("OK");
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
+            assertThat(c.raw.status(
+                            "DJ.CREATE", "ev", "exact", "window", "1h", "idFormat", "uuid", "countDuplicates", "true"))
+                    .isEqualTo("OK");
             assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "7")).isEqualTo("NEW");
-            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "7")).as("same owner again").isEqualTo("RETRY");
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "7"))
+                    .as("same owner again")
+                    .isEqualTo("RETRY");
             assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "8")).isEqualTo("DUPLICATE");
-            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID.toUpperCase())).as("UUIDs are case-blind")
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID.toUpperCase()))
+                    .as("UUIDs are case-blind")
                     .isEqualTo("DUPLICATE");
             assertThat(c.raw.list("DJ.MCHECKTHENADD", "ev", OTHER, ID, OTHER))
                     .containsExactly("NEW", "DUPLICATE", "DUPLICATE");
-            assertThat(c.raw.list("DJ.KEYINFO", "ev", ID)).containsSubsequence("owner", 7L)
+            assertThat(c.raw.list("DJ.KEYINFO", "ev", ID))
+                    .containsSubsequence("owner", 7L)
                     .containsSubsequence("duplicates", 3L);
-            assertThat(c.raw.status("DJ.KEYINFO", "ev", "00000000-0000-4000-8000-000000000000")).isNull();
+            assertThat(c.raw.status("DJ.KEYINFO", "ev", "00000000-0000-4000-8000-000000000000"))
+                    .isNull();
 
             assertThat(http(server, "/checkthenadd?ns=ev&e=" + ID).body()).isEqualTo("PRESENT\n");
             assertThat(http(server, "/check?ns=ev&e=" + OTHER).body()).isEqualTo("PRESENT\n");
@@ -53,19 +60,27 @@ class ExactNamespaceTest {
             assertThat(http(server, "/checkthenadd?ns=ev&e=" + third).body()).isEqualTo("MISSING\n");
             assertThat(http(server, "/checkthenadd?ns=ev&e=" + third).body()).isEqualTo("PRESENT\n");
 
-            assertThat(c.raw.integer("DJ.FORGET", "ev", OTHER, "99")).as("not ours").isZero();
+            assertThat(c.raw.integer("DJ.FORGET", "ev", OTHER, "99"))
+                    .as("not ours")
+                    .isZero();
             assertThat(c.raw.integer("DJ.FORGET", "ev", OTHER)).isOne();
             assertThat(c.raw.integer("DJ.CHECK", "ev", OTHER)).isZero();
 
             String info = http(server, "/namespaces/ev").body();
-            assertThat(info).contains("\"kind\":\"exact\"", "\"window\":\"1h\"", "\"idFormat\":\"uuid\"",
-                    "EXACT_WITHIN_WINDOW", "effectiveWindowSeconds");
+            assertThat(info)
+                    .contains(
+                            "\"kind\":\"exact\"",
+                            "\"window\":\"1h\"",
+                            "\"idFormat\":\"uuid\"",
+                            "EXACT_WITHIN_WINDOW",
+                            "effectiveWindowSeconds");
         }
     }
 
     @Test
     void badParametersAndKeysAreClearErrorsThatChangeNothing() throws Exception {
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "1x"))
                     .hasMessageContaining("window: '1x' is not a duration");
             assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "none"))
@@ -76,17 +91,22 @@ class ExactNamespaceTest {
                     .hasMessageContaining("unknown parameter 'colour' for kind exact");
             assertThat(c.raw.list("DJ.LIST")).doesNotContain("e1");
 
-            assertThat(c.raw.status("DJ.CREATE", "e2", "exact", "idFormat", "hex")).isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CREATE", "e2", "exact", "idFormat", "hex"))
+                    .isEqualTo("OK");
             assertThatThrownBy(() -> c.raw.status("DJ.CHECKTHENADD", "e2", "xyz"))
                     .hasMessageContaining("hex");
             assertThat(c.raw.integer("DJ.CHECK", "e2", "abcd")).isZero();
-            assertThat(http(server, "/checkthenadd?ns=e2&e=nothex").statusCode()).isEqualTo(400);
+            assertThat(http(server, "/checkthenadd?ns=e2&e=nothex").statusCode())
+                    .isEqualTo(400);
 
-            assertThat(c.raw.status("DJ.CREATE", "e3", "exact", "idFormat", "hex")).isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CREATE", "e3", "exact", "idFormat", "hex"))
+                    .isEqualTo("OK");
             assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "e2", "e3"))
                     .hasMessage("ERR namespaces of kind 'exact' cannot be merged; only bloom namespaces can");
-            assertThat(c.raw.status("DJ.CREATE", "r1", "recent", "keys", "1000")).isEqualTo("OK");
-            assertThat(c.raw.status("DJ.CREATE", "r2", "recent", "keys", "1000")).isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CREATE", "r1", "recent", "keys", "1000"))
+                    .isEqualTo("OK");
+            assertThat(c.raw.status("DJ.CREATE", "r2", "recent", "keys", "1000"))
+                    .isEqualTo("OK");
             assertThatThrownBy(() -> c.raw.status("DJ.MERGE", "r1", "r2"))
                     .hasMessage("ERR namespaces of kind 'recent' cannot be merged; only bloom namespaces can");
             assertThatThrownBy(() -> c.raw.list("BF.SCANDUMP", "e2", "0")).hasMessageContaining("cannot be dumped");
@@ -113,39 +133,66 @@ class ExactNamespaceTest {
             {"window", "P99999999999D", "window must be at most 26687997791d (got P99999999999D)"},
             {"minWindow", "0.5ms", "minWindow must be at least 1ms, or none (got 0.5ms)"},
             {"maxValueBytes", "1025k", "maxValueBytes must be in [0, 1m] (got 1025k)"},
-            {"maxBytes", "1", "maxBytes must be at least generations x memtable = 8 x 16m = 128m, or none with a"
-                    + " window (got 1): each generation's share must hold one memtable; for a smaller bound, lower"
-                    + " memtable (to 64k at least) or generations (to 2 at least)"},
+            {
+                "maxBytes",
+                "1",
+                "maxBytes must be at least generations x memtable = 8 x 16m = 128m, or none with a"
+                        + " window (got 1): each generation's share must hold one memtable; for a smaller bound, lower"
+                        + " memtable (to 64k at least) or generations (to 2 at least)"
+            },
         };
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             for (String[] r : refused) {
                 // a size-only store for maxBytes, so that the bound is all there is to refuse
-                List<String> params = r[0].equals("maxBytes") ? List.of(r[0], r[1], "window", "none")
-                        : List.of(r[0], r[1]);
+                List<String> params =
+                        r[0].equals("maxBytes") ? List.of(r[0], r[1], "window", "none") : List.of(r[0], r[1]);
                 StringBuilder json = new StringBuilder("{\"kind\":\"exact\",\"params\":{");
                 for (int i = 0; i < params.size(); i += 2) {
-                    json.append(i == 0 ? "" : ",").append('"').append(params.get(i)).append("\":\"")
-                            .append(params.get(i + 1)).append('"');
+                    json.append(i == 0 ? "" : ",")
+                            .append('"')
+                            .append(params.get(i))
+                            .append("\":\"")
+                            .append(params.get(i + 1))
+                            .append('"');
                 }
-                HttpResponse<String> created = put(server, "/namespaces/e12", json.append("}}").toString());
+                HttpResponse<String> created =
+                        put(server, "/namespaces/e12", json.append("}}").toString());
                 assertThat(created.statusCode()).as("%s", params).isEqualTo(400);
                 assertThat(created.body()).as("%s", params).contains(r[2]);
                 List<String> args = new ArrayList<>(List.of("e12", "exact"));
                 args.addAll(params);
                 assertThatThrownBy(() -> c.raw.status("DJ.CREATE", args.toArray(String[]::new)))
-                        .as("%s", params).hasMessage("ERR " + r[2]);
+                        .as("%s", params)
+                        .hasMessage("ERR " + r[2]);
                 assertThat(dataDir.resolve("e12")).as("%s", params).doesNotExist();
                 assertThat(http(server, "/namespaces/e12").statusCode()).isEqualTo(404);
             }
             // the smallest of each is fine
-            assertThat(c.raw.status("DJ.CREATE", "e13", "exact", "window", "1s", "minWindow", "1ms", "memtable", "64k",
-                    "blockCache", "1m", "generations", "2", "maxBytes", "128k")).isEqualTo("OK");
+            assertThat(c.raw.status(
+                            "DJ.CREATE",
+                            "e13",
+                            "exact",
+                            "window",
+                            "1s",
+                            "minWindow",
+                            "1ms",
+                            "memtable",
+                            "64k",
+                            "blockCache",
+                            "1m",
+                            "generations",
+                            "2",
+                            "maxBytes",
+                            "128k"))
+                    .isEqualTo("OK");
             // sizes take the same units everywhere
             assertThat(c.raw.status("DJ.CREATE", "e14", "exact", "values", "true", "maxValueBytes", "1m"))
                     .isEqualTo("OK");
             assertThat(http(server, "/namespaces/e14").body()).contains("\"maxValueBytes\":\"1048576\"");
         }
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             assertThat(c.raw.list("DJ.LIST")).contains("e13").doesNotContain("e12");
         }
     }
@@ -153,23 +200,27 @@ class ExactNamespaceTest {
     @Test
     void keysSurviveARestartAndACheckpointRestoresIntoANewDataDir(@TempDir Path restored) throws Exception {
         Path checkpoint;
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             c.raw.status("DJ.CREATE", "ev", "exact", "window", "2h");
             assertThat(c.raw.list("DJ.MCHECKTHENADD", "ev", "a", "b", "c")).containsOnly("NEW");
             assertThat(c.raw.status("DJ.SNAPSHOT", "ev")).isEqualTo("Background saving started");
             checkpoint = awaitCheckpoint(dataDir.resolve("ev").resolve("checkpoints"));
             c.raw.status("DJ.CHECKTHENADD", "ev", "after-checkpoint");
         }
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             assertThat(c.raw.list("DJ.MCHECK", "ev", "a", "b", "c", "after-checkpoint", "d"))
                     .containsExactly(1L, 1L, 1L, 1L, 0L);
         }
         // a new data dir from the checkpoint: the namespace's metadata file plus the checkpoint as its db
         Files.createDirectories(restored.resolve("ev"));
-        Files.copy(dataDir.resolve("ev").resolve("namespace.properties"),
+        Files.copy(
+                dataDir.resolve("ev").resolve("namespace.properties"),
                 restored.resolve("ev").resolve("namespace.properties"));
         copyTree(checkpoint, restored.resolve("ev").resolve("db"));
-        try (TestServer server = TestServer.start(restored); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(restored);
+                Client c = new Client(server)) {
             assertThat(c.raw.list("DJ.MCHECK", "ev", "a", "b", "c", "after-checkpoint"))
                     .containsExactly(1L, 1L, 1L, 0L);
         }
@@ -177,12 +228,13 @@ class ExactNamespaceTest {
 
     @Test
     void theDefaultNamespaceCanBeExact() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.defaultSpec(
-                dev.deja.namespace.NamespaceSpec.parse("exact", "window=10m,generations=4")))) {
+        try (TestServer server = TestServer.start(
+                dataDir,
+                b -> b.defaultSpec(dev.deja.namespace.NamespaceSpec.parse("exact", "window=10m,generations=4")))) {
             assertThat(http(server, "/checkthenadd?e=hello").body()).isEqualTo("MISSING\n");
             assertThat(http(server, "/checkthenadd?e=hello").body()).isEqualTo("PRESENT\n");
-            assertThat(http(server, "/namespaces/default").body()).contains("\"window\":\"10m\"",
-                    "\"generations\":\"4\"");
+            assertThat(http(server, "/namespaces/default").body())
+                    .contains("\"window\":\"10m\"", "\"generations\":\"4\"");
         }
     }
 
@@ -193,24 +245,28 @@ class ExactNamespaceTest {
     @Test
     void aDamagedTableFileIsAReadErrorNeverANewKey() throws Exception {
         int keys = 60_000;
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             c.raw.status("DJ.CREATE", "dmg", "exact", "memtable", "1m", "blockCache", "1m");
             for (int from = 0; from < keys; from += 1000) {
                 List<String> batch = new ArrayList<>(List.of("dmg"));
                 for (int i = from; i < from + 1000; i++) {
                     batch.add(damageKey(i));
                 }
-                assertThat(c.raw.list("DJ.MCHECKTHENADD", batch.toArray(String[]::new))).containsOnly("NEW");
+                assertThat(c.raw.list("DJ.MCHECKTHENADD", batch.toArray(String[]::new)))
+                        .containsOnly("NEW");
             }
         }
         List<Path> tables;
         try (Stream<Path> files = Files.list(dataDir.resolve("dmg").resolve("db"))) {
-            tables = files.filter(f -> f.toString().endsWith(".sst") && f.toFile().length() > 100_000).toList();
+            tables = files.filter(
+                            f -> f.toString().endsWith(".sst") && f.toFile().length() > 100_000)
+                    .toList();
         }
         assertThat(tables).isNotEmpty();
         for (Path table : tables) { // 16 bytes of a data block a third of the way in
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(table,
-                    java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
+                    table, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
                 ch.read(bytes, ch.size() / 3);
                 for (int i = 0; i < 16; i++) {
@@ -219,18 +275,23 @@ class ExactNamespaceTest {
                 ch.write(bytes.rewind(), ch.size() / 3);
             }
         }
-        try (TestServer server = TestServer.start(dataDir); Client c = new Client(server)) {
+        try (TestServer server = TestServer.start(dataDir);
+                Client c = new Client(server)) {
             String damaged = null;
             String error = null;
             for (int i = 0; i < keys && damaged == null; i++) {
                 try {
-                    assertThat(c.raw.integer("DJ.CHECK", "dmg", damageKey(i))).as("key %d", i).isOne();
+                    assertThat(c.raw.integer("DJ.CHECK", "dmg", damageKey(i)))
+                            .as("key %d", i)
+                            .isOne();
                 } catch (io.lettuce.core.RedisCommandExecutionException e) {
                     damaged = damageKey(i);
                     error = e.getMessage();
                 }
             }
-            assertThat(error).as("a key in a damaged block").isNotNull()
+            assertThat(error)
+                    .as("a key in a damaged block")
+                    .isNotNull()
                     .startsWith("ERR exact store could not read (corruption");
             HttpResponse<String> check = http(server, "/check?ns=dmg&e=" + damaged);
             assertThat(check.statusCode()).as(check.body()).isEqualTo(500);
@@ -248,8 +309,10 @@ class ExactNamespaceTest {
             if (Files.isDirectory(checkpoints)) {
                 try (Stream<Path> list = Files.list(checkpoints)) {
                     // a checkpoint is written under a .tmp name and renamed when complete
-                    List<Path> done = list.filter(d -> !d.getFileName().toString().endsWith(".tmp"))
-                            .filter(d -> Files.isRegularFile(d.resolve("CURRENT"))).toList();
+                    List<Path> done = list.filter(
+                                    d -> !d.getFileName().toString().endsWith(".tmp"))
+                            .filter(d -> Files.isRegularFile(d.resolve("CURRENT")))
+                            .toList();
                     if (!done.isEmpty()) {
                         return done.getFirst();
                     }
@@ -269,13 +332,18 @@ class ExactNamespaceTest {
     }
 
     private static HttpResponse<String> put(TestServer server, String path, String json) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> http(TestServer server, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -286,8 +354,11 @@ class ExactNamespaceTest {
         final RawCommands raw;
 
         Client(TestServer server) {
-            client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
-                    .withTimeout(Duration.ofSeconds(10)).build());
+            client = RedisClient.create(RedisURI.builder()
+                    .withHost("127.0.0.1")
+                    .withPort(server.respPort())
+                    .withTimeout(Duration.ofSeconds(10))
+                    .build());
             connection = client.connect();
             raw = new RawCommands(connection.sync());
         }

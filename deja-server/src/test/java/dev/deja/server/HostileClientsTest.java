@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileClientsTest {
 
-    private static final byte[] ANNOUNCE_16_MIB = "*2\r\n$4\r\nECHO\r\n$16776000\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ANNOUNCE_16_MIB =
+            "*2\r\n$4\r\nECHO\r\n$16776000\r\n".getBytes(StandardCharsets.US_ASCII);
 
     @TempDir
     Path dataDir;
@@ -42,10 +42,20 @@ class HostileClientsTest {
     void announcedRequestsReserveNothingAndUnauthenticatedOnesAreRefusedAtTheirHeader() throws Exception {
         List<String> jvm = new ArrayList<>(launcherOptions());
         jvm.addAll(List.of("-Xmx256m", "-Xmn32m"));
-        try (ServerProcess server = ServerProcess.startWithResp(jvm, dataDir.resolve("data"), "--password", "secret",
-                "--max-resp-connections", "2000", "--max-http-connections", "1000", "--request-timeout", "600",
-                "--default-params", "capacity=100000,fpp=0.01");
-             WellBehavedClient client = new WellBehavedClient(server.respPort(), "secret")) {
+        try (ServerProcess server = ServerProcess.startWithResp(
+                        jvm,
+                        dataDir.resolve("data"),
+                        "--password",
+                        "secret",
+                        "--max-resp-connections",
+                        "2000",
+                        "--max-http-connections",
+                        "1000",
+                        "--request-timeout",
+                        "600",
+                        "--default-params",
+                        "capacity=100000,fpp=0.01");
+                WellBehavedClient client = new WellBehavedClient(server.respPort(), "secret")) {
             client.start();
             // the same attack first: on a JVM that has not compiled their code paths yet, the compiler
             // competes with the network threads for this machine's cores
@@ -55,18 +65,21 @@ class HostileClientsTest {
             try {
                 client.awaitRounds(500);
                 String metrics = httpGet(server.httpPort(), "/metrics", "secret");
-                assertThat(metric(metrics, "deja_request_memory_held_bytes")).as("nothing held: no bytes came")
+                assertThat(metric(metrics, "deja_request_memory_held_bytes"))
+                        .as("nothing held: no bytes came")
                         .isZero();
                 assertThat(server.isAlive()).isTrue();
             } finally {
                 held.forEach(HostileClientsTest::closeQuietly);
             }
             client.stop();
-            System.out.printf("well-behaved client during the attack: %d round trips, the slowest %d ms%n",
+            System.out.printf(
+                    "well-behaved client during the attack: %d round trips, the slowest %d ms%n",
                     client.rounds(), client.slowestMillis());
             assertThat(client.failure()).isNull();
             assertThat(client.rounds()).isGreaterThan(500);
-            assertThat(client.slowestMillis()).as("the well-behaved client's slowest round trip, in ms")
+            assertThat(client.slowestMillis())
+                    .as("the well-behaved client's slowest round trip, in ms")
                     .isLessThan(100);
             assertThat(server.isAlive()).isTrue();
         }
@@ -106,16 +119,18 @@ class HostileClientsTest {
             Socket socket = connect(server.httpPort());
             boolean withPassword = i % 2 == 0;
             (withPassword ? open : refused).add(socket);
-            socket.getOutputStream().write(("POST /batch?op=add HTTP/1.1\r\nHost: x\r\nContent-Length: 16000000\r\n"
-                    + (withPassword ? "Authorization: Bearer secret\r\n" : "") + "\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("POST /batch?op=add HTTP/1.1\r\nHost: x\r\nContent-Length: 16000000\r\n"
+                                    + (withPassword ? "Authorization: Bearer secret\r\n" : "") + "\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
         }
         for (Socket socket : refused) {
             assertThat(readAll(socket)).startsWith("HTTP/1.1 401");
             socket.close();
         }
         for (Socket socket : authenticated) {
-            assertThat(readLine(socket.getInputStream())).as("AUTH answered; the ECHO waits for its bytes")
+            assertThat(readLine(socket.getInputStream()))
+                    .as("AUTH answered; the ECHO waits for its bytes")
                     .isEqualTo("+OK");
         }
         return open;
@@ -142,8 +157,8 @@ class HostileClientsTest {
      */
     @Test
     void theRequestMemoryRefusesOnlyTheConnectionThatOverflowsIt() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.maxBodyBytes(4 << 20).maxBatch(1000)
-                .requestMemory(16 << 20))) {
+        try (TestServer server = TestServer.start(
+                dataDir, b -> b.maxBodyBytes(4 << 20).maxBatch(1000).requestMemory(16 << 20))) {
             RequestMemory memory = server.server().context().requestMemory();
             byte[] threeMiB = new byte[3 << 20];
             List<Socket> holders = new ArrayList<>();
@@ -152,8 +167,12 @@ class HostileClientsTest {
                 for (int i = 0; i < 8 && overflowing == null; i++) {
                     long before = memory.held();
                     Socket socket = connect(i % 2 == 0 ? server.respPort() : server.httpPort());
-                    sendInBackground(socket, (i % 2 == 0 ? "*2\r\n$4\r\nECHO\r\n$4000000\r\n"
-                            : "POST /batch?op=add HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n"), threeMiB);
+                    sendInBackground(
+                            socket,
+                            (i % 2 == 0
+                                    ? "*2\r\n$4\r\nECHO\r\n$4000000\r\n"
+                                    : "POST /batch?op=add HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n"),
+                            threeMiB);
                     long held = awaitSettled(memory::held, before);
                     if (held - before >= threeMiB.length - RequestMemory.PER_CONNECTION_ALLOWANCE) {
                         holders.add(socket);
@@ -163,17 +182,21 @@ class HostileClientsTest {
                 }
                 assertThat(holders).as("what fits in 16 MiB of request memory").hasSize(5);
                 assertThat(overflowing).as("a connection beyond the memory").isNotNull();
-                assertThat(readAll(overflowing)).startsWith("HTTP/1.1 503").contains("Retry-After: 1")
+                assertThat(readAll(overflowing))
+                        .startsWith("HTTP/1.1 503")
+                        .contains("Retry-After: 1")
                         .contains("server busy");
                 overflowing.close();
                 assertThat(memory.held()).isLessThanOrEqualTo(memory.limit());
                 assertThat(server.respExchange("PING\r\nECHO hello\r\n", "hello\r\n"))
-                        .as("small requests are served meanwhile").isEqualTo("+PONG\r\n$5\r\nhello\r\n");
+                        .as("small requests are served meanwhile")
+                        .isEqualTo("+PONG\r\n$5\r\nhello\r\n");
                 Socket next = connect(server.respPort());
                 holders.add(next);
                 sendInBackground(next, "*2\r\n$4\r\nECHO\r\n$4000000\r\n", threeMiB);
-                assertThat(readAll(next)).startsWith("-ERR server busy: the requests being received hold all of the"
-                        + " server's request memory (--request-memory, 16777216 bytes)");
+                assertThat(readAll(next))
+                        .startsWith("-ERR server busy: the requests being received hold all of the"
+                                + " server's request memory (--request-memory, 16777216 bytes)");
             } finally {
                 for (Socket socket : holders) {
                     socket.close();
@@ -194,9 +217,9 @@ class HostileClientsTest {
     /** Commands queued in a transaction stay counted in the request memory until EXEC or DISCARD. */
     @Test
     void aTransactionKeepsWhatItQueuedCountedUntilItIsDiscarded() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.maxBodyBytes(4 << 20).maxBatch(1000)
-                .requestMemory(16 << 20));
-             Socket socket = connect(server.respPort())) {
+        try (TestServer server = TestServer.start(
+                        dataDir, b -> b.maxBodyBytes(4 << 20).maxBatch(1000).requestMemory(16 << 20));
+                Socket socket = connect(server.respPort())) {
             RequestMemory memory = server.server().context().requestMemory();
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
@@ -206,7 +229,8 @@ class HostileClientsTest {
             out.write(new byte[3_000_000]);
             out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(in)).isEqualTo("+QUEUED");
-            assertThat(memory.held()).as("the queued ECHO, beyond the connection's allowance")
+            assertThat(memory.held())
+                    .as("the queued ECHO, beyond the connection's allowance")
                     .isGreaterThanOrEqualTo(3_000_000 - RequestMemory.PER_CONNECTION_ALLOWANCE);
             out.write("DISCARD\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(in)).isEqualTo("+OK");
@@ -220,24 +244,29 @@ class HostileClientsTest {
      */
     @Test
     void aTrickledRequestIsClosedAtTheRequestTimeoutHoweverOftenItsBytesCome() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.requestTimeoutSeconds(2).idleTimeoutSeconds(60)
-                .respIdleTimeoutSeconds(60))) {
+        try (TestServer server = TestServer.start(
+                dataDir, b -> b.requestTimeoutSeconds(2).idleTimeoutSeconds(60).respIdleTimeoutSeconds(60))) {
             try (Socket http = connect(server.httpPort())) {
                 Trickle trickle = new Trickle(http, "GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ", 'a');
                 trickle.start();
                 String reply = readAll(http);
                 trickle.stop();
-                assertThat(reply).startsWith("HTTP/1.1 408").contains("connection: close")
+                assertThat(reply)
+                        .startsWith("HTTP/1.1 408")
+                        .contains("connection: close")
                         .contains("request timeout: a request must arrive whole within 2 seconds of its first byte");
-                assertThat(trickle.sent()).as("bytes it trickled before the timeout").isGreaterThan(2);
+                assertThat(trickle.sent())
+                        .as("bytes it trickled before the timeout")
+                        .isGreaterThan(2);
             }
             try (Socket resp = connect(server.respPort())) {
                 Trickle trickle = new Trickle(resp, "*2\r\n$4\r\nECHO\r\n$1000000\r\n", 'a');
                 trickle.start();
                 String reply = readAll(resp);
                 trickle.stop();
-                assertThat(reply).isEqualTo("-ERR request timeout: a request must arrive whole within 2 seconds of"
-                        + " its first byte (--request-timeout)\r\n");
+                assertThat(reply)
+                        .isEqualTo("-ERR request timeout: a request must arrive whole within 2 seconds of"
+                                + " its first byte (--request-timeout)\r\n");
             }
             // each request within the limit, slowly, one after another on one connection: all answered
             try (Socket resp = connect(server.respPort())) {
@@ -255,15 +284,15 @@ class HostileClientsTest {
     /** Slow HTTP clients holding every HTTP connection leave the RESP front end its own connections. */
     @Test
     void slowHttpClientsHoldingEveryHttpSlotLeaveRespClientsAdmitted() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.maxHttpConnections(20).maxRespConnections(20)
-                .requestTimeoutSeconds(0))) {
+        try (TestServer server = TestServer.start(
+                dataDir, b -> b.maxHttpConnections(20).maxRespConnections(20).requestTimeoutSeconds(0))) {
             List<Trickle> slow = new ArrayList<>();
             try {
                 for (int i = 0; i < 20; i++) {
                     Socket socket = connect(server.httpPort());
                     // answered, so admitted, before it starts to trickle its next request
-                    socket.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
+                    socket.getOutputStream()
+                            .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                     assertThat(readLine(socket.getInputStream())).startsWith("HTTP/1.1 200");
                     Trickle trickle = new Trickle(socket, "GET /health HTTP/1.1\r\nHost: x\r\nX: ", 'a');
                     trickle.start();
@@ -290,8 +319,8 @@ class HostileClientsTest {
     void anOutOfMemoryErrorEndsTheProcess() throws Exception {
         List<String> jvm = new ArrayList<>(launcherOptions());
         jvm.addAll(List.of("-Xmx64m", "-Xmn16m"));
-        try (ServerProcess server = ServerProcess.startWithResp(jvm, dataDir.resolve("data"),
-                "--default-params", "capacity=1000,fpp=0.01")) {
+        try (ServerProcess server = ServerProcess.startWithResp(
+                jvm, dataDir.resolve("data"), "--default-params", "capacity=1000,fpp=0.01")) {
             try (Socket admin = connect(server.respPort())) {
                 admin.getOutputStream().write("BF.RESERVE big 0.01 38000000\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertThat(readLine(admin.getInputStream())).isEqualTo("+OK");
@@ -308,7 +337,9 @@ class HostileClientsTest {
                 sender.join(30_000);
             }
             assertThat(server.output()).contains("Terminating due to java.lang.OutOfMemoryError");
-            assertThat(status).as("the JVM's exit status on an OutOfMemoryError").isEqualTo(3);
+            assertThat(status)
+                    .as("the JVM's exit status on an OutOfMemoryError")
+                    .isEqualTo(3);
         }
     }
 
@@ -384,18 +415,22 @@ class HostileClientsTest {
     /** A GET with the bearer token on a connection that closes after it: the response's body. */
     private static String httpGet(int port, String path, String password) throws IOException {
         try (Socket socket = connect(port)) {
-            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + password
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + password
+                                    + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             String response = readAll(socket);
             return response.substring(response.indexOf("\r\n\r\n") + 4);
         }
     }
 
-
-
     private static double metric(String exposition, String name) {
-        return exposition.lines().filter(line -> line.startsWith(name + " ")).mapToDouble(line ->
-                Double.parseDouble(line.substring(name.length() + 1))).findFirst().orElseThrow();
+        return exposition
+                .lines()
+                .filter(line -> line.startsWith(name + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(name.length() + 1)))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Sends {@code head}, then one byte every 100 ms until stopped or the connection fails. */

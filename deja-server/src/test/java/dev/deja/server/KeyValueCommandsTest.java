@@ -40,6 +40,7 @@ class KeyValueCommandsTest {
 
     @TempDir
     Path dataDir;
+
     private TestServer server;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
@@ -48,8 +49,11 @@ class KeyValueCommandsTest {
     @BeforeEach
     void start() throws Exception {
         server = TestServer.start(dataDir);
-        client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
-                .withTimeout(Duration.ofSeconds(10)).build());
+        client = RedisClient.create(RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(server.respPort())
+                .withTimeout(Duration.ofSeconds(10))
+                .build());
         connection = client.connect();
         redis = connection.sync();
     }
@@ -67,20 +71,25 @@ class KeyValueCommandsTest {
         assertThat(redis.exists("msg-1")).isZero();
         assertThat(redis.ttl("msg-1")).isEqualTo(-2);
 
-        assertThat(redis.set("msg-1", "worker-a", SetArgs.Builder.nx().ex(3600))).isEqualTo("OK");
-        assertThat(redis.set("msg-1", "worker-b", SetArgs.Builder.nx().ex(3600))).as("a duplicate").isNull();
+        assertThat(redis.set("msg-1", "worker-a", SetArgs.Builder.nx().ex(3600)))
+                .isEqualTo("OK");
+        assertThat(redis.set("msg-1", "worker-b", SetArgs.Builder.nx().ex(3600)))
+                .as("a duplicate")
+                .isNull();
         assertThat(redis.get("msg-1")).isEqualTo("worker-a");
         assertThat(redis.exists("msg-1", "msg-2", "msg-1")).isEqualTo(2);
         assertThat(redis.ttl("msg-1")).isBetween(3590L, 3600L);
         assertThat(redis.pttl("msg-1")).isBetween(3_590_000L, 3_600_000L);
         assertThat(redis.setnx("msg-1", "again")).isFalse();
         assertThat(redis.setnx("msg-2", "first")).isTrue();
-        assertThat(redis.ttl("msg-2")).as("no expiry of its own: held for the 24h window")
+        assertThat(redis.ttl("msg-2"))
+                .as("no expiry of its own: held for the 24h window")
                 .isBetween(86_390L, 86_400L);
 
         assertThat(redis.del("msg-1", "msg-3")).isEqualTo(1);
         assertThat(redis.get("msg-1")).isNull();
-        assertThat(redis.set("msg-1", "worker-c", SetArgs.Builder.nx().px(60_000))).isEqualTo("OK");
+        assertThat(redis.set("msg-1", "worker-c", SetArgs.Builder.nx().px(60_000)))
+                .isEqualTo("OK");
         assertThat(redis.get("msg-1")).isEqualTo("worker-c");
 
         assertThat(new RawCommands(redis).list("DJ.LIST")).contains("kv");
@@ -88,7 +97,9 @@ class KeyValueCommandsTest {
     }
 
     @ParameterizedTest // under always the replies also wait for the log's sync
-    @EnumSource(value = FsyncPolicy.class, names = {"EVERYSEC", "ALWAYS"})
+    @EnumSource(
+            value = FsyncPolicy.class,
+            names = {"EVERYSEC", "ALWAYS"})
     void pipelinedSetNxTakeEffectInTheOrderSent(FsyncPolicy fsync, @TempDir Path other) throws Exception {
         try (TestServer s = TestServer.start(other, b -> b.fsync(fsync))) {
             RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", s.respPort()));
@@ -105,13 +116,15 @@ class KeyValueCommandsTest {
             pipelined.setAutoFlushCommands(false);
             RedisAsyncCommands<String, String> async = pipelined.async();
             // gathered SET NX commands run as one store call, but never after a later command of the batch
-            RedisFuture<String> first = async.set("p-a", "first", SetArgs.Builder.nx().ex(60));
+            RedisFuture<String> first =
+                    async.set("p-a", "first", SetArgs.Builder.nx().ex(60));
             RedisFuture<String> second = async.set("p-a", "second", SetArgs.Builder.nx());
             RedisFuture<String> read = async.get("p-a");
             RedisFuture<Long> deleted = async.del("p-a");
             RedisFuture<String> third = async.set("p-a", "third", SetArgs.Builder.nx());
             RedisFuture<Boolean> setnx = async.setnx("p-b", "x");
-            RedisFuture<String> tooLong = async.set("p-c", "v", SetArgs.Builder.nx().ex(10 * 86_400));
+            RedisFuture<String> tooLong =
+                    async.set("p-c", "v", SetArgs.Builder.nx().ex(10 * 86_400));
             RedisFuture<String> last = async.set("p-d", "v", SetArgs.Builder.nx());
             RedisFuture<Long> held = async.exists("p-a", "p-b", "p-c", "p-d");
             // the same exact namespace written by SET NX and by BF.ADD: each kind is gathered apart, in order
@@ -123,10 +136,12 @@ class KeyValueCommandsTest {
             RedisFuture<String> readAgain = async.get("p-e");
             List<RedisFuture<String>> many = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
-                many.add(async.set("p-many-" + (i % 500), "v" + i, SetArgs.Builder.nx().ex(3600)));
+                many.add(async.set(
+                        "p-many-" + (i % 500), "v" + i, SetArgs.Builder.nx().ex(3600)));
             }
             pipelined.flushCommands();
-            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, many.toArray(RedisFuture[]::new))).isTrue();
+            assertThat(LettuceFutures.awaitAll(10, TimeUnit.SECONDS, many.toArray(RedisFuture[]::new)))
+                    .isTrue();
 
             assertThat(first.get()).isEqualTo("OK");
             assertThat(second.get()).as("a duplicate within the batch").isNull();
@@ -135,14 +150,18 @@ class KeyValueCommandsTest {
             assertThat(third.get()).isEqualTo("OK");
             assertThat(setnx.get()).isTrue();
             assertThatThrownBy(tooLong::get).hasMessageContaining("window");
-            assertThat(last.get()).as("a refused command does not stop the others").isEqualTo("OK");
+            assertThat(last.get())
+                    .as("a refused command does not stop the others")
+                    .isEqualTo("OK");
             assertThat(held.get()).isEqualTo(3);
             assertThat(setFirst.get()).isEqualTo("OK");
             assertThat(addAfter.get()).as("BF.ADD after SET NX of the same key").isFalse();
             assertThat(addFirst.get()).isTrue();
             assertThat(setAfter.get()).as("SET NX after BF.ADD of the same key").isNull();
             assertThat(setAgain.get()).isEqualTo("OK");
-            assertThat(readAgain.get()).as("a read sees the write sent before it").isEqualTo("e");
+            assertThat(readAgain.get())
+                    .as("a read sees the write sent before it")
+                    .isEqualTo("e");
             for (int i = 0; i < 1000; i++) {
                 assertThat(many.get(i).get()).as("SET NX #%d", i).isEqualTo(i < 500 ? "OK" : null);
             }
@@ -156,7 +175,10 @@ class KeyValueCommandsTest {
         // the SET NX of many connections served in one turn of an event loop run as one store call
         int connections = 8;
         int keys = 300;
-        List<List<String>> replies = Race.run(client, connections, keys,
+        List<List<String>> replies = Race.run(
+                client,
+                connections,
+                keys,
                 (r, c, k) -> r.set("race-" + k, "c" + c, SetArgs.Builder.nx().ex(3600)));
         for (int k = 0; k < keys; k++) {
             List<Integer> winners = new ArrayList<>();
@@ -178,14 +200,17 @@ class KeyValueCommandsTest {
         assertThat(redis.get("short")).isNull();
         assertThat(redis.exists("short")).isZero();
         assertThat(redis.ttl("short")).isEqualTo(-2);
-        assertThat(redis.set("short", "3", SetArgs.Builder.nx().ex(60))).as("new again once expired")
+        assertThat(redis.set("short", "3", SetArgs.Builder.nx().ex(60)))
+                .as("new again once expired")
                 .isEqualTo("OK");
         assertThat(redis.get("short")).isEqualTo("3");
     }
 
     @Test
     void xxKeepTtlSetexAndOverwrites() {
-        assertThat(redis.set("k", "v1", SetArgs.Builder.xx())).as("XX on an absent key").isNull();
+        assertThat(redis.set("k", "v1", SetArgs.Builder.xx()))
+                .as("XX on an absent key")
+                .isNull();
         assertThat(redis.setex("k", 100, "v1")).isEqualTo("OK");
         assertThat(redis.set("k", "v2", SetArgs.Builder.xx().keepttl())).isEqualTo("OK");
         assertThat(redis.get("k")).isEqualTo("v2");
@@ -216,8 +241,8 @@ class KeyValueCommandsTest {
 
     @Test
     void theKeyValueNamespaceIsConfigurableAndMustBeExact(@TempDir Path other) throws Exception {
-        try (TestServer s = TestServer.start(other, b -> b.kvNamespace("dedup")
-                .kvSpec(NamespaceSpec.parse("exact", "window=1h,values=true")))) {
+        try (TestServer s = TestServer.start(
+                other, b -> b.kvNamespace("dedup").kvSpec(NamespaceSpec.parse("exact", "window=1h,values=true")))) {
             RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", s.respPort()));
             try (StatefulRedisConnection<String, String> conn = c.connect()) {
                 RedisCommands<String, String> r = conn.sync();
@@ -249,9 +274,12 @@ class KeyValueCommandsTest {
         start();
         assertThat(redis.get("durable")).isEqualTo("yes");
         assertThat(redis.ttl("durable")).isBetween(3500L, 3600L);
-        HttpResponse<String> check = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + server.httpPort() + "/check?ns=kv&e=durable")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> check = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + server.httpPort() + "/check?ns=kv&e=durable"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(check.body()).isEqualTo("PRESENT\n");
     }
 }

@@ -2,12 +2,12 @@ package dev.deja.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.Verdict;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.journal.JournaledSeenSet;
 import dev.deja.journal.SnapshotCodec;
 import dev.deja.recent.RecentFilter;
+import dev.deja.seen.HashedSeenSet;
+import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,9 +50,11 @@ class LoopWritesTest {
 
             // two connections' batches in one turn of the loop
             writes.collect(() -> replies.add(set.checkThenAddAllAsync(keys("a", "b"), null)));
-            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("first"))).isTrue();
+            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("first")))
+                    .isTrue();
             writes.collect(() -> replies.add(set.checkThenAddAllAsync(keys("c", "a"), null)));
-            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("second"))).isTrue();
+            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("second")))
+                    .isTrue();
 
             assertThat(loopTasks).as("one write scheduled for the turn").hasSize(1);
             assertThat(replies).as("nothing durable before the turn's write").noneMatch(CompletableFuture::isDone);
@@ -63,12 +65,14 @@ class LoopWritesTest {
             assertThat(answered).containsExactly("first", "second");
             assertThat(replies).allMatch(CompletableFuture::isDone);
             assertThat(replies.get(1).get()).containsExactly(Verdict.NEW, Verdict.DUPLICATE);
-            assertThat(recordsAfterCrash(dir, tmp.resolve("after"))).as("a crash now loses nothing answered")
+            assertThat(recordsAfterCrash(dir, tmp.resolve("after")))
+                    .as("a crash now loses nothing answered")
                     .isEqualTo(3);
 
             // a turn that journaled nothing answers at once
-            writes.collect(() -> { });
-            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("third"))).isFalse();
+            writes.collect(() -> {});
+            assertThat(writes.thenRun(loopTasks::add, () -> answered.add("third")))
+                    .isFalse();
         }
     }
 
@@ -88,8 +92,10 @@ class LoopWritesTest {
     }
 
     private static JournaledSeenSet<HashedSeenSet> open(Path dir) throws IOException {
-        return JournaledSeenSet.builder(dir, CODEC, () -> RecentFilter.builder().buckets(1024).build())
-                .fsync(FsyncPolicy.EVERYSEC).open();
+        return JournaledSeenSet.builder(
+                        dir, CODEC, () -> RecentFilter.builder().buckets(1024).build())
+                .fsync(FsyncPolicy.EVERYSEC)
+                .open();
     }
 
     private static Path copy(Path from, Path to) throws IOException {

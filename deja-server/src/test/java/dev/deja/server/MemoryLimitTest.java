@@ -38,9 +38,13 @@ class MemoryLimitTest {
 
     @Test
     void aNamespaceTooLargeForTheLimitIsRefusedAndTheServerKeepsServing() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.memoryLimit(LIMIT).nativeMemoryLimit(NATIVE_LIMIT))) {
-            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
-                    .withPort(server.respPort()).withTimeout(Duration.ofSeconds(10)).build());
+        try (TestServer server =
+                TestServer.start(dataDir, b -> b.memoryLimit(LIMIT).nativeMemoryLimit(NATIVE_LIMIT))) {
+            RedisClient client = RedisClient.create(RedisURI.builder()
+                    .withHost("127.0.0.1")
+                    .withPort(server.respPort())
+                    .withTimeout(Duration.ofSeconds(10))
+                    .build());
             try (StatefulRedisConnection<String, String> connection = client.connect()) {
                 RedisCommands<String, String> redis = connection.sync();
                 RawCommands raw = new RawCommands(redis);
@@ -52,7 +56,8 @@ class MemoryLimitTest {
                         .hasMessageStartingWith("OOM namespace 'huge' needs ")
                         .hasMessageContaining("of the server's 4.0 MiB namespace memory limit is free");
                 assertThat(redis.bfAdd("default", "still-served")).isTrue();
-                assertThat(redis.info("memory")).contains("namespace_memory_limit:" + LIMIT)
+                assertThat(redis.info("memory"))
+                        .contains("namespace_memory_limit:" + LIMIT)
                         .contains("namespace_memory_reserved:" + reservedAtStart)
                         .contains("namespace_native_memory_limit:" + NATIVE_LIMIT)
                         .contains("namespace_native_memory_reserved:0");
@@ -61,16 +66,19 @@ class MemoryLimitTest {
                 assertThatThrownBy(() -> raw.status("DJ.CREATE", "orders", "exact", "blockCache", "128m"))
                         .isInstanceOf(RedisCommandExecutionException.class)
                         .hasMessageStartingWith("OOM namespace 'orders' needs 176.0 MiB of native memory");
-                assertThat(raw.status("DJ.CREATE", "orders", "exact", "blockCache", "32m")).isEqualTo("OK");
+                assertThat(raw.status("DJ.CREATE", "orders", "exact", "blockCache", "32m"))
+                        .isEqualTo("OK");
                 assertThat(redis.info("memory")).contains("namespace_native_memory_reserved:" + (80L << 20));
 
-                HttpResponse<String> refused = send(server, HttpRequest.newBuilder(uri(server, "/namespaces/huge"))
-                        .header("Content-Type", "application/json")
-                        .PUT(HttpRequest.BodyPublishers.ofString(
-                                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100000000\",\"fpp\":\"0.001\"}}")));
+                HttpResponse<String> refused = send(
+                        server,
+                        HttpRequest.newBuilder(uri(server, "/namespaces/huge"))
+                                .header("Content-Type", "application/json")
+                                .PUT(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100000000\",\"fpp\":\"0.001\"}}")));
                 assertThat(refused.statusCode()).isEqualTo(507);
-                assertThat(JSON.readTree(refused.body()).get("error").asText())
-                        .startsWith("namespace 'huge' needs ");
+                assertThat(JSON.readTree(refused.body()).get("error").asText()).startsWith("namespace 'huge' needs ");
                 assertThat(reserved(server)).isEqualTo(reservedAtStart);
 
                 // 2^20 bits = 128 KiB: fits, and is given back when deleted
@@ -80,8 +88,12 @@ class MemoryLimitTest {
                 assertThat(get(server, "/metrics").body())
                         .contains("deja_namespace_memory_limit_bytes " + (double) LIMIT)
                         .contains("deja_namespace_memory_reserved_bytes " + (double) withSmall);
-                assertThat(send(server, HttpRequest.newBuilder(uri(server, "/namespaces/small")).DELETE())
-                        .statusCode()).isEqualTo(200);
+                assertThat(send(
+                                        server,
+                                        HttpRequest.newBuilder(uri(server, "/namespaces/small"))
+                                                .DELETE())
+                                .statusCode())
+                        .isEqualTo(200);
                 assertThat(reserved(server)).isEqualTo(reservedAtStart);
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -24,14 +24,15 @@ class PipelinedHandlerTest {
         final List<CompletableFuture<Object>> slow = new ArrayList<>();
         /** Each request as executed, with whether the admin work was done by then. */
         final List<String> executed = new CopyOnWriteArrayList<>();
+
         final CountDownLatch release = new CountDownLatch(1);
         final CountDownLatch adminStarted = new CountDownLatch(1);
         volatile Thread adminThread;
         volatile boolean adminDone;
 
         Echo() {
-            super(new RequestGuard(new RequestMemory(Long.MAX_VALUE), Long.MAX_VALUE, Long.MAX_VALUE, () -> false, 0,
-                    reason -> { }));
+            super(new RequestGuard(
+                    new RequestMemory(Long.MAX_VALUE), Long.MAX_VALUE, Long.MAX_VALUE, () -> false, 0, reason -> {}));
         }
 
         @Override
@@ -77,15 +78,21 @@ class PipelinedHandlerTest {
         channel.writeInbound("a", "slow-1", "b");
         Object early = channel.readOutbound();
         assertThat(early).as("nothing before the slow reply is ready").isNull();
-        assertThat(channel.config().isAutoRead()).as("one waiting batch does not pause reading").isTrue();
+        assertThat(channel.config().isAutoRead())
+                .as("one waiting batch does not pause reading")
+                .isTrue();
 
         List<String> later = new ArrayList<>();
         for (int i = 0; i < PipelinedHandler.PAUSE_AT; i++) {
             later.add("later-" + i);
         }
         channel.writeInbound(later.toArray());
-        assertThat((Object) channel.readOutbound()).as("later requests wait for the executing batch").isNull();
-        assertThat(channel.config().isAutoRead()).as("reading pauses once requests pile up behind it").isFalse();
+        assertThat((Object) channel.readOutbound())
+                .as("later requests wait for the executing batch")
+                .isNull();
+        assertThat(channel.config().isAutoRead())
+                .as("reading pauses once requests pile up behind it")
+                .isFalse();
 
         echo.slow.get(0).complete("slow reply");
         channel.runPendingTasks();
@@ -113,7 +120,9 @@ class PipelinedHandlerTest {
         assertThat(echo.adminStarted.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(echo.adminThread).as("the work's thread").isNotSameAs(Thread.currentThread());
         assertThat(echo.executed).as("requests after the work wait for it").containsExactly("a", "admin-1");
-        assertThat((Object) channel.readOutbound()).as("no reply before the work's").isNull();
+        assertThat((Object) channel.readOutbound())
+                .as("no reply before the work's")
+                .isNull();
 
         echo.release.countDown();
         List<Object> replies = new ArrayList<>();
@@ -160,7 +169,9 @@ class PipelinedHandlerTest {
         channel.writeInbound("slow-a", "x", "slow-b");
         echo.slow.get(1).complete("b done");
         channel.runPendingTasks();
-        assertThat((Object) channel.readOutbound()).as("the first reply is still pending").isNull();
+        assertThat((Object) channel.readOutbound())
+                .as("the first reply is still pending")
+                .isNull();
 
         echo.slow.get(0).completeExceptionally(new CompletionException(new IllegalStateException("no space")));
         channel.runPendingTasks();
@@ -168,7 +179,8 @@ class PipelinedHandlerTest {
         for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
             replies.add(reply);
         }
-        assertThat(replies).as("in request order, the wrapped error unwrapped")
+        assertThat(replies)
+                .as("in request order, the wrapped error unwrapped")
                 .containsExactly("failed: no space", "x", "b done");
         channel.finishAndReleaseAll();
     }

@@ -35,8 +35,13 @@ class RequestGuardTest {
     }
 
     private static RequestGuard guard(RequestMemory memory, long maxRequest, boolean smallOnly, long timeoutMillis) {
-        return new RequestGuard(memory, maxRequest, ALLOWANCE, () -> smallOnly,
-                TimeUnit.MILLISECONDS.toNanos(timeoutMillis), reason -> { });
+        return new RequestGuard(
+                memory,
+                maxRequest,
+                ALLOWANCE,
+                () -> smallOnly,
+                TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
+                reason -> {});
     }
 
     private static ByteBuf bytes(int n) {
@@ -55,7 +60,9 @@ class RequestGuardTest {
         assertThat(memory.held()).isEqualTo(ALLOWANCE / 2 + 100_000 - ALLOWANCE);
         long request = guard.completed();
         assertThat(request).isEqualTo(ALLOWANCE / 2 + 100_000);
-        assertThat(memory.held()).as("taken whole, not executed yet: still held").isPositive();
+        assertThat(memory.held())
+                .as("taken whole, not executed yet: still held")
+                .isPositive();
         guard.executed(request);
         assertThat(memory.held()).isZero();
         assertThat(sink.reads).containsExactly(ALLOWANCE / 2, 100_000);
@@ -97,7 +104,8 @@ class RequestGuardTest {
         one.writeInbound(bytes(ALLOWANCE + 80_000));
         two.writeInbound(bytes(ALLOWANCE + 30_000));
         assertThat(first.refusals).isEmpty();
-        assertThat(second.refusals).extracting(RequestRefusal::reason)
+        assertThat(second.refusals)
+                .extracting(RequestRefusal::reason)
                 .containsExactly(RequestRefusal.Reason.MEMORY_FULL);
         assertThat(memory.held()).as("the refused bytes were not taken").isEqualTo(80_000);
         one.writeInbound(bytes(10_000));
@@ -125,7 +133,9 @@ class RequestGuardTest {
         guard.pausedByServer(true);
         TimeUnit.MILLISECONDS.sleep(300);
         channel.runScheduledPendingTasks();
-        assertThat(sink.refusals).as("the server was not reading: its pause is not the client's").isEmpty();
+        assertThat(sink.refusals)
+                .as("the server was not reading: its pause is not the client's")
+                .isEmpty();
         guard.pausedByServer(false);
         TimeUnit.MILLISECONDS.sleep(300);
         channel.runScheduledPendingTasks();
@@ -145,6 +155,8 @@ class RequestGuardTest {
         }
         TimeUnit.MILLISECONDS.sleep(300);
         channel.runScheduledPendingTasks();
-        assertThat(sink.refusals).as("four requests of 120 ms each, and nothing since").isEmpty();
+        assertThat(sink.refusals)
+                .as("four requests of 120 ms each, and nothing since")
+                .isEmpty();
     }
 }

@@ -19,11 +19,11 @@ class ServeOutputTest {
     void theStartSaysWhetherBloomLookupsUseVectors() throws Exception {
         // started as ./deja starts it, with the Vector API module (as this test JVM is)
         try (ServerProcess server = ServerProcess.start(dataDir.resolve("with"), SMALL)) {
-            server.awaitOutput(BloomFilter.vectorLookups() ? "bloom lookups: 256-bit vectors"
-                    : "bloom lookups: scalar");
+            server.awaitOutput(
+                    BloomFilter.vectorLookups() ? "bloom lookups: 256-bit vectors" : "bloom lookups: scalar");
         }
-        try (ServerProcess server = ServerProcess.start(dataDir.resolve("without"),
-                Map.of("JDK_JAVA_OPTIONS", "-Ddeja.bloom.vector=false"), SMALL)) {
+        try (ServerProcess server = ServerProcess.start(
+                dataDir.resolve("without"), Map.of("JDK_JAVA_OPTIONS", "-Ddeja.bloom.vector=false"), SMALL)) {
             server.awaitOutput("bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector");
         }
     }

@@ -9,7 +9,6 @@ import dev.deja.testing.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -48,10 +47,13 @@ class ServerBehaviourTest {
         try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
             HttpResponse<String> response = get(server, "/add?e=k&ns=nope", null);
             assertThat(response.statusCode()).isEqualTo(404);
-            assertThat(response.body()).contains("namespace 'nope' does not exist (create it first, or start the"
-                    + " server with auto-create on)");
+            assertThat(response.body())
+                    .contains("namespace 'nope' does not exist (create it first, or start the"
+                            + " server with auto-create on)");
             assertThat(get(server, "/check?e=k&ns=nope", null).statusCode()).isEqualTo(404);
-            assertThat(get(server, "/add?e=k", null).body()).as("default always exists").isEqualTo("ADDED\n");
+            assertThat(get(server, "/add?e=k", null).body())
+                    .as("default always exists")
+                    .isEqualTo("ADDED\n");
             RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", server.respPort()));
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 assertThatThrownBy(() -> c.sync().bfAdd("nope", "k")).hasMessage("ERR not found");
@@ -81,7 +83,9 @@ class ServerBehaviourTest {
             assertThat(get(server, "/namespaces/ghost1", null).statusCode()).isEqualTo(404);
         }
         try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
-            assertThat(get(server, "/forget?e=k&ns=ghost1", null).statusCode()).as("auto-create off").isEqualTo(404);
+            assertThat(get(server, "/forget?e=k&ns=ghost1", null).statusCode())
+                    .as("auto-create off")
+                    .isEqualTo(404);
         }
     }
 
@@ -91,8 +95,10 @@ class ServerBehaviourTest {
                 + " it); clear it instead (POST /namespaces/default/clear, DJ.CLEAR default)";
         try (TestServer server = TestServer.start(dataDir, b -> b.autoCreate(false))) {
             assertThat(get(server, "/add?e=k", null).body()).isEqualTo("ADDED\n");
-            HttpResponse<String> deleted = HTTP.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + server.httpPort() + "/namespaces/default")).DELETE().build(),
+            HttpResponse<String> deleted = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + "/namespaces/default"))
+                            .DELETE()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(deleted.statusCode()).isEqualTo(400);
             assertThat(deleted.body()).contains(refusal);
@@ -103,7 +109,9 @@ class ServerBehaviourTest {
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
-            assertThat(get(server, "/check?e=k", null).body()).as("still there, keys and all").isEqualTo("PRESENT\n");
+            assertThat(get(server, "/check?e=k", null).body())
+                    .as("still there, keys and all")
+                    .isEqualTo("PRESENT\n");
         }
         assertThat(dataDir.resolve("default").resolve("namespace.properties")).exists();
     }
@@ -120,7 +128,8 @@ class ServerBehaviourTest {
                     .hasValue("Bearer realm=\"deja\", error=\"invalid_token\"");
             assertThat(wrong.body()).contains("the bearer token is not this server's password");
             assertThat(get(server, "/check?e=k", "Basic czNjcmV0").headers().firstValue("www-authenticate"))
-                    .as("not a bearer token: the challenge alone").hasValue("Bearer realm=\"deja\"");
+                    .as("not a bearer token: the challenge alone")
+                    .hasValue("Bearer realm=\"deja\"");
             assertThat(get(server, "/check?e=k", "Bearer s3cret").body()).isEqualTo("MISSING\n");
             assertThat(get(server, "/health", null).statusCode()).isEqualTo(200);
 
@@ -131,8 +140,11 @@ class ServerBehaviourTest {
             assertThat(resp(server, "AUTH nope\r\n"))
                     .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
 
-            RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1")
-                    .withPort(server.respPort()).withPassword("s3cret".toCharArray()).build());
+            RedisClient client = RedisClient.create(RedisURI.builder()
+                    .withHost("127.0.0.1")
+                    .withPort(server.respPort())
+                    .withPassword("s3cret".toCharArray())
+                    .build());
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 assertThat(c.sync().bfAdd("guarded", "k")).isTrue();
             } finally {
@@ -144,7 +156,7 @@ class ServerBehaviourTest {
     @Test
     void respConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileHttpOnesAreAdmitted() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.maxRespConnections(1));
-             Socket first = new Socket("127.0.0.1", server.respPort())) {
+                Socket first = new Socket("127.0.0.1", server.respPort())) {
             first.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(first.getInputStream())).isEqualTo("+PONG");
             try (Socket second = new Socket("127.0.0.1", server.respPort())) {
@@ -159,8 +171,9 @@ class ServerBehaviourTest {
     @Test
     void httpConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileRespOnesAreAdmitted() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.maxHttpConnections(1));
-             Socket first = new Socket("127.0.0.1", server.httpPort())) {
-            first.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                Socket first = new Socket("127.0.0.1", server.httpPort())) {
+            first.getOutputStream()
+                    .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(first.getInputStream())).startsWith("HTTP/1.1 200");
             assertThat(http(server, "/health")).startsWith("HTTP/1.1 503").contains("too many connections");
             assertThat(resp(server, "PING\r\n")).isEqualTo("+PONG\r\n");
@@ -171,39 +184,48 @@ class ServerBehaviourTest {
     private static String http(TestServer server, String path) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 
     @Test
     void idleConnectionsAreClosed() throws Exception {
-        try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1).respIdleTimeoutSeconds(1));
-             Socket idleResp = new Socket("127.0.0.1", server.respPort());
-             Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+        try (TestServer server =
+                        TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1).respIdleTimeoutSeconds(1));
+                Socket idleResp = new Socket("127.0.0.1", server.respPort());
+                Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
             idleResp.setSoTimeout(10_000);
             idleHttp.setSoTimeout(10_000);
-            assertThat(idleResp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
-            assertThat(idleHttp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            assertThat(idleResp.getInputStream().read())
+                    .as("closed by the server")
+                    .isEqualTo(-1);
+            assertThat(idleHttp.getInputStream().read())
+                    .as("closed by the server")
+                    .isEqualTo(-1);
         }
     }
 
     @Test
     void byDefaultAnIdleRespConnectionStaysOpenAsInRedisAndAnIdleHttpOneIsClosed() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1));
-             Socket idleResp = new Socket("127.0.0.1", server.respPort());
-             Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
-            assertThat(server.server().context().config().respIdleTimeoutSeconds()).as("the default").isZero();
+                Socket idleResp = new Socket("127.0.0.1", server.respPort());
+                Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+            assertThat(server.server().context().config().respIdleTimeoutSeconds())
+                    .as("the default")
+                    .isZero();
             idleHttp.setSoTimeout(10_000);
-            assertThat(idleHttp.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            assertThat(idleHttp.getInputStream().read())
+                    .as("closed by the server")
+                    .isEqualTo(-1);
             // the HTTP connection's second has passed; the RESP one still answers
             idleResp.setSoTimeout(10_000);
             idleResp.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(idleResp.getInputStream())).isEqualTo("+PONG");
         }
     }
-
 
     private static String resp(TestServer server, String command) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
@@ -215,7 +237,8 @@ class ServerBehaviourTest {
     }
 
     private static HttpResponse<String> get(TestServer server, String path, String authorization) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }

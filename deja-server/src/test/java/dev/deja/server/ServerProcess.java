@@ -51,8 +51,9 @@ final class ServerProcess implements AutoCloseable {
         return start(List.of("prlimit", "--fsize=1:"), dataDir, Map.of(), extraArgs);
     }
 
-    private static ServerProcess start(List<String> wrapper, Path dataDir, Map<String, String> environment,
-            String... extraArgs) throws IOException, InterruptedException {
+    private static ServerProcess start(
+            List<String> wrapper, Path dataDir, Map<String, String> environment, String... extraArgs)
+            throws IOException, InterruptedException {
         ServerProcess server = launch(wrapper, TEST_JVM_OPTIONS, dataDir, environment, false, extraArgs);
         server.awaitOutput("HTTP on http://");
         return server;
@@ -74,24 +75,40 @@ final class ServerProcess implements AutoCloseable {
         return launch(List.of(), TEST_JVM_OPTIONS, dataDir, Map.of(), false, extraArgs);
     }
 
-    private static ServerProcess launch(List<String> wrapper, List<String> jvmOptions, Path dataDir,
-            Map<String, String> environment, boolean resp, String... extraArgs) throws IOException {
+    private static ServerProcess launch(
+            List<String> wrapper,
+            List<String> jvmOptions,
+            Path dataDir,
+            Map<String, String> environment,
+            boolean resp,
+            String... extraArgs)
+            throws IOException {
         int port = freePort();
         int respPort = resp ? freePort() : -1;
         List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-XX:-UsePerfData", "--add-modules=jdk.incubator.vector", "-cp",
-                System.getProperty("java.class.path"), "dev.deja.cli.Main", "serve", "--data-dir", dataDir.toString(),
-                "--http-port", Integer.toString(port), "--resp-port", Integer.toString(resp ? respPort : 0)));
+        command.addAll(List.of(
+                "-XX:-UsePerfData",
+                "--add-modules=jdk.incubator.vector",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.deja.cli.Main",
+                "serve",
+                "--data-dir",
+                dataDir.toString(),
+                "--http-port",
+                Integer.toString(port),
+                "--resp-port",
+                Integer.toString(resp ? respPort : 0)));
         command.addAll(List.of(extraArgs));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
         ServerProcess server = new ServerProcess(process, port, respPort);
         Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
                     synchronized (server.output) {
@@ -144,7 +161,10 @@ final class ServerProcess implements AutoCloseable {
 
     /** Sends the server a signal by name, as {@code kill -USR1 <pid>} does. */
     void signal(String name) throws IOException, InterruptedException {
-        int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+        int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
         if (status != 0) {
             throw new IOException("kill -" + name + " " + process.pid() + " exited with " + status);
         }

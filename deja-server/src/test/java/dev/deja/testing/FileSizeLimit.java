@@ -14,14 +14,16 @@ import java.nio.file.Path;
  */
 public final class FileSizeLimit {
 
-    private FileSizeLimit() {
-    }
+    private FileSizeLimit() {}
 
     /** Sets the soft limit, in bytes or {@code unlimited}, on the size of the files the process writes. */
     public static void set(long pid, String bytes) throws Exception {
-        assertThat(onPath("prlimit")).as("prlimit (util-linux) must be on the PATH").isTrue();
+        assertThat(onPath("prlimit"))
+                .as("prlimit (util-linux) must be on the PATH")
+                .isTrue();
         Process prlimit = new ProcessBuilder("prlimit", "--pid", Long.toString(pid), "--fsize=" + bytes + ":")
-                .inheritIO().start();
+                .inheritIO()
+                .start();
         assertThat(prlimit.waitFor()).as("prlimit exit code").isZero();
     }
 

@@ -104,8 +104,7 @@ public final class FixtureKind implements SnapshotKind {
         ((MapStore) source).owners.forEach((hash, owner) -> target.addHash(hash.high(), hash.low(), owner));
     }
 
-    private record Hash(long high, long low) {
-    }
+    private record Hash(long high, long low) {}
 
     /** The store: exact, so every answer is predictable. */
     private static final class MapStore implements HashedSeenSet {
@@ -145,7 +144,11 @@ public final class FixtureKind implements SnapshotKind {
 
         @Override
         public SeenStats stats() {
-            return new SeenStats("fixture", Guarantee.NEVER_FALSE_NEW, insertions.get(), owners.size() * 48L,
+            return new SeenStats(
+                    "fixture",
+                    Guarantee.NEVER_FALSE_NEW,
+                    insertions.get(),
+                    owners.size() * 48L,
                     new ErrorEstimate.Bloom(0.0, 0.0, 0.01));
         }
     }

@@ -19,8 +19,7 @@ public final class Race {
         RedisFuture<T> send(RedisAsyncCommands<String, String> redis, int connection, int command);
     }
 
-    private Race() {
-    }
+    private Race() {}
 
     /**
      * Runs the race and returns every reply: {@code result.get(c).get(k)} answers command {@code k} of connection

@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
 /** Reading a server's replies off a raw socket, as a client that speaks the protocol by hand does. */
 public final class SocketReads {
 
-    private SocketReads() {
-    }
+    private SocketReads() {}
 
     /** One line, without its CR LF (or bare LF); what came before the end of the stream if it ends first. */
     public static String readLine(InputStream in) throws IOException {

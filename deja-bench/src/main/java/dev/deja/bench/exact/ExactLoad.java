@@ -2,8 +2,8 @@ package dev.deja.bench.exact;
 
 import dev.deja.exact.ExactMetrics;
 import dev.deja.exact.ExactStore;
-import dev.deja.journal.FsyncPolicy;
 import dev.deja.exact.IdFormat;
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,40 +46,61 @@ import picocli.CommandLine.Option;
  * last half day, so every one of them must be answered DUPLICATE and every new key NEW; the driver counts any
  * other answer as an error and exits non-zero.
  */
-@Command(name = "ExactLoad", mixinStandardHelpOptions = true,
+@Command(
+        name = "ExactLoad",
+        mixinStandardHelpOptions = true,
         description = "Drives the exact store or seed 002's baseline with random UUIDs; see the class comment.")
 public final class ExactLoad implements Callable<Integer> {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     /** The stores ExactLoad drives. */
-    enum Store { exact, seqindex }
+    enum Store {
+        exact,
+        seqindex
+    }
 
     @Option(names = "--store", description = "exact or seqindex (default: ${DEFAULT-VALUE})")
     private Store kind = Store.exact;
+
     @Option(names = "--dir", required = true, description = "directory for the store; must not exist yet")
     private Path dir;
+
     @Option(names = "--keys", description = "new keys inserted in the first phase (default: ${DEFAULT-VALUE})")
     private long keys = 5_000_000;
+
     @Option(names = "--mixed", description = "operations of the mixed phase (default: ${DEFAULT-VALUE})")
     private long mixed = 5_000_000;
+
     @Option(names = "--dup-ratio", description = "duplicates among the mixed operations (default: ${DEFAULT-VALUE})")
     private double dupRatio = 0.05;
+
     @Option(names = "--batch", description = "keys per checkThenAdd call (default: ${DEFAULT-VALUE})")
     private int batch = 1000;
+
     @Option(names = "--threads", description = "calling threads (default: ${DEFAULT-VALUE})")
     private int threads = 2;
+
     @Option(names = "--day-keys", description = "new keys per day of the window (default: --keys)")
     private long dayKeys;
+
     @Option(names = "--generations", description = "exact store generations per window (default: ${DEFAULT-VALUE})")
     private int generations = 8;
+
     @Option(names = "--memtable-mb", description = "exact store memtable size in MiB (default: ${DEFAULT-VALUE})")
     private long memtableMb = 16;
-    @Option(names = "--reopen-ops", description = "exact store only: after the mixed phase, close and reopen the"
-            + " store and run this many mixed operations while its key filters load back (default: ${DEFAULT-VALUE})")
+
+    @Option(
+            names = "--reopen-ops",
+            description =
+                    "exact store only: after the mixed phase, close and reopen the"
+                            + " store and run this many mixed operations while its key filters load back (default: ${DEFAULT-VALUE})")
     private long reopenOps;
-    @Option(names = "--reopen-as-after-crash", description = "exact store only: delete the key filters the close"
-            + " kept before reopening, as a crash would, so that every generation's keys are read back")
+
+    @Option(
+            names = "--reopen-as-after-crash",
+            description = "exact store only: delete the key filters the close"
+                    + " kept before reopening, as a crash would, so that every generation's keys are read back")
     private boolean reopenAsAfterCrash;
 
     private final AtomicLong newKeys = new AtomicLong();
@@ -114,8 +135,18 @@ public final class ExactLoad implements Callable<Integer> {
         } else {
             baseline = new SequenceIndexStore(dir, 256L << 20);
         }
-        System.out.printf(Locale.ROOT, "store=%s keys=%d mixed=%d dupRatio=%.2f batch=%d threads=%d dayKeys=%d"
-                + " generations=%d memtable=%s%n", kind, keys, mixed, dupRatio, batch, threads, dayKeys, generations,
+        System.out.printf(
+                Locale.ROOT,
+                "store=%s keys=%d mixed=%d dupRatio=%.2f batch=%d threads=%d dayKeys=%d"
+                        + " generations=%d memtable=%s%n",
+                kind,
+                keys,
+                mixed,
+                dupRatio,
+                batch,
+                threads,
+                dayKeys,
+                generations,
                 exact != null ? (memtableBytes >> 20) + "MiB" : "64MiB (the baseline's own)");
         try {
             phase("insert", keys, 0.0);
@@ -134,8 +165,14 @@ public final class ExactLoad implements Callable<Integer> {
     }
 
     private ExactStore openExact() {
-        return ExactStore.builder(dir).window(Duration.ofHours(24)).generations(generations).idFormat(IdFormat.UUID)
-                .fsync(FsyncPolicy.EVERYSEC).memtableBytes(memtableBytes).clock(new KeyClock()).open();
+        return ExactStore.builder(dir)
+                .window(Duration.ofHours(24))
+                .generations(generations)
+                .idFormat(IdFormat.UUID)
+                .fsync(FsyncPolicy.EVERYSEC)
+                .memtableBytes(memtableBytes)
+                .clock(new KeyClock())
+                .open();
     }
 
     /**
@@ -152,8 +189,11 @@ public final class ExactLoad implements Callable<Integer> {
         }
         long start = System.nanoTime();
         exact = openExact();
-        System.out.printf(Locale.ROOT, "reopen: opened in %d ms, %d generations loading their key filters%n",
-                (System.nanoTime() - start) / 1_000_000, exact.metrics().filtersLoading());
+        System.out.printf(
+                Locale.ROOT,
+                "reopen: opened in %d ms, %d generations loading their key filters%n",
+                (System.nanoTime() - start) / 1_000_000,
+                exact.metrics().filtersLoading());
         Thread watch = Thread.ofPlatform().daemon().start(() -> {
             while (exact.metrics().filtersLoading() > 0) {
                 try {
@@ -162,7 +202,9 @@ public final class ExactLoad implements Callable<Integer> {
                     return;
                 }
             }
-            System.out.printf(Locale.ROOT, "reopen: key filters loaded %d ms after the open%n",
+            System.out.printf(
+                    Locale.ROOT,
+                    "reopen: key filters loaded %d ms after the open%n",
                     (System.nanoTime() - start) / 1_000_000);
         });
         phase("reopened", reopenOps, dupRatio);
@@ -205,12 +247,23 @@ public final class ExactLoad implements Callable<Integer> {
         double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
         Map<String, Long> threadsAfter = threadCpuTicks();
         pool.shutdown();
-        System.out.printf(Locale.ROOT, "%s: %d ops in %.1f s = %.0f ops/s (checkThenAdd, batches of %d, %d threads)%n",
-                name, ops, seconds, ops / seconds, batch, threads);
+        System.out.printf(
+                Locale.ROOT,
+                "%s: %d ops in %.1f s = %.0f ops/s (checkThenAdd, batches of %d, %d threads)%n",
+                name,
+                ops,
+                seconds,
+                ops / seconds,
+                batch,
+                threads);
         // On a shared machine the wall clock includes time other processes held the cores; the process's own CPU
         // time (all threads, RocksDB's background flushes and compactions included) bounds what it would do alone.
-        System.out.printf(Locale.ROOT, "%s: process CPU %.1f s = %.2f us/op; %d cores fully ours would allow"
-                        + " %.0f ops/s%n", name, cpuSeconds, cpuSeconds * 1e6 / ops,
+        System.out.printf(
+                Locale.ROOT,
+                "%s: process CPU %.1f s = %.2f us/op; %d cores fully ours would allow" + " %.0f ops/s%n",
+                name,
+                cpuSeconds,
+                cpuSeconds * 1e6 / ops,
                 Runtime.getRuntime().availableProcessors(),
                 ops / cpuSeconds * Runtime.getRuntime().availableProcessors());
         StringBuilder split = new StringBuilder();
@@ -225,18 +278,37 @@ public final class ExactLoad implements Callable<Integer> {
         long sst = property("rocksdb.live-sst-files-size");
         long held = property("rocksdb.estimate-num-keys");
         long disk = directoryBytes();
-        System.out.printf(Locale.ROOT, "%s: settled: keys held (estimate) %d, live SST %d bytes = %.2f bytes/key,"
+        System.out.printf(
+                Locale.ROOT,
+                "%s: settled: keys held (estimate) %d, live SST %d bytes = %.2f bytes/key,"
                         + " directory %d bytes = %.2f bytes/key, %s%n",
-                name, held, sst, (double) sst / held, disk, (double) disk / held, rss());
+                name,
+                held,
+                sst,
+                (double) sst / held,
+                disk,
+                (double) disk / held,
+                rss());
         long wal = writesAfter[0] - writesBefore[0];
         long flush = writesAfter[1] - writesBefore[1];
         long compaction = writesAfter[2] - writesBefore[2];
-        System.out.printf(Locale.ROOT, "%s: written during phase: WAL %d, flush %d, compaction %d bytes;"
+        System.out.printf(
+                Locale.ROOT,
+                "%s: written during phase: WAL %d, flush %d, compaction %d bytes;"
                         + " compaction/flush = %.2f; (flush+compaction)/op = %.1f bytes%n",
-                name, wal, flush, compaction, (double) compaction / flush, (double) (flush + compaction) / ops);
+                name,
+                wal,
+                flush,
+                compaction,
+                (double) compaction / flush,
+                (double) (flush + compaction) / ops);
         if (exact != null) {
-            System.out.printf(Locale.ROOT, "%s: generations %d, effective window %s%n", name,
-                    exact.metrics().generations(), exact.metrics().effectiveWindow());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: generations %d, effective window %s%n",
+                    name,
+                    exact.metrics().generations(),
+                    exact.metrics().effectiveWindow());
         }
     }
 
@@ -261,8 +333,8 @@ public final class ExactLoad implements Callable<Integer> {
                 }
                 batchKeys.add(exact != null ? uuidText(thread, index) : uuidBytes(thread, index));
             }
-            Verdict[] verdicts = exact != null ? exact.checkThenAddAll(batchKeys, null)
-                    : baseline.checkThenAddAll(batchKeys);
+            Verdict[] verdicts =
+                    exact != null ? exact.checkThenAddAll(batchKeys, null) : baseline.checkThenAddAll(batchKeys);
             for (int j = 0; j < n; j++) {
                 if (verdicts[j] != (isDup[j] ? Verdict.DUPLICATE : Verdict.NEW)) {
                     // A key drawn twice as a duplicate inside one batch is legitimately DUPLICATE both times, and
@@ -324,7 +396,8 @@ public final class ExactLoad implements Callable<Integer> {
             baseline.flush();
         }
         for (int i = 0; i < 1200; i++) {
-            long pending = exact != null ? exact.metrics().pendingCompactionBytes() + exact.metrics().runningCompactions()
+            long pending = exact != null
+                    ? exact.metrics().pendingCompactionBytes() + exact.metrics().runningCompactions()
                     : baseline.property("rocksdb.estimate-pending-compaction-bytes")
                             + baseline.property("rocksdb.num-running-compactions");
             if (pending == 0) {
@@ -353,8 +426,11 @@ public final class ExactLoad implements Callable<Integer> {
             ExactMetrics m = exact.metrics();
             return new long[] {m.walBytesWritten(), m.flushBytesWritten(), m.compactionBytesWritten()};
         }
-        return new long[] {baseline.ticker(TickerType.WAL_FILE_BYTES), baseline.ticker(TickerType.FLUSH_WRITE_BYTES),
-                baseline.ticker(TickerType.COMPACT_WRITE_BYTES)};
+        return new long[] {
+            baseline.ticker(TickerType.WAL_FILE_BYTES),
+            baseline.ticker(TickerType.FLUSH_WRITE_BYTES),
+            baseline.ticker(TickerType.COMPACT_WRITE_BYTES)
+        };
     }
 
     /** Linux's clock ticks per second (USER_HZ), the unit of /proc's per-thread CPU times. */
@@ -377,9 +453,9 @@ public final class ExactLoad implements Callable<Integer> {
                 }
                 String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                String group = comm.startsWith("rocksdb:low") ? "compaction"
-                        : comm.startsWith("rocksdb:high") ? "flush"
-                        : comm.startsWith("pool-") ? "callers" : "other";
+                String group = comm.startsWith("rocksdb:low")
+                        ? "compaction"
+                        : comm.startsWith("rocksdb:high") ? "flush" : comm.startsWith("pool-") ? "callers" : "other";
                 // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 counting from field 3, the first after ") ".
                 ticks.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
             }
@@ -388,13 +464,16 @@ public final class ExactLoad implements Callable<Integer> {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private long directoryBytes() throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 

@@ -57,19 +57,33 @@ final class SequenceIndexStore implements AutoCloseable {
         RocksDB.loadLibrary();
         statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
         cache = new LRUCache(blockCacheBytes);
-        dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setStatistics(statistics).setMaxBackgroundJobs(2).setBytesPerSync(1 << 20);
+        dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setStatistics(statistics)
+                .setMaxBackgroundJobs(2)
+                .setBytesPerSync(1 << 20);
         cfOptions = new ColumnFamilyOptions()
-                .setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(bloom).setBlockCache(cache)
-                        .setBlockSize(16 * 1024).setBlockRestartInterval(32).setOptimizeFiltersForMemory(true))
-                .setWriteBufferSize(64L << 20).setMaxWriteBufferNumber(3)
-                .setMemtablePrefixBloomSizeRatio(0.05).setMemtableWholeKeyFiltering(true)
+                .setTableFormatConfig(new BlockBasedTableConfig()
+                        .setFilterPolicy(bloom)
+                        .setBlockCache(cache)
+                        .setBlockSize(16 * 1024)
+                        .setBlockRestartInterval(32)
+                        .setOptimizeFiltersForMemory(true))
+                .setWriteBufferSize(64L << 20)
+                .setMaxWriteBufferNumber(3)
+                .setMemtablePrefixBloomSizeRatio(0.05)
+                .setMemtableWholeKeyFiltering(true)
                 .setLevelCompactionDynamicLevelBytes(true)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
-        db = RocksDB.open(dbOptions, dir.toString(), List.of(
-                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
-                new ColumnFamilyDescriptor("seq".getBytes(java.nio.charset.StandardCharsets.US_ASCII), cfOptions)),
+        db = RocksDB.open(
+                dbOptions,
+                dir.toString(),
+                List.of(
+                        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
+                        new ColumnFamilyDescriptor(
+                                "seq".getBytes(java.nio.charset.StandardCharsets.US_ASCII), cfOptions)),
                 handles);
         keys = handles.get(0);
         seq = handles.get(1);
@@ -103,7 +117,8 @@ final class SequenceIndexStore implements AutoCloseable {
         if (n <= 0) {
             return;
         }
-        try (RocksIterator it = db.newIterator(seq, readOptions); WriteBatch wb = new WriteBatch()) {
+        try (RocksIterator it = db.newIterator(seq, readOptions);
+                WriteBatch wb = new WriteBatch()) {
             byte[] hint = db.get(SEEK_HINT);
             if (hint != null) {
                 it.seek(hint);
@@ -119,7 +134,11 @@ final class SequenceIndexStore implements AutoCloseable {
             }
             it.status();
             if (last != null) {
-                wb.put(SEEK_HINT, ByteBuffer.allocate(8).putLong(ByteBuffer.wrap(last).getLong() + 1).array());
+                wb.put(
+                        SEEK_HINT,
+                        ByteBuffer.allocate(8)
+                                .putLong(ByteBuffer.wrap(last).getLong() + 1)
+                                .array());
             }
             db.write(writeOptions, wb);
             oldestSeq += deleted;
