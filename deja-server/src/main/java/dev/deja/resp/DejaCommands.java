@@ -99,7 +99,7 @@ final class DejaCommands {
     }
 
     private RedisMessage merge(RespSession session, RespArgs args) {
-        namespaces.get(args.string(1)).mergeFrom(namespaces.get(args.string(2)));
+        context.merge(namespaces.get(args.string(1)), namespaces.get(args.string(2)));
         return Replies.OK;
     }
 
