@@ -94,6 +94,7 @@ final class BloomCommands {
         return Replies.OK;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object add(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
         // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
@@ -102,6 +103,7 @@ final class BloomCommands {
                 .thenApply(session.resp3() ? ADDED_RESP3 : ADDED_RESP2);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object madd(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
         boolean resp3 = session.resp3();
@@ -125,6 +127,7 @@ final class BloomCommands {
         return Replies.array(replies);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object insert(RespSession session, RespArgs args) {
         String name = Namespace.checkName(args.string(1));
         // RedisBloom's BF.INSERT has error strings of its own (no ERR prefix), and checks the values' range only

@@ -256,11 +256,12 @@ class TransactionTest {
                 assertThat(result).as(protocol.name()).containsExactly("OK", null, "v", 1L);
 
                 RedisAsyncCommands<String, String> async = connection.async();
-                async.multi();
+                RedisFuture<String> multi = async.multi();
                 RedisFuture<String> reserved = async.bfReserve(prefix, 0.01, 100);
                 RedisFuture<String> refused = async.bfReserve(prefix, 0.01, 100);
                 RedisFuture<String> value = async.get(prefix + "-kv");
                 RedisFuture<TransactionResult> exec = async.exec();
+                assertThat(multi.get(10, TimeUnit.SECONDS)).isEqualTo("OK");
                 assertThat(exec.get(10, TimeUnit.SECONDS)).hasSize(3);
                 assertThat(reserved.get(10, TimeUnit.SECONDS)).isEqualTo("OK");
                 assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).hasMessageContaining("ERR item exists");

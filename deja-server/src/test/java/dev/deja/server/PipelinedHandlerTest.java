@@ -46,6 +46,7 @@ class PipelinedHandlerTest {
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which the PipelinedHandler under test awaits
         protected Object execute(ChannelHandlerContext ctx, String request) {
             executed.add(request + (adminDone ? " after admin" : ""));
             if (request.startsWith("admin")) {
