@@ -170,7 +170,7 @@ final class RecentCodec {
         for (int i = 0; i < ways; i++) {
             long fingerprint = chunk[off + i];
             boolean empty = fingerprint == RecentFilter.EMPTY;
-            if (!empty && emptySeen || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
+            if ((!empty && emptySeen) || (empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER)) {
                 throw new IOException("corrupt recent filter: set " + set + " is malformed");
             }
             for (int j = 0; j < i && !empty; j++) {

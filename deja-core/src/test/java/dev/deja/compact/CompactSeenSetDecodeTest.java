@@ -186,7 +186,7 @@ class CompactSeenSetDecodeTest {
         byte[] bytes = new byte[5 + rankBytes];
         bytes[0] = 1;
         bytes[1] = (byte) rangeCode;
-        bytes[2] = (byte) (size & 0x7F | 0x80); // size >= 128: two varint bytes
+        bytes[2] = (byte) ((size & 0x7F) | 0x80); // size >= 128: two varint bytes
         bytes[3] = (byte) (size >>> 7);
         BigInteger rank;
         do {

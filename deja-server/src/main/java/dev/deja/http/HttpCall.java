@@ -196,7 +196,7 @@ record HttpCall(
         }
         CharSequence mime = HttpUtil.getMimeType(contentType);
         String type = (mime != null ? mime.toString() : contentType).strip().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
+        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
     /** The first value of a query parameter as UTF-8 text, or null. */

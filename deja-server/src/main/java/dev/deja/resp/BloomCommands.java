@@ -154,7 +154,7 @@ final class BloomCommands {
         if (i + 1 >= args.size()) {
             throw RespError.arity("bf.insert");
         }
-        if (capacity != null && capacity < 1 || error != null && !(error > 0 && error < 1) || expansion < 1) {
+        if ((capacity != null && capacity < 1) || (error != null && !(error > 0 && error < 1)) || expansion < 1) {
             throw new RespError("Bad argument received");
         }
         if (noCreate && (capacity != null || error != null)) {
@@ -267,7 +267,7 @@ final class BloomCommands {
      */
     private static double strictDouble(String text) {
         if (text.trim().length() != text.length()
-                || !text.isEmpty() && "dDfF".indexOf(text.charAt(text.length() - 1)) >= 0) {
+                || (!text.isEmpty() && "dDfF".indexOf(text.charAt(text.length() - 1)) >= 0)) {
             throw new NumberFormatException("not a number as Redis reads one: " + text);
         }
         double value = Double.parseDouble(text);

@@ -108,7 +108,7 @@ final class ConnectionCommands {
      * takes any password (Redis's "nopass"), so clients that always send credentials still connect.
      */
     private void authenticate(RespSession session, String user, byte[] given) {
-        if (!user.equals("default") || password != null && !MessageDigest.isEqual(password, given)) {
+        if (!user.equals("default") || (password != null && !MessageDigest.isEqual(password, given))) {
             throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
         }
         session.authenticated = true;
@@ -259,7 +259,7 @@ final class ConnectionCommands {
     private static RedisMessage describe(RespCommand command) {
         String name = command.name();
         boolean oneKey =
-                ONE_KEY.contains(name) || name.startsWith("BF.") || name.startsWith("DJ.") && !NO_KEY.contains(name);
+                ONE_KEY.contains(name) || name.startsWith("BF.") || (name.startsWith("DJ.") && !NO_KEY.contains(name));
         int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
         int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
         return Replies.array(List.of(

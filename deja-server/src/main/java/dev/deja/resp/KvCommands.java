@@ -97,7 +97,7 @@ final class KvCommands {
                 case "XX" -> xx = true;
                 case "KEEPTTL" -> keep = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expiry != null && !expiry.equals(option) || i + 1 >= args.size()) {
+                    if ((expiry != null && !expiry.equals(option)) || i + 1 >= args.size()) {
                         throw RespError.syntax();
                     }
                     expiry = option;

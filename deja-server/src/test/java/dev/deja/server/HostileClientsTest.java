@@ -523,7 +523,7 @@ class HostileClientsTest {
             out.write(("BF.ADD default " + key + "\r\nPING\r\n").getBytes(StandardCharsets.US_ASCII));
             String added = readLine(in);
             String pong = readLine(in);
-            if (!added.equals(":1") && !added.equals(":0") || !pong.equals("+PONG")) {
+            if ((!added.equals(":1") && !added.equals(":0")) || !pong.equals("+PONG")) {
                 throw new IOException("unexpected replies: " + added + ", " + pong);
             }
         }
