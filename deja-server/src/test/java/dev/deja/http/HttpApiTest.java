@@ -8,6 +8,7 @@ import dev.deja.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -695,7 +696,7 @@ class HttpApiTest {
     }
 
     private static String exchange(int port, byte[] raw) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(raw);

@@ -25,6 +25,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -637,7 +638,7 @@ class RespProtocolTest {
 
     /** As {@link #exchange}, sending the pieces in separate writes far enough apart to arrive in separate reads. */
     private static String exchangeInPieces(int replies, String... pieces) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.respPort())) {
             socket.setSoTimeout(5_000);
             socket.setTcpNoDelay(true);
             OutputStream out = socket.getOutputStream();
