@@ -426,6 +426,7 @@ public final class ExactStore implements SeenSet {
      * @param firstSeen       when the key was first recorded, rounded down to the store's time unit
      * @param expiresAtMillis the key's own expiry, epoch milliseconds, or 0 for none
      */
+    @SuppressWarnings("ArrayRecordComponent") // equals and hashCode below use the array's content
     public record Entry(byte[] value, Instant firstSeen, long expiresAtMillis) {
 
         @Override

@@ -196,6 +196,7 @@ final class DejaCommands {
         return new Batch(keys, owners);
     }
 
+    @SuppressWarnings("ArrayRecordComponent") // never compared: a batch is parsed, run once and dropped
     private record Batch(List<byte[]> keys, long[] owners) {}
 
     /** The optional owner after {@code ns key}, as a one-element owners array, or null for none. */
