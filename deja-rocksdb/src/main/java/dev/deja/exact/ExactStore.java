@@ -40,8 +40,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code exact} seen-set: a RocksDB store that keeps every key's bytes and never answers wrongly about a key
@@ -84,7 +82,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExactStore implements SeenSet {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
     /**
      * The subdirectory of a closed store's directory where its key filters wait for the next open (docs/FORMAT.md
      * section 6.1); deleting its files makes that open read every key back, as after a crash.
@@ -121,8 +118,6 @@ public final class ExactStore implements SeenSet {
     private final FilterLoader filterLoader;
     /** Where close keeps the key filters for the next open. */
     private final KeyFilterFiles keyFilterFiles;
-    /** The store's directory, for messages. */
-    private final Path directory;
     /** Whether it can write and read, and the errors callers get when it cannot. */
     private final StoreHealth health;
 
@@ -181,7 +176,6 @@ public final class ExactStore implements SeenSet {
             walSyncer = null;
         }
         this.keyFilterFiles = new KeyFilterFiles(b.directory);
-        this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete())
                 ? null
                 : new FilterLoader(db, existing, b.directory.toString());
