@@ -144,7 +144,7 @@ class WindowedBloomFilterTest {
     @Test
     void aKeyIsHeldForTheWholeWindowWhateverTheWindowAndTheGenerations() {
         for (int generations : new int[] {2, 3, 4, 5, 7, 8, 16, 33, 63, 64}) {
-            for (long window = generations - 1; window < generations - 1 + 100; window++) {
+            for (long window = generations - 1L; window < generations - 1 + 100; window++) {
                 assertHeldForTheWholeWindow(generations, window, 10_000);
             }
         }

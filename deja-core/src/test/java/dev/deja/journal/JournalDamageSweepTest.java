@@ -300,7 +300,7 @@ class JournalDamageSweepTest {
         }
 
         long changes() {
-            return stateAfter.size() - 1;
+            return stateAfter.size() - 1L;
         }
 
         /** The newest snapshot's position. */

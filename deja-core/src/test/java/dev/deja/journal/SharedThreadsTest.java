@@ -148,7 +148,7 @@ class SharedThreadsTest {
     }
 
     /** The most threads the shared journal and snapshot executors start, whatever the number of stores. */
-    private static long sharedThreadsAtMost() {
+    private static int sharedThreadsAtMost() {
         JournalThreads shared = JournalThreads.shared();
         return ((ThreadPoolExecutor) shared.journals()).getCorePoolSize()
                 + ((ThreadPoolExecutor) shared.snapshots()).getCorePoolSize();

@@ -180,7 +180,7 @@ record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, 
             for (int i = 0; i < 8; i++) {
                 owner |= (value[pos + i] & 0xFFL) << (8 * i);
             }
-            cursor[0] = pos + 8;
+            cursor[0] = pos + 8L;
             rest -= 8;
         }
         long duplicates = rest > 0 ? getVarint(value, cursor) : 0;
