@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -307,15 +308,18 @@ class RespProtocolTest {
                     java.nio.ByteBuffer.allocate(Long.BYTES).putLong(100).array();
             assertThat(transfers.loadChunk("idle-load", 1, length)).isEqualTo(Replies.OK);
             Path staging = other.resolve(".transfers");
-            assertThat(Files.list(staging)
-                            .map(f -> f.getFileName().toString().substring(0, 5))
-                            .sorted())
-                    .containsExactly("dump-", "load-");
+            try (Stream<Path> files = Files.list(staging)) {
+                assertThat(files.map(f -> f.getFileName().toString().substring(0, 5))
+                                .sorted())
+                        .containsExactly("dump-", "load-");
+            }
             now.set(now.get().plus(DumpTransfers.IDLE).plusSeconds(1));
             transfers.scanDump(own.server().context().namespaces().get("idle"), 0); // any later transfer sweeps
-            assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)))
-                    .as("only the dump just started")
-                    .containsExactly("dump-");
+            try (Stream<Path> files = Files.list(staging)) {
+                assertThat(files.map(f -> f.getFileName().toString().substring(0, 5)))
+                        .as("only the dump just started")
+                        .containsExactly("dump-");
+            }
         }
     }
 
