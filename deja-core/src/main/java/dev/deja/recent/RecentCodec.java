@@ -200,8 +200,8 @@ final class RecentCodec {
     }
 
     private static void flush(ByteBuffer buffer, CRC32C crc, OutputStream out) throws IOException {
-        crc.update(buffer.array(), 0, buffer.position());
-        out.write(buffer.array(), 0, buffer.position());
+        crc.update(buffer.array(), buffer.arrayOffset(), buffer.position());
+        out.write(buffer.array(), buffer.arrayOffset(), buffer.position());
         buffer.clear();
     }
 

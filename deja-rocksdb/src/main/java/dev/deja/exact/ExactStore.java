@@ -272,14 +272,15 @@ public final class ExactStore implements SeenSet {
                     out[i] = owner != NO_OWNER && hit.value.owner() == owner ? Verdict.RETRY : Verdict.DUPLICATE;
                     StoredValue value = hit.value;
                     Generation target = hit.generation;
-                    if (countDuplicates && out[i] == Verdict.DUPLICATE) {
+                    boolean counted = countDuplicates && out[i] == Verdict.DUPLICATE;
+                    if (counted) {
                         value = value.plusDuplicate();
                     }
                     if (refreshOnDuplicate) {
                         target = newest;
                     }
                     intoNewest = target != hit.generation; // only refresh-on-duplicate moves a key, to the newest
-                    if (value != hit.value || target != hit.generation) {
+                    if (counted || intoNewest) {
                         hit = new Hit(target, value);
                         dirty.add(kb);
                     }
@@ -295,7 +296,9 @@ public final class ExactStore implements SeenSet {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {
                         Hit hit = state.get(kb);
-                        batch.put(hit.generation.handle, kb.array(), encode(hit.value, hit.generation));
+                        @SuppressWarnings("ByteBufferBackingArray") // kb wraps a whole key (ByteBuffer.wrap above)
+                        byte[] key = kb.array();
+                        batch.put(hit.generation.handle, key, encode(hit.value, hit.generation));
                     }
                     db.write(tuning.writeOptions, batch);
                     health.wrote();
