@@ -27,9 +27,6 @@ final class BloomCommands {
     private static final long DEFAULT_CAPACITY = 100;
 
     private static final double DEFAULT_ERROR = 0.01;
-    // the reply of a BF.ADD by the protocol when it ran; constants, so that the hot path allocates no lambda
-    private static final Function<Boolean, RedisMessage> ADDED_RESP2 = added -> Replies.bool(false, added);
-    private static final Function<Boolean, RedisMessage> ADDED_RESP3 = added -> Replies.bool(true, added);
 
     private final ServerContext context;
     private final KeyAccess access;
@@ -97,10 +94,11 @@ final class BloomCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object add(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
-        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
+        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering); the reply by the
+        // protocol when it ran, through method references that capture nothing, so the hot path allocates no lambda
         return Gathering.current()
                 .checkThenAdd(writable(args.string(1)), key)
-                .thenApply(session.resp3() ? ADDED_RESP3 : ADDED_RESP2);
+                .thenApply(session.resp3() ? BloomCommands::addedResp3 : BloomCommands::addedResp2);
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
@@ -236,6 +234,14 @@ final class BloomCommands {
 
     private Namespace existing(String name) {
         return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
+    }
+
+    private static RedisMessage addedResp2(boolean added) {
+        return Replies.bool(false, added);
+    }
+
+    private static RedisMessage addedResp3(boolean added) {
+        return Replies.bool(true, added);
     }
 
     private static RedisMessage added(boolean resp3, Verdict[] verdicts) {
