@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.IntToLongFunction;
 
 /**
@@ -111,7 +112,8 @@ public final class BloomPairedRun {
     }
 
     private static Contender deja(BloomShape shape, BloomLayout layout) throws IOException {
-        return contender("deja " + layout.name().toLowerCase(), dejaBursts(shape, layout), dejaBursts(shape, layout));
+        return contender(
+                "deja " + layout.name().toLowerCase(Locale.ROOT), dejaBursts(shape, layout), dejaBursts(shape, layout));
     }
 
     private static BuildBursts dejaBursts(BloomShape shape, BloomLayout layout) throws IOException {

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.util.function.IntToLongFunction;
 
 /**
- * Bursts of single calls on one deja filter of {@link BloomBenchmark}'s (its shape, keys and fill): {@link #burst}
- * makes {@link KeyPool#SIZE} calls of check (0), add (1) or checkThenAdd (2).
+ * Bursts of single calls on one deja filter of {@link BloomBenchmark}'s (its shape, keys and fill):
+ * {@link #applyAsLong} makes {@link KeyPool#SIZE} calls of check (0), add (1) or checkThenAdd (2).
  *
  * <p>{@link BloomPairedRun} runs this class as compiled here and, to compare builds, as loaded into the classes of
  * another build's {@code benchmarks.jar} ({@link BuildLoader}). So it uses only what every build since the first

@@ -58,6 +58,7 @@ final class BlockLocks {
         }
     }
 
+    @SuppressWarnings("ThreadPriorityCheck") // the spin lock's backoff: yield to a holder that may be descheduled
     private void await(int at) {
         int spins = 0;
         do {

@@ -667,7 +667,8 @@ public final class BloomFilter implements HashedSeenSet {
 
         private static long halfFullCapacity(long bits, int hashes) {
             double perBlock = BloomLayout.SECTORED.keysPerBlockAtFill(0.5, hashes);
-            return Math.max(1, Math.round(perBlock * (bits / BlockHash.BLOCK_BITS)));
+            long blocks = bits / BlockHash.BLOCK_BITS; // exact: bits is a multiple of the block
+            return Math.max(1, Math.round(perBlock * blocks));
         }
     }
 }

@@ -136,7 +136,7 @@ final class ChunkedBits {
 
     /**
      * Reads word {@code i} of a chunk with a plain load, for the lookup hot path. Enough because bits only go from
-     * 0 to 1: a read that happens-after an {@link #or} sees its bits (the memory model's happens-before consistency
+     * 0 to 1: a read that happens-after a {@link #write} sees its bits (the memory model's happens-before consistency
      * holds for plain reads too), and a read racing with one sees either the old or the new word. Even a torn read
      * (which the model allows for plain longs, though 64-bit JVMs never tear) would hold, in each half, a subset of
      * the bits present at its end, so a racing lookup can only miss bits of the add it races with, which any
@@ -304,7 +304,7 @@ final class ChunkedBits {
      * empty 1 GiB filter spent most of its time in the lookup per word this replaces (see docs/BENCHMARKS.md).
      *
      * <p>Each word is read with an opaque load: read whole (unlike a plain long, which the memory model lets tear),
-     * and holding every bit set by an {@link #or} that happens-before the read (happens-before consistency holds for
+     * and holding every bit set by a {@link #write} that happens-before the read (happens-before consistency holds for
      * every read, {@link #read}); the chunk itself was read with an acquiring load, so its allocation is seen. Words
      * read later in the run may hold bits set after earlier ones were read, the fuzziness a snapshot taken while adds
      * run already has (the journal's replay completes it). An acquiring load per word gave nothing more a copy needs,

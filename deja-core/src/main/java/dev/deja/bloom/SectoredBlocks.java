@@ -37,6 +37,7 @@ final class SectoredBlocks {
      * For {@code k >= 8} the first eight bits are {@link #eightBits}'s test, bits 8 and 9 come from {@code low} too,
      * further ones from the mixed hash words.
      */
+    @SuppressWarnings("ShortCircuitBoolean") // no branch on the loaded words, as in eightBits: both tests always run
     static boolean allSet(long[] chunk, int base, long low, int k) {
         if (k < BlockHash.SECTORS) {
             return fewSet(chunk, base, low, k);

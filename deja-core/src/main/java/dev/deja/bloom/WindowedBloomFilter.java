@@ -78,6 +78,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final AtomicReference<Snapshot> current;
 
     /** The generations, oldest first, with the start time and recorded-key count of the newest. */
+    @SuppressWarnings("ArrayRecordComponent") // compared only by identity (compareAndSet of current)
     private record Snapshot(BloomFilter[] filters, long newestStart, AtomicLong newestKeys) {
         BloomFilter newest() {
             return filters[filters.length - 1];

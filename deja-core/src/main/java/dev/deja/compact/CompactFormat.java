@@ -56,7 +56,7 @@ final class CompactFormat {
                 out[at++] = (byte) rest;
                 break;
             }
-            out[at++] = (byte) (rest & 0x7F | 0x80);
+            out[at++] = (byte) ((rest & 0x7F) | 0x80);
         }
         byte[] rank = SubsetRank.rank(fingerprints).toByteArray();
         // toByteArray is minimal two's complement: drop its sign byte, or left-pad with zeros to rankBytes

@@ -636,14 +636,13 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * queued.
      */
     private void snapshotAfterLostSegment() {
-        snapshotNow().whenComplete((file, failure) -> {
-            if (failure != null) {
-                LOG.error(
-                        "{}: the snapshot after a deleted journal segment failed; the changes that segment held"
-                                + " are only in memory until a snapshot succeeds",
-                        dir,
-                        failure);
-            }
+        snapshotNow().exceptionally(failure -> {
+            LOG.error(
+                    "{}: the snapshot after a deleted journal segment failed; the changes that segment held"
+                            + " are only in memory until a snapshot succeeds",
+                    dir,
+                    failure);
+            return null;
         });
     }
 

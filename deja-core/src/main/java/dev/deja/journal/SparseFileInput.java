@@ -204,8 +204,13 @@ final class SparseFileInput extends InputStream {
     }
 
     private void closeDirect() {
-        try (FileChannel d = directChannel) {
-            directChannel = null;
+        FileChannel d = directChannel;
+        directChannel = null;
+        if (d == null) {
+            return;
+        }
+        try {
+            d.close();
         } catch (IOException ignored) {
             // a channel opened only for reading has nothing to lose on close
         }

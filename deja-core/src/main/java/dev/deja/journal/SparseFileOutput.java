@@ -63,7 +63,7 @@ final class SparseFileOutput extends OutputStream {
         int runStart = 0;
         int i = 0;
         while (i < staged) {
-            int n = (int) Math.min(BLOCK - Math.floorMod(stageAt + i, BLOCK), staged - i);
+            int n = Math.min(BLOCK - Math.floorMod(stageAt + i, BLOCK), staged - i);
             if (n == BLOCK && Arrays.mismatch(stage, i, i + n, ZEROS, 0, n) == -1) {
                 writeAt(runStart, i - runStart);
                 runStart = i + n;

@@ -170,7 +170,7 @@ final class RecentCodec {
         for (int i = 0; i < ways; i++) {
             long fingerprint = chunk[off + i];
             boolean empty = fingerprint == RecentFilter.EMPTY;
-            if (!empty && emptySeen || empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER) {
+            if ((!empty && emptySeen) || (empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER)) {
                 throw new IOException("corrupt recent filter: set " + set + " is malformed");
             }
             for (int j = 0; j < i && !empty; j++) {
@@ -200,8 +200,8 @@ final class RecentCodec {
     }
 
     private static void flush(ByteBuffer buffer, CRC32C crc, OutputStream out) throws IOException {
-        crc.update(buffer.array(), 0, buffer.position());
-        out.write(buffer.array(), 0, buffer.position());
+        crc.update(buffer.array(), buffer.arrayOffset(), buffer.position());
+        out.write(buffer.array(), buffer.arrayOffset(), buffer.position());
         buffer.clear();
     }
 

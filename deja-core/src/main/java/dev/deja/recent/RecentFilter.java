@@ -173,7 +173,7 @@ public final class RecentFilter implements HashedSeenSet {
         long base = set * ways;
         synchronized (lockFor(set)) {
             int way = find(base, fp);
-            if (way < 0 || owner != NO_OWNER && ownerAt(base + way) != owner) {
+            if (way < 0 || (owner != NO_OWNER && ownerAt(base + way) != owner)) {
                 return false;
             }
             remove(base, way);

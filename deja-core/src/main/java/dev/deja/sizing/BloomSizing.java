@@ -167,7 +167,7 @@ public final class BloomSizing {
             pmf *= i / lambda;
             double term = pmf * layout.blockFpp(i - 1, k);
             sum += term;
-            if (pmf < 1e-20 * sum || term == 0.0 && pmf < 1e-300) {
+            if (pmf < 1e-20 * sum || (term == 0.0 && pmf < 1e-300)) {
                 break;
             }
         }

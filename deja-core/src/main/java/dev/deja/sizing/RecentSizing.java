@@ -158,7 +158,7 @@ public final class RecentSizing {
             return x < ways ? 1.0 : 0.0;
         }
         double logMiss = Math.log1p(-1.0 / sets); // log(1 - 1/S), accurate for large S
-        double logHit = -Math.log(sets);
+        double logHit = -Math.log((double) sets);
         double sum = 0;
         double logChoose = 0; // log C(x, j), built up one factor at a time
         for (int j = 0; j < ways && j <= x; j++) {

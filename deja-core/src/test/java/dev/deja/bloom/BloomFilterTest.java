@@ -14,6 +14,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -70,8 +71,8 @@ class BloomFilterTest {
     @Test
     void ownersAreIgnoredAndRetryIsNeverAnswered() {
         BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
-        assertThat(filter.checkThenAdd("k".getBytes(), 7)).isEqualTo(Verdict.NEW);
-        assertThat(filter.checkThenAdd("k".getBytes(), 7)).isEqualTo(Verdict.DUPLICATE);
+        assertThat(filter.checkThenAdd("k".getBytes(StandardCharsets.UTF_8), 7)).isEqualTo(Verdict.NEW);
+        assertThat(filter.checkThenAdd("k".getBytes(StandardCharsets.UTF_8), 7)).isEqualTo(Verdict.DUPLICATE);
         assertThat(filter.guarantee()).isEqualTo(Guarantee.NEVER_FALSE_NEW);
     }
 
@@ -90,7 +91,7 @@ class BloomFilterTest {
     void forgetIsRefusedWithAReason() {
         BloomFilter filter = BloomFilter.builder().capacity(1000).fpp(0.01).build();
         filter.add("k");
-        assertThatThrownBy(() -> filter.forget("k".getBytes()))
+        assertThatThrownBy(() -> filter.forget("k".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot forget")
                 .hasMessageContaining("wrongly answer \"new\"");

@@ -15,7 +15,7 @@ final class Forged {
         BloomFormat.putLong(copy, at, value);
         int crc = BloomFormat.crc(copy, headerLength);
         for (int b = 0; b < 4; b++) {
-            copy[headerLength + b] = (byte) (crc >>> 8 * b);
+            copy[headerLength + b] = (byte) (crc >>> (8 * b));
         }
         return copy;
     }

@@ -123,7 +123,8 @@ class GuavaBloomFiltersTest {
         noHashes[1] = 0;
         assertThatThrownBy(() -> read(noHashes)).hasMessageContaining("0 hash functions");
         GuavaBloomFilter migrated = read(good);
-        assertThatThrownBy(() -> migrated.forget("x".getBytes())).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> migrated.forget("x".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -143,7 +144,7 @@ class WindowedBloomFilterTest {
     @Test
     void aKeyIsHeldForTheWholeWindowWhateverTheWindowAndTheGenerations() {
         for (int generations : new int[] {2, 3, 4, 5, 7, 8, 16, 33, 63, 64}) {
-            for (long window = generations - 1; window < generations - 1 + 100; window++) {
+            for (long window = generations - 1L; window < generations - 1 + 100; window++) {
                 assertHeldForTheWholeWindow(generations, window, 10_000);
             }
         }
@@ -440,7 +441,7 @@ class WindowedBloomFilterTest {
                 .hasMessageContaining("window must be at least 7 ms");
         WindowedBloomFilter filter =
                 WindowedBloomFilter.builder().capacity(10).fpp(0.1).build();
-        assertThatThrownBy(() -> filter.forget("k".getBytes()))
+        assertThatThrownBy(() -> filter.forget("k".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot forget");
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /** Every malformed input is rejected with an IllegalArgumentException that says what is wrong. */
 class CompactSeenSetDecodeTest {
 
-    private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    private static final char[] ALPHABET =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
 
     private static final List<String> VALID = new ArrayList<>();
 
@@ -44,7 +45,7 @@ class CompactSeenSetDecodeTest {
     void everySingleCharacterChangeIsRejected() {
         for (String valid : VALID) {
             for (int at = 0; at < valid.length(); at++) {
-                for (char c : ALPHABET.toCharArray()) {
+                for (char c : ALPHABET) {
                     if (c != valid.charAt(at)) {
                         String changed = valid.substring(0, at) + c + valid.substring(at + 1);
                         assertRejected(changed, "");
@@ -66,8 +67,8 @@ class CompactSeenSetDecodeTest {
             char[] edited = valid.toCharArray();
             int i = random.nextInt(edited.length);
             int j = random.nextInt(edited.length);
-            char ci = ALPHABET.charAt(random.nextInt(64));
-            char cj = ALPHABET.charAt(random.nextInt(64));
+            char ci = ALPHABET[random.nextInt(64)];
+            char cj = ALPHABET[random.nextInt(64)];
             if (i == j || ci == edited[i] || cj == edited[j]) {
                 continue;
             }
@@ -104,7 +105,7 @@ class CompactSeenSetDecodeTest {
             for (int length = 1; length < valid.length(); length++) {
                 assertRejected(valid.substring(0, length), "");
             }
-            for (char c : ALPHABET.toCharArray()) {
+            for (char c : ALPHABET) {
                 assertRejected(valid + c, "");
                 assertRejected(valid + c + c, "");
                 assertRejected(valid + c + c + c + c, "");
@@ -186,7 +187,7 @@ class CompactSeenSetDecodeTest {
         byte[] bytes = new byte[5 + rankBytes];
         bytes[0] = 1;
         bytes[1] = (byte) rangeCode;
-        bytes[2] = (byte) (size & 0x7F | 0x80); // size >= 128: two varint bytes
+        bytes[2] = (byte) ((size & 0x7F) | 0x80); // size >= 128: two varint bytes
         bytes[3] = (byte) (size >>> 7);
         BigInteger rank;
         do {

@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class CodecDamageSweepTest {
             RecentFilter filter =
                     RecentFilter.builder().buckets(32).ways(4).owners(owners).build();
             for (int i = 0; i < 24; i++) {
-                filter.checkThenAdd(("key-" + i).getBytes(), owners ? i % 3 : 0);
+                filter.checkThenAdd(("key-" + i).getBytes(StandardCharsets.UTF_8), owners ? i % 3 : 0);
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             filter.writeTo(out);

@@ -1,6 +1,5 @@
 package dev.deja.journal;
 
-import static dev.deja.journal.JournaledSeenSetTest.builder;
 import static dev.deja.journal.JournaledSeenSetTest.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -191,7 +190,8 @@ class JournalDamageSweepTest {
         if (continueWriting) {
             byte[] fresh = key(1_000_000);
             Path crashed;
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 assertThat(set.recovery().setAside()).as(what + ", reopened").isEmpty();
                 assertThat(set.recovery().bytesCut()).as(what + ", reopened").isZero();
                 set.add(fresh, 9);
@@ -265,8 +265,10 @@ class JournalDamageSweepTest {
             MapSeenSet shadow = new MapSeenSet();
             h.stateAfter.add(Map.of());
             Random random = new Random(20261122);
-            try (JournaledSeenSet<MapSeenSet> set =
-                    builder(dir).segmentBytes(4096).fsync(FsyncPolicy.NO).open()) {
+            try (JournaledSeenSet<MapSeenSet> set = JournaledSeenSetTest.builder(dir)
+                    .segmentBytes(4096)
+                    .fsync(FsyncPolicy.NO)
+                    .open()) {
                 while (h.stateAfter.size() <= changes) {
                     byte[] key = key(random.nextInt(150));
                     long owner = random.nextInt(3);
@@ -300,7 +302,7 @@ class JournalDamageSweepTest {
         }
 
         long changes() {
-            return stateAfter.size() - 1;
+            return stateAfter.size() - 1L;
         }
 
         /** The newest snapshot's position. */

@@ -1,6 +1,5 @@
 package dev.deja.journal;
 
-import static dev.deja.journal.JournaledSeenSetTest.builder;
 import static dev.deja.journal.JournaledSeenSetTest.key;
 import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,9 +62,12 @@ class KilledProcessTest {
         } finally {
             child.destroyForcibly().waitFor();
         }
-        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("journal-"));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("journal-"));
+        }
 
-        try (JournaledSeenSet<MapSeenSet> recovered = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> recovered =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(recovered.recovery().snapshot()).isPresent();
             for (int i : added) {
                 int first = i * KilledWriter.BATCH;

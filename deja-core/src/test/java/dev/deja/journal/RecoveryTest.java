@@ -1,7 +1,6 @@
 package dev.deja.journal;
 
 import static dev.deja.journal.JournaledSeenSetTest.addInFourSnapshottedRounds;
-import static dev.deja.journal.JournaledSeenSetTest.builder;
 import static dev.deja.journal.JournaledSeenSetTest.key;
 import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +40,7 @@ class RecoveryTest {
     void writeJournal() throws IOException {
         Path live = tmp.resolve("live");
         try (JournaledSeenSet<MapSeenSet> set =
-                builder(live).fsync(FsyncPolicy.NO).open()) {
+                JournaledSeenSetTest.builder(live).fsync(FsyncPolicy.NO).open()) {
             for (int i = 0; i < RECORDS; i++) {
                 set.add(key(i));
             }
@@ -67,7 +66,8 @@ class RecoveryTest {
         byte[] full = Files.readAllBytes(pristine.resolve(segmentName));
         for (int kept = 0; kept < Segment.RECORD_BYTES; kept++) {
             Path dir = copyWith(Arrays.copyOf(full, offsetOf(RECORDS - 1) + kept));
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 RecoveryReport report = set.recovery();
                 assertThat(report.recordsReplayed()).as("kept %d bytes", kept).isEqualTo(RECORDS - 1);
                 assertThat(report.bytesCut()).isEqualTo(kept);
@@ -90,7 +90,8 @@ class RecoveryTest {
         for (int at = offsetOf(RECORDS - 1); at < full.length; at++) {
             byte[] damaged = full.clone();
             damaged[at] ^= (byte) (1 << (at % 8));
-            try (JournaledSeenSet<MapSeenSet> set = builder(copyWith(damaged)).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(copyWith(damaged)).open()) {
                 assertThat(set.recovery().recordsReplayed())
                         .as("flipped byte %d", at)
                         .isEqualTo(RECORDS - 1);
@@ -106,7 +107,8 @@ class RecoveryTest {
         byte[] damaged = full.clone();
         damaged[offsetOf(5) + 20] ^= 1;
         Path dir = copyWith(damaged);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             RecoveryReport report = set.recovery();
             assertThat(report.recordsReplayed()).isEqualTo(5);
             assertThat(report.bytesCut()).isZero();
@@ -122,7 +124,8 @@ class RecoveryTest {
             assertThat(set.checkAll(keys(5, RECORDS))).containsOnly(false);
             set.add(key(100));
         }
-        try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> again =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(again.recovery().clean())
                     .as("the set-aside file is never loaded")
                     .isTrue();
@@ -138,7 +141,8 @@ class RecoveryTest {
             byte[] damaged = full.clone();
             damaged[at] ^= 4;
             Path dir = copyWith(damaged);
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 assertThat(set.recovery().recordsReplayed())
                         .as("flipped header byte %d", at)
                         .isEqualTo(RECORDS);
@@ -151,7 +155,8 @@ class RecoveryTest {
                         .contains("replayed");
                 set.add(key(RECORDS));
             }
-            try (JournaledSeenSet<MapSeenSet> again = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> again =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 assertThat(again.checkAll(keys(0, RECORDS + 1)))
                         .as("after a second open")
                         .containsOnly(true);
@@ -165,7 +170,8 @@ class RecoveryTest {
         damaged[9] ^= 4; // inside the first sequence number
         damaged[offsetOf(0) + 12] ^= 4; // and the first record
         Path dir = copyWith(damaged);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.recovery().recordsReplayed()).isZero();
             assertThat(set.recovery().setAside()).containsExactly(dir.resolve(segmentName + ".corrupt"));
             assertThat(set.recovery().problems()).first().asString().contains("damaged header");
@@ -182,14 +188,16 @@ class RecoveryTest {
         Path dir = copyWith(headerDamaged);
         for (int round = 1; round <= 3; round++) {
             restore(dir, headerDamaged); // the same damage again, after a restart
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 String suffix = round == 1 ? ".corrupt" : "." + round + ".corrupt";
                 assertThat(set.recovery().setAside()).containsExactly(dir.resolve(segmentName + suffix));
             }
         }
         for (int round = 1; round <= 2; round++) {
             restore(dir, recordDamaged);
-            try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(dir).open()) {
                 String suffix = round == 1 ? ".corrupt" : "." + round + ".corrupt";
                 assertThat(set.recovery().setAside())
                         .containsExactly(dir.resolve(segmentName + "." + offsetOf(5) + suffix));
@@ -218,7 +226,8 @@ class RecoveryTest {
     void aHeaderTornAtCreationIsRemoved() throws IOException {
         Path dir = Crash.copy(pristine, tmp.resolve("torn-header"));
         Files.write(dir.resolve(Segment.fileName(RECORDS)), new byte[7]);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(RECORDS);
             assertThat(set.recovery().bytesCut()).isEqualTo(7);
             assertThat(set.recovery().setAside()).isEmpty();
@@ -229,7 +238,8 @@ class RecoveryTest {
     void damageInAnOlderSegmentOrAMissingSegmentStopsReplayThere() throws IOException {
         Path live = tmp.resolve("segmented");
         Path crashed;
-        try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(live).segmentBytes(4096).open()) {
             for (int i = 0; i < 300; i++) {
                 set.add(key(i));
             }
@@ -244,7 +254,8 @@ class RecoveryTest {
         byte[] bytes = Files.readAllBytes(first);
         bytes[bytes.length - 1] ^= 1; // the last record of a segment that was closed after it
         Files.write(first, bytes);
-        try (JournaledSeenSet<MapSeenSet> set = builder(flipped).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(flipped).open()) {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(secondStart - 1);
             assertThat(set.recovery().setAside()).hasSize(segments.size());
             assertThat(set.check(key((int) secondStart))).isFalse();
@@ -252,7 +263,8 @@ class RecoveryTest {
 
         Path gap = Crash.copy(crashed, tmp.resolve("gap"));
         Files.delete(gap.resolve(segments.get(1).path().getFileName()));
-        try (JournaledSeenSet<MapSeenSet> set = builder(gap).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(gap).open()) {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(secondStart);
             assertThat(set.recovery().problems())
                     .first()
@@ -271,13 +283,15 @@ class RecoveryTest {
     @Test
     void damageBelowTheLoadedSnapshotDoesNotStopReplayAfterIt() throws IOException {
         Path dir = tmp.resolve("two-crashes");
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.addAll(keys(0, 5_000));
             set.snapshotNow().join();
             set.addAll(keys(5_000, 10_000));
             dir = Crash.copy(dir, tmp.resolve("crash-1"));
         }
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.recovery().recordsReplayed()).isEqualTo(5_000);
             set.addAll(keys(10_000, 15_000));
             set.snapshotNow().join();
@@ -294,7 +308,8 @@ class RecoveryTest {
         for (int i = 0; i < at.length; i++) {
             Path copy = Crash.copy(dir, tmp.resolve("damaged-" + i));
             byte[] damaged = flip(copy.resolve(segment[i]), at[i]);
-            try (JournaledSeenSet<MapSeenSet> set = builder(copy).open()) {
+            try (JournaledSeenSet<MapSeenSet> set =
+                    JournaledSeenSetTest.builder(copy).open()) {
                 RecoveryReport report = set.recovery();
                 assertThat(report.snapshotPosition()).as("case %d", i).isEqualTo(15_000);
                 assertThat(report.recordsReplayed()).as("case %d", i).isEqualTo(5_000);
@@ -315,7 +330,8 @@ class RecoveryTest {
         Path fallback = Crash.copy(dir, tmp.resolve("fallback"));
         flip(fallback.resolve(Snapshots.fileName(15_000)), 40);
         flip(fallback.resolve(Segment.fileName(0)), offsetOf(7_000) + 20);
-        try (JournaledSeenSet<MapSeenSet> set = builder(fallback).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(fallback).open()) {
             RecoveryReport report = set.recovery();
             assertThat(report.snapshotPosition()).isEqualTo(5_000);
             assertThat(report.recordsReplayed()).isEqualTo(2_000);
@@ -335,7 +351,8 @@ class RecoveryTest {
         Path segment = dir.resolve("journal-" + tooBig + ".log");
         Files.write(snapshot, new byte[] {1, 2, 3});
         Files.write(segment, new byte[] {4, 5, 6});
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             RecoveryReport report = set.recovery();
             assertThat(report.recordsReplayed()).isEqualTo(RECORDS);
             assertThat(report.setAside()).isEmpty();
@@ -367,7 +384,7 @@ class RecoveryTest {
             try (var files = Files.list(dir)) {
                 before = files.map(f -> f.getFileName().toString()).sorted().toList();
             }
-            assertThatThrownBy(() -> builder(dir).open())
+            assertThatThrownBy(() -> JournaledSeenSetTest.builder(dir).open())
                     .as(name)
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining(dir.resolve(name).toString());
@@ -389,7 +406,8 @@ class RecoveryTest {
     @Test
     void aStoreWhoseSnapshotsAreAllDamagedAndWhoseJournalWasPrunedIsNotOpenedEmpty() throws Exception {
         Path live = tmp.resolve("pruned");
-        try (JournaledSeenSet<MapSeenSet> set = builder(live).segmentBytes(4096).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(live).segmentBytes(4096).open()) {
             addInFourSnapshottedRounds(set);
         }
         assertThat(Snapshots.list(live))
@@ -407,14 +425,14 @@ class RecoveryTest {
         for (Path dir : List.of(damaged, gone)) {
             Map<String, String> before = contents(dir);
             for (int start = 0; start < 2; start++) {
-                assertThatThrownBy(() -> builder(dir).open())
+                assertThatThrownBy(() -> JournaledSeenSetTest.builder(dir).open())
                         .as(dir.toString())
                         .isInstanceOf(IOException.class)
                         .hasMessageContaining("cannot rebuild the store in " + dir)
                         .hasMessageContaining("the journal starts at record " + firstRecord + ", so records 0 to "
                                 + (firstRecord - 1) + " are lost")
                         .hasMessageContaining(
-                                dir == damaged
+                                dir.equals(damaged)
                                         ? "no snapshot verifies ([" + Snapshots.fileName(2000)
                                         : "there is no snapshot")
                         .hasMessageContaining("Nothing was changed");
@@ -431,7 +449,8 @@ class RecoveryTest {
                 }
             }
         }
-        try (JournaledSeenSet<MapSeenSet> set = builder(damaged).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(damaged).open()) {
             assertThat(set.recovery().clean()).isTrue();
             assertThat(set.checkAll(keys(0, 2000))).containsOnly(false);
         }
@@ -445,7 +464,8 @@ class RecoveryTest {
     @Test
     void damagedSnapshotsOverAWholeJournalAreRefusedAndTheJournalAloneRebuildsEveryKey() throws Exception {
         Path dir = tmp.resolve("whole-journal");
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.addAll(keys(0, 300));
             set.snapshotNow().get();
             set.addAll(keys(300, 600));
@@ -458,7 +478,7 @@ class RecoveryTest {
             flip(snapshot.file(), Snapshots.HEADER_BYTES + 5);
         }
         Map<String, String> before = contents(dir);
-        assertThatThrownBy(() -> builder(dir).open())
+        assertThatThrownBy(() -> JournaledSeenSetTest.builder(dir).open())
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("The journal starts at record 0")
                 .hasMessageContaining("moving the damaged snapshots out of the directory rebuilds the store");
@@ -467,7 +487,8 @@ class RecoveryTest {
         for (Snapshots.Snapshot snapshot : snapshots) {
             Files.move(snapshot.file(), tmp.resolve(snapshot.file().getFileName()));
         }
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.recovery().clean()).isTrue();
             assertThat(set.recovery().recordsReplayed()).isEqualTo(600);
             assertThat(set.checkAll(keys(0, 600))).containsOnly(true);
@@ -503,18 +524,20 @@ class RecoveryTest {
         Path damaged = Crash.copy(dir, tmp.resolve("merged-damaged"));
         flip(damaged.resolve(Snapshots.fileName(200)), Snapshots.HEADER_BYTES + 5);
         Map<String, String> before = contents(damaged);
-        assertThatThrownBy(() -> builder(damaged).open())
+        assertThatThrownBy(() -> JournaledSeenSetTest.builder(damaged).open())
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("cannot rebuild the store in " + damaged)
                 .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(200));
         assertThat(contents(damaged)).isEqualTo(before);
 
         assertThat(Snapshots.list(dir)).extracting(Snapshots.Snapshot::position).containsExactly(200L);
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.checkAll(keys(1000, 1100))).containsOnly(true);
         }
 
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.addAll(keys(200, 300));
             set.snapshotNow().get();
         }
@@ -529,7 +552,8 @@ class RecoveryTest {
     @Test
     void theRefusalOverAJournalWithAGapDoesNotPromiseARebuild() throws Exception {
         Path dir = tmp.resolve("gap");
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             set.addAll(keys(0, 50));
             set.snapshotNow().get();
             set.addAll(keys(50, 60));
@@ -539,13 +563,14 @@ class RecoveryTest {
             ch.truncate(Segment.HEADER_BYTES + 55L * Segment.RECORD_BYTES); // the unsynced tail, lost
         }
         Path crashed;
-        try (JournaledSeenSet<MapSeenSet> set = builder(dir).open()) {
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
             assertThat(set.recovery().problems()).anySatisfy(p -> assertThat(p).contains("journal records 55 to 59"));
             set.add(key(60), 0); // record 60, in a new segment after the gap
             crashed = Crash.copy(dir, tmp.resolve("gap-crashed"));
         }
         flip(crashed.resolve(Snapshots.fileName(60)), Snapshots.HEADER_BYTES + 5);
-        assertThatThrownBy(() -> builder(crashed).open())
+        assertThatThrownBy(() -> JournaledSeenSetTest.builder(crashed).open())
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("no snapshot verifies ([" + Snapshots.fileName(60))
                 .hasMessageContaining("The journal starts at record 0, but records 55 to 59 are missing, so it cannot"

@@ -99,16 +99,16 @@ class SharedThreadsTest {
     void storesGivenThreadsOfTheirOwnUseThemAndClosingAStoreLeavesThemRunning() throws IOException {
         try (JournalThreads own = JournalThreads.create(1, 1)) {
             Path dir = tmp.resolve("own");
-            try (JournaledSeenSet<MapSeenSet> first = JournaledSeenSetTest.builder(dir.resolve("a"))
-                            .fsync(FsyncPolicy.ALWAYS)
-                            .threads(own)
-                            .open();
-                    JournaledSeenSet<MapSeenSet> second = JournaledSeenSetTest.builder(dir.resolve("b"))
-                            .fsync(FsyncPolicy.ALWAYS)
-                            .threads(own)
-                            .open()) {
-                first.addAll(keys(0, 10));
-                first.close();
+            try (JournaledSeenSet<MapSeenSet> second = JournaledSeenSetTest.builder(dir.resolve("b"))
+                    .fsync(FsyncPolicy.ALWAYS)
+                    .threads(own)
+                    .open()) {
+                try (JournaledSeenSet<MapSeenSet> first = JournaledSeenSetTest.builder(dir.resolve("a"))
+                        .fsync(FsyncPolicy.ALWAYS)
+                        .threads(own)
+                        .open()) {
+                    first.addAll(keys(0, 10));
+                }
                 second.addAll(keys(0, 10)); // written and fsynced by the same threads, which first's close left
                 assertThat(second.snapshotNow().join()).exists();
             }
@@ -148,7 +148,7 @@ class SharedThreadsTest {
     }
 
     /** The most threads the shared journal and snapshot executors start, whatever the number of stores. */
-    private static long sharedThreadsAtMost() {
+    private static int sharedThreadsAtMost() {
         JournalThreads shared = JournalThreads.shared();
         return ((ThreadPoolExecutor) shared.journals()).getCorePoolSize()
                 + ((ThreadPoolExecutor) shared.snapshots()).getCorePoolSize();

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,9 +124,11 @@ class SnapshotDamageSweepTest {
         Recovery.Result<MapSeenSet> result = recover(dir);
         assertState(result, history().changes(), "stray files");
         assertThat(result.report().setAside()).isEmpty();
-        assertThat(Files.list(dir).map(f -> f.getFileName().toString()))
-                .noneMatch(n -> n.endsWith(".tmp"))
-                .doesNotContain(Segment.fileName(history().changes()));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .noneMatch(n -> n.endsWith(".tmp"))
+                    .doesNotContain(Segment.fileName(history().changes()));
+        }
     }
 
     @Test

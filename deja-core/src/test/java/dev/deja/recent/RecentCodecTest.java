@@ -11,6 +11,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,7 @@ class RecentCodecTest {
     void theHeaderIsAsDocumented() throws IOException {
         RecentFilter filter =
                 RecentFilter.builder().buckets(64).ways(8).owners(true).build();
-        filter.add("a".getBytes(), 5);
+        filter.add("a".getBytes(StandardCharsets.UTF_8), 5);
         byte[] b = write(filter);
         assertThat(Arrays.copyOf(b, 5)).isEqualTo(new byte[] {'D', 'E', 'J', 'A', 'R'});
         assertThat(b[5]).isEqualTo((byte) 1); // format version

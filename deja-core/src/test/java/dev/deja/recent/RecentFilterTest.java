@@ -54,8 +54,8 @@ class RecentFilterTest {
     @Test
     void addKeepsTheFirstOwner() {
         RecentFilter filter = RecentFilter.builder().buckets(64).owners(true).build();
-        filter.add("k".getBytes(), 1);
-        filter.add("k".getBytes(), 2);
+        filter.add("k".getBytes(StandardCharsets.UTF_8), 1);
+        filter.add("k".getBytes(StandardCharsets.UTF_8), 2);
         assertThat(filter.checkThenAdd("k", 1)).isEqualTo(Verdict.RETRY);
         assertThat(filter.checkThenAdd("k", 2)).isEqualTo(Verdict.DUPLICATE);
     }

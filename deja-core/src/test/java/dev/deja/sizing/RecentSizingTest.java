@@ -33,7 +33,7 @@ class RecentSizingTest {
     @Test
     void oneWayIsTheSeedFormula() {
         for (long x : new long[] {0, 1, 1000, 123_456, 10_000_000}) {
-            double expected = Math.pow(1 - 1.0 / 1_000_003, x);
+            double expected = Math.pow(1 - 1.0 / 1_000_003, (double) x);
             // Math.pow on the rounded 1 - 1/N is itself off by ~x * 1e-16 relative: compare relatively.
             assertThat(RecentSizing.heldProbability(1_000_003, 1, x)).isCloseTo(expected, within(1e-9 * expected));
         }
@@ -45,7 +45,7 @@ class RecentSizingTest {
         // recurrence from j = 0, an independent way of computing the same sum.
         long x = 3000;
         double p = 1.0 / 1000;
-        double term = Math.pow(1 - p, x);
+        double term = Math.pow(1 - p, (double) x);
         double sum = 0;
         for (int j = 0; j < 4; j++) {
             sum += term;

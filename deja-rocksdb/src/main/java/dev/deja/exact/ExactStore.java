@@ -40,8 +40,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code exact} seen-set: a RocksDB store that keeps every key's bytes and never answers wrongly about a key
@@ -84,7 +82,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExactStore implements SeenSet {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
     /**
      * The subdirectory of a closed store's directory where its key filters wait for the next open (docs/FORMAT.md
      * section 6.1); deleting its files makes that open read every key back, as after a crash.
@@ -121,8 +118,6 @@ public final class ExactStore implements SeenSet {
     private final FilterLoader filterLoader;
     /** Where close keeps the key filters for the next open. */
     private final KeyFilterFiles keyFilterFiles;
-    /** The store's directory, for messages. */
-    private final Path directory;
     /** Whether it can write and read, and the errors callers get when it cannot. */
     private final StoreHealth health;
 
@@ -181,7 +176,6 @@ public final class ExactStore implements SeenSet {
             walSyncer = null;
         }
         this.keyFilterFiles = new KeyFilterFiles(b.directory);
-        this.directory = b.directory;
         this.filterLoader = existing.stream().allMatch(g -> g.filter.complete())
                 ? null
                 : new FilterLoader(db, existing, b.directory.toString());
@@ -278,14 +272,15 @@ public final class ExactStore implements SeenSet {
                     out[i] = owner != NO_OWNER && hit.value.owner() == owner ? Verdict.RETRY : Verdict.DUPLICATE;
                     StoredValue value = hit.value;
                     Generation target = hit.generation;
-                    if (countDuplicates && out[i] == Verdict.DUPLICATE) {
+                    boolean counted = countDuplicates && out[i] == Verdict.DUPLICATE;
+                    if (counted) {
                         value = value.plusDuplicate();
                     }
                     if (refreshOnDuplicate) {
                         target = newest;
                     }
                     intoNewest = target != hit.generation; // only refresh-on-duplicate moves a key, to the newest
-                    if (value != hit.value || target != hit.generation) {
+                    if (counted || intoNewest) {
                         hit = new Hit(target, value);
                         dirty.add(kb);
                     }
@@ -301,7 +296,9 @@ public final class ExactStore implements SeenSet {
                 try (WriteBatch batch = new WriteBatch()) {
                     for (ByteBuffer kb : dirty) {
                         Hit hit = state.get(kb);
-                        batch.put(hit.generation.handle, kb.array(), encode(hit.value, hit.generation));
+                        @SuppressWarnings("ByteBufferBackingArray") // kb wraps a whole key (ByteBuffer.wrap above)
+                        byte[] key = kb.array();
+                        batch.put(hit.generation.handle, key, encode(hit.value, hit.generation));
                     }
                     db.write(tuning.writeOptions, batch);
                     health.wrote();
@@ -426,6 +423,7 @@ public final class ExactStore implements SeenSet {
      * @param firstSeen       when the key was first recorded, rounded down to the store's time unit
      * @param expiresAtMillis the key's own expiry, epoch milliseconds, or 0 for none
      */
+    @SuppressWarnings("ArrayRecordComponent") // equals and hashCode below use the array's content
     public record Entry(byte[] value, Instant firstSeen, long expiresAtMillis) {
 
         @Override

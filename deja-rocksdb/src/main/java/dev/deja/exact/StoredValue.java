@@ -36,6 +36,7 @@ import java.util.Arrays;
  * @param expiresAt   epoch millisecond at which the key stops being held, 0 for none (key-value layout only)
  * @param data        the key's value, empty for none (key-value layout only)
  */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode below use the array's content
 record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, byte[] data) {
 
     /** The largest count a 7-byte varint holds; counts stop there rather than become ambiguous with an owner. */
@@ -179,7 +180,7 @@ record StoredValue(long owner, long firstSeen, long duplicates, long expiresAt, 
             for (int i = 0; i < 8; i++) {
                 owner |= (value[pos + i] & 0xFFL) << (8 * i);
             }
-            cursor[0] = pos + 8;
+            cursor[0] = pos + 8L;
             rest -= 8;
         }
         long duplicates = rest > 0 ? getVarint(value, cursor) : 0;

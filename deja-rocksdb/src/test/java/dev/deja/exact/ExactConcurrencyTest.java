@@ -50,7 +50,7 @@ class ExactConcurrencyTest {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 int thread = t;
-                long owner = 100 + t;
+                long owner = 100L + t;
                 done.add(pool.submit(() -> {
                     // Each thread visits every key in its own order, in batches of varied size, and the last
                     // thread uses single calls, so key locks are taken in every interleaving.

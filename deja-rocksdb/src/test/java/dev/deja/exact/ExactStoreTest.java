@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -192,7 +193,7 @@ class ExactStoreTest {
         String id = "e7bd0e18-57e9-4ef4-928a-4ccc0b189d18";
         try (ExactStore store = builder().idFormat(IdFormat.UUID).open()) {
             assertThat(store.checkThenAdd(id)).isEqualTo(NEW);
-            assertThat(store.checkThenAdd(id.toUpperCase())).isEqualTo(DUPLICATE);
+            assertThat(store.checkThenAdd(id.toUpperCase(Locale.ROOT))).isEqualTo(DUPLICATE);
             assertThatThrownBy(() -> store.checkThenAdd("not-a-uuid"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("UUID");

@@ -199,7 +199,7 @@ class ExactWindowTest {
                 assertThat(held[i]).as("key %d of %d", i, held.length).isTrue();
             }
             // The effective window is the age of the oldest key held (its generation's creation, to a batch).
-            long oldestAgeSeconds = BATCHES - firstHeld / 100;
+            long oldestAgeSeconds = (long) BATCHES - firstHeld / 100;
             assertThat(m.effectiveWindow().toSeconds()).isBetween(oldestAgeSeconds - 1, oldestAgeSeconds + 1);
 
             // Time passes without new keys: the window grows back above the minimum and the alarm clears.

@@ -31,6 +31,7 @@ final class BloomSizeCommand implements Runnable {
             names = {"-h", "--help"},
             usageHelp = true,
             description = "Show this help and exit.")
+    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
     private boolean help;
 
     @Option(names = "--capacity", required = true, paramLabel = "KEYS", description = "Keys the filter must hold.")

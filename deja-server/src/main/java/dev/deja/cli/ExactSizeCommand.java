@@ -30,6 +30,7 @@ final class ExactSizeCommand implements Runnable {
             names = {"-h", "--help"},
             usageHelp = true,
             description = "Show this help and exit.")
+    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
     private boolean help;
 
     @Option(names = "--rate", required = true, paramLabel = "KEYS_PER_SECOND", description = "New keys per second.")

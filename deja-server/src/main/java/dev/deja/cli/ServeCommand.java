@@ -457,7 +457,7 @@ final class ServeCommand implements Callable<Integer> {
 
     private static String camel(String kebab) {
         StringBuilder camel = new StringBuilder();
-        for (String part : kebab.split("-")) {
+        for (String part : kebab.split("-", -1)) {
             camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
         }
         return camel.toString();

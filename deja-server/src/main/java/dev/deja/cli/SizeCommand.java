@@ -22,6 +22,7 @@ final class SizeCommand implements Runnable {
             names = {"-h", "--help"},
             usageHelp = true,
             description = "Show this help and exit.")
+    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
     private boolean help;
 
     @Override

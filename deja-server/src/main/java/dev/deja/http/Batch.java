@@ -18,6 +18,7 @@ import java.util.List;
  * @param owners    one owner per key, or null for none
  * @param json      whether the body was JSON, and so the answer is
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared: a batch is parsed, run once and dropped
 record Batch(KeyOp op, String namespace, List<byte[]> keys, long[] owners, boolean json) {
 
     /** The batch {@code call} asks for, or a 400 or 413 saying what is wrong with it. */

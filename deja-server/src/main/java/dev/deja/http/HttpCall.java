@@ -34,6 +34,7 @@ import java.util.Map;
  * @param malformedUri  why the request's path or query could not be percent-decoded, or null; the request was
  *                      framed correctly, so it gets a 400 and the connection stays open
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared: a request is read once and dropped
 record HttpCall(
         HttpVersion version,
         HttpMethod method,
@@ -196,7 +197,7 @@ record HttpCall(
         }
         CharSequence mime = HttpUtil.getMimeType(contentType);
         String type = (mime != null ? mime.toString() : contentType).strip().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
+        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
     /** The first value of a query parameter as UTF-8 text, or null. */

@@ -23,7 +23,9 @@ final class HttpDate {
         long second = Math.floorDiv(System.currentTimeMillis(), 1000);
         Stamp stamp = last;
         if (stamp.second() != second) {
-            stamp = new Stamp(second, DateFormatter.format(new Date(second * 1000)));
+            @SuppressWarnings("JavaUtilDate") // Netty's DateFormatter, which writes the IMF-fixdate, takes a Date
+            String text = DateFormatter.format(new Date(second * 1000));
+            stamp = new Stamp(second, text);
             last = stamp;
         }
         return stamp.text();

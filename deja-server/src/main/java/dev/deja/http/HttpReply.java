@@ -19,6 +19,7 @@ import java.util.Map;
  * @param body        the body
  * @param headers     further headers ({@code Allow}, {@code WWW-Authenticate})
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared: a reply is built once and written
 record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 
     /** Reads request bodies too: text after the first JSON value, or a field given twice, is an error. */

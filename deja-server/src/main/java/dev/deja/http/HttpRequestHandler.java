@@ -5,6 +5,7 @@ import dev.deja.server.PipelinedHandler.Offloaded;
 import dev.deja.server.RequestGuard;
 import dev.deja.server.RequestRefusal;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -145,6 +146,6 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("HTTP connection {} closed after an error", ctx.channel().remoteAddress(), cause);
-        ctx.close();
+        ChannelFuture unused = ctx.close(); // a failure to close leaves nothing to do
     }
 }

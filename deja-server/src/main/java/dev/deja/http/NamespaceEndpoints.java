@@ -90,7 +90,7 @@ final class NamespaceEndpoints {
                     call.allow(HttpMethod.POST);
                     String from = call.required("from");
                     return new HttpResult.OffLoop(() -> {
-                        namespaces.get(name).mergeFrom(namespaces.get(Namespace.checkName(from)));
+                        context.merge(namespaces.get(name), namespaces.get(Namespace.checkName(from)));
                         return HttpResult.now(info(HttpResponseStatus.OK, namespaces.get(name)));
                     });
                 }

@@ -84,6 +84,7 @@ final class MemoryBudget {
      * @throws NamespaceException with {@link NamespaceException.Problem#NO_MEMORY} when the limit would be
      *                            exceeded; nothing is reserved then
      */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only under the registry's lock; volatile for the readers without it
     void reserve(String holder, long bytes, String what) {
         if (reserved.containsKey(holder)) {
             throw new IllegalStateException(holder + " holds a reservation already");
@@ -99,6 +100,7 @@ final class MemoryBudget {
     }
 
     /** Gives back what {@code holder} reserved; nothing when it holds nothing. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only under the registry's lock; volatile for the readers without it
     void release(String holder) {
         Long bytes = reserved.remove(holder);
         if (bytes != null) {

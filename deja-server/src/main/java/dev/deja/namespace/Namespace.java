@@ -206,7 +206,7 @@ public final class Namespace {
         if (!kind.mergeable()) {
             throw notMergeable(kind.name());
         }
-        if (kind != source.kind || !parameters.equals(source.parameters)) {
+        if (!kind.equals(source.kind) || !parameters.equals(source.parameters)) {
             throw new IllegalArgumentException("merge needs two namespaces of the same kind and parameters ('"
                     + name + "' is " + kind.name() + " " + parameters + ", '" + source.name + "' is "
                     + source.kind.name() + " " + source.parameters + ")");

@@ -425,7 +425,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Map<String, String> parameters = kind.parameters(parameters(metadata));
         Namespace namespace = namespaces.get(name);
         if (namespace != null
-                && (namespace.kind() != kind || !namespace.parameters().equals(parameters))) {
+                && (!namespace.kind().equals(kind) || !namespace.parameters().equals(parameters))) {
             throw new IllegalArgumentException("dump is of kind " + kind.name() + " " + parameters + " but namespace '"
                     + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
         }

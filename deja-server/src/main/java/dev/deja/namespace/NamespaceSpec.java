@@ -21,7 +21,7 @@ public record NamespaceSpec(String kind, Map<String, String> parameters) {
      */
     public static NamespaceSpec parse(String kind, String text) {
         Map<String, String> parameters = new LinkedHashMap<>();
-        for (String pair : text.split(",")) {
+        for (String pair : text.split(",", -1)) {
             if (pair.isBlank()) {
                 continue;
             }

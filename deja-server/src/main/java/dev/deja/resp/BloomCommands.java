@@ -27,9 +27,6 @@ final class BloomCommands {
     private static final long DEFAULT_CAPACITY = 100;
 
     private static final double DEFAULT_ERROR = 0.01;
-    // the reply of a BF.ADD by the protocol when it ran; constants, so that the hot path allocates no lambda
-    private static final Function<Boolean, RedisMessage> ADDED_RESP2 = added -> Replies.bool(false, added);
-    private static final Function<Boolean, RedisMessage> ADDED_RESP3 = added -> Replies.bool(true, added);
 
     private final ServerContext context;
     private final KeyAccess access;
@@ -94,14 +91,17 @@ final class BloomCommands {
         return Replies.OK;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object add(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(2));
-        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering)
+        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering); the reply by the
+        // protocol when it ran, through method references that capture nothing, so the hot path allocates no lambda
         return Gathering.current()
                 .checkThenAdd(writable(args.string(1)), key)
-                .thenApply(session.resp3() ? ADDED_RESP3 : ADDED_RESP2);
+                .thenApply(session.resp3() ? BloomCommands::addedResp3 : BloomCommands::addedResp2);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object madd(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
         boolean resp3 = session.resp3();
@@ -125,6 +125,7 @@ final class BloomCommands {
         return Replies.array(replies);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object insert(RespSession session, RespArgs args) {
         String name = Namespace.checkName(args.string(1));
         // RedisBloom's BF.INSERT has error strings of its own (no ERR prefix), and checks the values' range only
@@ -151,7 +152,7 @@ final class BloomCommands {
         if (i + 1 >= args.size()) {
             throw RespError.arity("bf.insert");
         }
-        if (capacity != null && capacity < 1 || error != null && !(error > 0 && error < 1) || expansion < 1) {
+        if ((capacity != null && capacity < 1) || (error != null && !(error > 0 && error < 1)) || expansion < 1) {
             throw new RespError("Bad argument received");
         }
         if (noCreate && (capacity != null || error != null)) {
@@ -235,6 +236,14 @@ final class BloomCommands {
         return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
     }
 
+    private static RedisMessage addedResp2(boolean added) {
+        return Replies.bool(false, added);
+    }
+
+    private static RedisMessage addedResp3(boolean added) {
+        return Replies.bool(true, added);
+    }
+
     private static RedisMessage added(boolean resp3, Verdict[] verdicts) {
         List<RedisMessage> replies = new ArrayList<>(verdicts.length);
         for (Verdict verdict : verdicts) {
@@ -264,7 +273,7 @@ final class BloomCommands {
      */
     private static double strictDouble(String text) {
         if (text.trim().length() != text.length()
-                || !text.isEmpty() && "dDfF".indexOf(text.charAt(text.length() - 1)) >= 0) {
+                || (!text.isEmpty() && "dDfF".indexOf(text.charAt(text.length() - 1)) >= 0)) {
             throw new NumberFormatException("not a number as Redis reads one: " + text);
         }
         double value = Double.parseDouble(text);

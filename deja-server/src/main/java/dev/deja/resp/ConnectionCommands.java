@@ -108,7 +108,7 @@ final class ConnectionCommands {
      * takes any password (Redis's "nopass"), so clients that always send credentials still connect.
      */
     private void authenticate(RespSession session, String user, byte[] given) {
-        if (!user.equals("default") || password != null && !MessageDigest.isEqual(password, given)) {
+        if (!user.equals("default") || (password != null && !MessageDigest.isEqual(password, given))) {
             throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
         }
         session.authenticated = true;
@@ -183,26 +183,22 @@ final class ConnectionCommands {
 
     /** CLIENT's subcommands, their names and arities checked before (see {@link #subcommands}). */
     private RedisMessage client(RespSession session, RespArgs args) {
-        switch (args.upper(1)) {
+        return switch (args.upper(1)) {
             case "SETNAME" -> {
                 session.clientName = clientName(args.string(2));
-                return Replies.OK;
+                yield Replies.OK;
             }
-            case "GETNAME" -> {
-                return session.clientName == null ? Replies.nil(session) : Replies.bulk(session.clientName);
-            }
-            case "ID" -> {
-                return Replies.integer(session.id);
-            }
+            case "GETNAME" -> session.clientName == null ? Replies.nil(session) : Replies.bulk(session.clientName);
+            case "ID" -> Replies.integer(session.id);
             case "SETINFO" -> {
                 String attribute = args.upper(2);
                 if (!attribute.equals("LIB-NAME") && !attribute.equals("LIB-VER")) {
                     throw new RespError("ERR Unrecognized option '" + args.string(2) + "'");
                 }
-                return Replies.OK;
+                yield Replies.OK;
             }
             default -> throw new IllegalStateException("refused by its subcommand check: " + args.string(1));
-        }
+        };
     }
 
     /** A name for CLIENT SETNAME and HELLO SETNAME, checked as Redis checks it; empty clears the name. */
@@ -218,17 +214,13 @@ final class ConnectionCommands {
             return Replies.array(
                     commands.all().stream().map(ConnectionCommands::describe).toList());
         }
-        switch (args.upper(1)) {
-            case "COUNT" -> {
-                return Replies.integer(commands.all().size());
-            }
-            case "DOCS" -> {
-                // redis-cli asks for docs to offer hints; an empty map means "no docs" and it carries on
-                return Replies.map(session, List.of());
-            }
+        return switch (args.upper(1)) {
+            case "COUNT" -> Replies.integer(commands.all().size());
+            // redis-cli asks for docs to offer hints; an empty map means "no docs" and it carries on
+            case "DOCS" -> Replies.map(session, List.of());
             case "INFO" -> {
                 if (args.size() == 2) { // no names: every command, as COMMAND lists them
-                    return Replies.array(commands.all().stream()
+                    yield Replies.array(commands.all().stream()
                             .map(ConnectionCommands::describe)
                             .toList());
                 }
@@ -237,10 +229,10 @@ final class ConnectionCommands {
                     RespCommand command = commands.find(args.upper(i));
                     infos.add(command == null ? Replies.nil(session) : describe(command));
                 }
-                return Replies.array(infos);
+                yield Replies.array(infos);
             }
             default -> throw new IllegalStateException("refused by its subcommand check: " + args.string(1));
-        }
+        };
     }
 
     /** Commands whose every argument after the name is a key (first key 1, last key -1), as Redis lists them. */
@@ -259,7 +251,7 @@ final class ConnectionCommands {
     private static RedisMessage describe(RespCommand command) {
         String name = command.name();
         boolean oneKey =
-                ONE_KEY.contains(name) || name.startsWith("BF.") || name.startsWith("DJ.") && !NO_KEY.contains(name);
+                ONE_KEY.contains(name) || name.startsWith("BF.") || (name.startsWith("DJ.") && !NO_KEY.contains(name));
         int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
         int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
         return Replies.array(List.of(

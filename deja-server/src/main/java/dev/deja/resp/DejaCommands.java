@@ -58,15 +58,9 @@ final class DejaCommands {
             SeenSet store = namespaces.storeWithoutCreating(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
-        commands.add(RespCommand.write("DJ.ADD", -3, (s, a) -> single(a).thenApply(v -> Replies.OK)));
-        commands.add(RespCommand.write(
-                "DJ.CHECKTHENADD", -3, (s, a) -> single(a).thenApply(verdicts -> verdict(verdicts[0]))));
-        commands.add(RespCommand.write("DJ.FORGET", -3, (s, a) -> {
-            long[] owners = owners(a);
-            return namespaces
-                    .forgetWithoutCreating(a.string(1), List.of(access.key(a.bytes(2))), owners)
-                    .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
-        }));
+        commands.add(RespCommand.write("DJ.ADD", -3, this::add));
+        commands.add(RespCommand.write("DJ.CHECKTHENADD", -3, this::checkThenAdd));
+        commands.add(RespCommand.write("DJ.FORGET", -3, this::forget));
         commands.add(RespCommand.read("DJ.KEYINFO", 3, this::keyInfo));
         commands.add(RespCommand.read("DJ.MCHECK", -3, this::mcheck));
         commands.add(RespCommand.write("DJ.MADD", -3, this::madd));
@@ -99,8 +93,26 @@ final class DejaCommands {
     }
 
     private RedisMessage merge(RespSession session, RespArgs args) {
-        namespaces.get(args.string(1)).mergeFrom(namespaces.get(args.string(2)));
+        context.merge(namespaces.get(args.string(1)), namespaces.get(args.string(2)));
         return Replies.OK;
+    }
+
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
+    private Object add(RespSession session, RespArgs args) {
+        return single(args).thenApply(v -> Replies.OK);
+    }
+
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
+    private Object checkThenAdd(RespSession session, RespArgs args) {
+        return single(args).thenApply(verdicts -> verdict(verdicts[0]));
+    }
+
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
+    private Object forget(RespSession session, RespArgs args) {
+        long[] owners = owners(args);
+        return namespaces
+                .forgetWithoutCreating(args.string(1), List.of(access.key(args.bytes(2))), owners)
+                .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
     }
 
     /** What an exact namespace holds about one key: owner, first-seen time and duplicate count; nil if not held. */
@@ -127,6 +139,7 @@ final class DejaCommands {
         return integers(held);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object madd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
         return access.forWriting(args.string(1))
@@ -134,6 +147,7 @@ final class DejaCommands {
                 .thenApply(verdicts -> Replies.integer(verdicts.length));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object mcheckThenAdd(RespSession session, RespArgs args) {
         Batch batch = batch(args);
         return access.forWriting(args.string(1))
@@ -147,6 +161,7 @@ final class DejaCommands {
                 });
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object mforget(RespSession session, RespArgs args) {
         Batch batch = batch(args);
         return namespaces
@@ -181,6 +196,7 @@ final class DejaCommands {
         return new Batch(keys, owners);
     }
 
+    @SuppressWarnings("ArrayRecordComponent") // never compared: a batch is parsed, run once and dropped
     private record Batch(List<byte[]> keys, long[] owners) {}
 
     /** The optional owner after {@code ns key}, as a one-element owners array, or null for none. */

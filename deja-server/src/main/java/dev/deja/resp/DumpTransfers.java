@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -58,10 +59,10 @@ final class DumpTransfers {
 
     static final Duration IDLE = Duration.ofMinutes(10);
 
-    private final Map<Long, Dump> dumps = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, Dump> dumps = new ConcurrentHashMap<>();
     private final AtomicLong dumpNumbers = new AtomicLong();
     private final Clock clock;
-    private final Map<String, Load> loads = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Load> loads = new ConcurrentHashMap<>();
 
     /** A staged dump: its namespace, its file, when a client last read a chunk of it. */
     private record Dump(String namespace, Path file, long number, Instant lastUsed) {}
@@ -162,7 +163,7 @@ final class DumpTransfers {
         dumps.put(number, dump);
         List<Dump> mine = dumps.values().stream()
                 .filter(d -> d.namespace().equals(name))
-                .sorted(Comparator.comparing(Dump::lastUsed).thenComparing(Dump::number))
+                .sorted(Comparator.comparing(Dump::lastUsed).thenComparingLong(Dump::number))
                 .toList();
         for (Dump old : mine.subList(0, Math.max(0, mine.size() - DUMPS_PER_NAMESPACE))) {
             end(old);

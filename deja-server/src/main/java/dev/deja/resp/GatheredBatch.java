@@ -51,7 +51,8 @@ abstract class GatheredBatch {
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
         }
-        done.whenComplete((answers, error) -> {
+        // the callback answers every reply, with done's failure too; what whenComplete returns only repeats it
+        CompletableFuture<boolean[]> unused = done.whenComplete((answers, error) -> {
             for (int i = 0; i < replies.size(); i++) {
                 CompletableFuture<Boolean> reply = replies.get(i);
                 Throwable failure = error != null ? error : refused(i);

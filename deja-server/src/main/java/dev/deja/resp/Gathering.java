@@ -40,7 +40,7 @@ final class Gathering {
 
     /** Whether the command is one that {@link RespCommands} lets gather instead of running it at once. */
     static boolean gathers(RespArgs args) {
-        return KvCommands.gathered(args) || args.size() == 3 && args.is(0, "BF.ADD");
+        return KvCommands.gathered(args) || (args.size() == 3 && args.is(0, "BF.ADD"));
     }
 
     /** Gathers one {@code SET key value NX} on {@code kv}: completes with whether it set the key. */
@@ -91,7 +91,7 @@ final class Gathering {
 
     /** Makes sure what was gathered runs once {@code loop} has handled this turn's reads. */
     void runAtEndOfTurn(Executor loop) {
-        if (sets == null && adds == null || scheduled) {
+        if ((sets == null && adds == null) || scheduled) {
             return;
         }
         scheduled = true;

@@ -53,6 +53,7 @@ final class KvCommands {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object set(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
@@ -96,7 +97,7 @@ final class KvCommands {
                 case "XX" -> xx = true;
                 case "KEEPTTL" -> keep = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expiry != null && !expiry.equals(option) || i + 1 >= args.size()) {
+                    if ((expiry != null && !expiry.equals(option)) || i + 1 >= args.size()) {
                         throw RespError.syntax();
                     }
                     expiry = option;
@@ -136,6 +137,7 @@ final class KvCommands {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(2);
@@ -164,6 +166,7 @@ final class KvCommands {
     }
 
     /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object setEx(RespArgs args, long unitMillis) {
         byte[] key = access.key(args.bytes(1));
         byte[] value = args.bytes(3);
@@ -199,6 +202,7 @@ final class KvCommands {
         return Replies.integer(held);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object delete(RespArgs args) {
         List<byte[]> keys = access.keys(args.from(1));
         if (readable() == null) {

@@ -51,23 +51,24 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
      * entries of a {@link Resp3Map}, which counts no references, are handed on as they are.
      */
     private static void flatten(ChannelHandlerContext ctx, RedisMessage message, List<Object> out, boolean owned) {
-        if (message instanceof Resp3Null) {
-            out.add(ctx.alloc().buffer(NULL.length).writeBytes(NULL));
-        } else if (message instanceof Resp3Boolean bool) {
-            byte[] bytes = bool == Resp3Boolean.TRUE ? TRUE : FALSE;
-            out.add(ctx.alloc().buffer(bytes.length).writeBytes(bytes));
-        } else if (message instanceof Resp3Map map) {
-            out.add(header(ctx, '%', map.entries().size() / 2));
-            for (RedisMessage entry : map.entries()) {
-                flatten(ctx, entry, out, true);
+        switch (message) {
+            case Resp3Null.INSTANCE -> out.add(ctx.alloc().buffer(NULL.length).writeBytes(NULL));
+            case Resp3Boolean.TRUE -> out.add(ctx.alloc().buffer(TRUE.length).writeBytes(TRUE));
+            case Resp3Boolean.FALSE -> out.add(ctx.alloc().buffer(FALSE.length).writeBytes(FALSE));
+            case Resp3Map map -> {
+                out.add(header(ctx, '%', map.entries().size() / 2));
+                for (RedisMessage entry : map.entries()) {
+                    flatten(ctx, entry, out, true);
+                }
             }
-        } else if (message instanceof ArrayRedisMessage array && holdsResp3(array)) {
-            out.add(header(ctx, '*', array.children().size()));
-            for (RedisMessage child : array.children()) {
-                flatten(ctx, child, out, false);
+            case ArrayRedisMessage array
+            when holdsResp3(array) -> {
+                out.add(header(ctx, '*', array.children().size()));
+                for (RedisMessage child : array.children()) {
+                    flatten(ctx, child, out, false);
+                }
             }
-        } else {
-            out.add(owned ? message : ReferenceCountUtil.retain(message));
+            default -> out.add(owned ? message : ReferenceCountUtil.retain(message));
         }
     }
 

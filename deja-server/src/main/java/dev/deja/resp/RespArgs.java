@@ -66,7 +66,7 @@ record RespArgs(List<byte[]> values) {
     static long strictInteger(String text) {
         int start = text.startsWith("-") ? 1 : 0;
         boolean canonical =
-                text.length() > start && (text.equals("0") || text.charAt(start) >= '1' && text.charAt(start) <= '9');
+                text.length() > start && (text.equals("0") || (text.charAt(start) >= '1' && text.charAt(start) <= '9'));
         for (int i = start; canonical && i < text.length(); i++) {
             canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
         }

@@ -111,6 +111,7 @@ final class RespCommands {
     }
 
     /** Counts and runs the command's action, its failures turned into replies. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which the connection awaits (PipelinedHandler)
     private Object invoke(RespSession session, CommandTable.Entry entry, RespArgs args) {
         String name = entry.command.name();
         try {

@@ -4,6 +4,7 @@ import dev.deja.server.PipelinedHandler;
 import dev.deja.server.RequestGuard;
 import dev.deja.server.RequestRefusal;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderException;
 import org.slf4j.Logger;
@@ -100,7 +101,7 @@ final class RespHandler extends PipelinedHandler<Object> {
             channelRead(ctx, new CommandAssembler.Violation("ERR Protocol error: " + root.getMessage()));
             channelReadComplete(ctx);
         } else {
-            ctx.close();
+            ChannelFuture unused = ctx.close(); // a failure to close leaves nothing to do
         }
     }
 }

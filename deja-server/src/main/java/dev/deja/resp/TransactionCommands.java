@@ -63,6 +63,7 @@ final class TransactionCommands {
     }
 
     /** The replies of the queued commands as one array: at once, or a future of it if a write waits. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object exec(RespSession session, RespArgs args) {
         Transaction transaction = session.transaction;
         if (transaction == null) {

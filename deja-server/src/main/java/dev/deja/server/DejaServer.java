@@ -77,8 +77,10 @@ public final class DejaServer implements AutoCloseable {
                 resp = bind(config, config.respPort(), acceptors, workers, new RespFrontEnd(context, respConnections));
             }
         } catch (RuntimeException | InterruptedException e) {
-            acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            // the loops stop before the namespaces close, as in close(); waited for without throwing, so that the
+            // start's own failure is what the caller hears
+            acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
             namespaces.close();
             throw e;
         }

@@ -1,6 +1,7 @@
 package dev.deja.server;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -186,7 +187,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
 
     private static void start(Offloaded offloaded, CompletableFuture<Object> done) {
         try {
-            CompletableFuture.supplyAsync(offloaded.work(), OFF_LOOP)
+            // its outcome, a failure too, goes to done, which the connection awaits and answers
+            CompletableFuture<Object> unused = CompletableFuture.supplyAsync(offloaded.work(), OFF_LOOP)
                     .thenCompose(reply -> reply instanceof CompletableFuture<?> future
                             ? future.thenApply(Object.class::cast)
                             : CompletableFuture.completedFuture(reply))
@@ -228,7 +230,9 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         }
         CompletableFuture<?> all =
                 more == null ? first : CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
-        all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
+        // each reply's own outcome, a failure too, is what answered writes: all's is not needed
+        CompletableFuture<?> unused =
+                all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
     }
 
     private void answered(ChannelHandlerContext ctx, List<Object> replies) {
@@ -245,17 +249,19 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     }
 
     private void writeAll(ChannelHandlerContext ctx, List<Object> replies) {
+        // the writes' futures are not needed: a write failing on I/O closes the connection (Netty's autoClose)
         for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future) {
                 reply = outcome(future);
             }
             if (reply instanceof Closing closing) {
-                ctx.write(closing.reply() instanceof CompletableFuture<?> future ? outcome(future) : closing.reply());
+                ChannelFuture unused = ctx.write(
+                        closing.reply() instanceof CompletableFuture<?> future ? outcome(future) : closing.reply());
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
                 pending.clear();
                 return;
             }
-            ctx.write(reply);
+            ChannelFuture unused = ctx.write(reply);
         }
         ctx.flush();
     }
@@ -287,13 +293,15 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         if (event instanceof RequestRefusal refusal) {
             refusedConnection = true;
             if (!ctx.channel().isWritable()) {
-                ctx.close(); // a client that does not read its replies would not read the refusal either
+                // a client that does not read its replies would not read the refusal either; a failure to close
+                // leaves nothing to do
+                ChannelFuture unused = ctx.close();
                 return;
             }
             pending.add(refused(refusal));
             channelReadComplete(ctx);
         } else if (event instanceof IdleStateEvent) {
-            ctx.close();
+            ChannelFuture unused = ctx.close(); // a failure to close leaves nothing to do
         } else {
             ctx.fireUserEventTriggered(event);
         }

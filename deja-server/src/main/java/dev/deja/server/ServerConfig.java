@@ -144,7 +144,7 @@ public record ServerConfig(
      * full hold less than a sixth of the heap.
      */
     public static int defaultConnections() {
-        return (int) Math.clamp(Runtime.getRuntime().maxMemory() >> 22, 64, 10_000);
+        return Math.clamp(Runtime.getRuntime().maxMemory() >> 22, 64, 10_000);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.deja.server;
 
 import dev.deja.metrics.ServerMetrics;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.StoreClosedException;
 import java.time.Duration;
@@ -81,16 +82,41 @@ public final class ServerContext {
      * served; a failure is logged.
      */
     public void snapshotInBackground(String name) {
-        (name == null ? namespaces.snapshotAll() : namespaces.snapshot(name)).whenComplete((done, error) -> {
+        (name == null ? namespaces.snapshotAll() : namespaces.snapshot(name)).exceptionally(error -> {
             if (Failures.cause(error) instanceof StoreClosedException) {
                 // the namespace was cleared, replaced or deleted meanwhile: nothing of it is left to snapshot
                 log.info(
                         "snapshot of {} not written: {}",
                         name == null ? "a namespace" : "namespace '" + name + "'",
                         error.getMessage());
-            } else if (error != null) {
+            } else {
                 log.error("snapshot of {} failed", name == null ? "the namespaces" : "namespace '" + name + "'", error);
             }
+            return null;
+        });
+    }
+
+    /**
+     * Adds every key of {@code source} to {@code target} ({@link Namespace#mergeFrom}). The union is served once this
+     * returns; the snapshot that makes it durable is written in the background, and a failure of it is logged, since
+     * until a snapshot succeeds the merge is only in memory.
+     */
+    public void merge(Namespace target, Namespace source) {
+        target.mergeFrom(source).exceptionally(error -> {
+            if (Failures.cause(error) instanceof StoreClosedException) {
+                // the namespace was cleared, replaced or deleted meanwhile: the merge went with it
+                log.info(
+                        "snapshot after the merge into namespace '{}' not written: {}",
+                        target.name(),
+                        error.getMessage());
+            } else {
+                log.error(
+                        "snapshot after the merge into namespace '{}' failed; the merge is only in memory until a"
+                                + " snapshot succeeds",
+                        target.name(),
+                        error);
+            }
+            return null;
         });
     }
 }

@@ -62,7 +62,7 @@ class ServeCommandTest {
         long heap = Runtime.getRuntime().maxMemory();
         assertThat(config.maxHttpConnections())
                 .as("auto: one per 4 MiB of heap, within [64, 10000]")
-                .isEqualTo((int) Math.clamp(heap >> 22, 64, 10_000))
+                .isEqualTo(Math.clamp(heap >> 22, 64, 10_000))
                 .isEqualTo(config.maxRespConnections());
         assertThat(config.requestMemory())
                 .as("auto: a sixteenth of the heap, at least the largest request")

@@ -8,6 +8,7 @@ import dev.deja.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -175,8 +176,15 @@ class HttpApiTest {
     void aRawHashInTheRequestTargetIsA400() throws Exception {
         // a request target has no fragment (RFC 9112, section 3.2); reading '#' as its start cut the query there,
         // so that the key 'frag' went to the default namespace instead of 'fragments'
-        String replies = exchange("GET /add?e=frag#ment&ns=fragments HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /check?e=frag HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        String replies = exchange("""
+                GET /add?e=frag#ment&ns=fragments HTTP/1.1\r
+                Host: x\r
+                \r
+                GET /check?e=frag HTTP/1.1\r
+                Host: x\r
+                Connection: close\r
+                \r
+                """);
         assertThat(replies)
                 .startsWith("HTTP/1.1 400 Bad Request")
                 .contains("malformed URI: a request target cannot hold '#'")
@@ -188,8 +196,15 @@ class HttpApiTest {
 
     @Test
     void aQueryThatCannotBePercentDecodedIsA400AndTheConnectionStaysOpen() throws Exception {
-        String replies = exchange("GET /checkthenadd?ns=badquery&e=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /check?ns=badquery&e=%25ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        String replies = exchange("""
+                GET /checkthenadd?ns=badquery&e=%ZZ HTTP/1.1\r
+                Host: x\r
+                \r
+                GET /check?ns=badquery&e=%25ZZ HTTP/1.1\r
+                Host: x\r
+                Connection: close\r
+                \r
+                """);
         assertThat(replies).startsWith("HTTP/1.1 400 Bad Request");
         assertThat(replies).contains("malformed URI");
         assertThat(replies).contains("HTTP/1.1 200 OK");
@@ -358,9 +373,18 @@ class HttpApiTest {
 
     @Test
     void pipelinedRequestsAreAnsweredInOrderOnOneConnection() throws Exception {
-        String requests = "GET /add?e=p1&ns=piped HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /check?e=p1&ns=piped HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /check?e=p2&ns=piped HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        String requests = """
+                GET /add?e=p1&ns=piped HTTP/1.1\r
+                Host: x\r
+                \r
+                GET /check?e=p1&ns=piped HTTP/1.1\r
+                Host: x\r
+                \r
+                GET /check?e=p2&ns=piped HTTP/1.1\r
+                Host: x\r
+                Connection: close\r
+                \r
+                """;
         String replies = exchange(requests);
         assertThat(replies.split("HTTP/1.1 200 OK", -1)).hasSize(4);
         assertThat(replies.indexOf("ADDED\n")).isLessThan(replies.indexOf("PRESENT\n"));
@@ -395,12 +419,23 @@ class HttpApiTest {
     void requestsPipelinedAfterTheLastOneOfTheConnectionAreNotExecuted() throws Exception {
         // RFC 9112, section 9.6: after a request with "Connection: close" (or an HTTP/1.0 one without keep-alive)
         // the server closes; what the client sent after it is neither run nor answered
-        String replies = exchange("GET /check?e=first&ns=last-request HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                + "GET /add?e=after-close&ns=last-request HTTP/1.1\r\nHost: x\r\n\r\n");
+        String replies = exchange("""
+                GET /check?e=first&ns=last-request HTTP/1.1\r
+                Host: x\r
+                Connection: close\r
+                \r
+                GET /add?e=after-close&ns=last-request HTTP/1.1\r
+                Host: x\r
+                \r
+                """);
         assertThat(replies.split("HTTP/1.1 ", -1)).as("one reply").hasSize(2);
         assertThat(replies).endsWith("MISSING\n");
-        String old = exchange("GET /add?e=http10&ns=last-request HTTP/1.0\r\n\r\n"
-                + "GET /add?e=after-http10&ns=last-request HTTP/1.0\r\n\r\n");
+        String old = exchange("""
+                GET /add?e=http10&ns=last-request HTTP/1.0\r
+                \r
+                GET /add?e=after-http10&ns=last-request HTTP/1.0\r
+                \r
+                """);
         assertThat(old.split("HTTP/1.0 ", -1)).as("one reply").hasSize(2);
         assertThat(old).endsWith("ADDED\n");
         assertThat(get("/check?e=after-close&ns=last-request").body()).isEqualTo("MISSING\n");
@@ -444,10 +479,21 @@ class HttpApiTest {
     @Test
     void headAnswersReadsWithTheirHeadersAndNeverWrites() throws Exception {
         // a HEAD gets a GET's status and headers and no body; the next request on the connection is read normally
-        String replies = exchange("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "HEAD /check?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "HEAD /add?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /check?e=head-key&ns=heads HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        String replies = exchange("""
+                HEAD /health HTTP/1.1\r
+                Host: x\r
+                \r
+                HEAD /check?e=head-key&ns=heads HTTP/1.1\r
+                Host: x\r
+                \r
+                HEAD /add?e=head-key&ns=heads HTTP/1.1\r
+                Host: x\r
+                \r
+                GET /check?e=head-key&ns=heads HTTP/1.1\r
+                Host: x\r
+                Connection: close\r
+                \r
+                """);
         String[] parts = replies.split("HTTP/1.1 ", -1);
         assertThat(parts).hasSize(5);
         assertThat(parts[1]).startsWith("200 OK").contains("content-length: 15").endsWith("\r\n\r\n");
@@ -460,14 +506,28 @@ class HttpApiTest {
     @Test
     void anOversizedBodyAnnouncedWithExpectContinueGetsTheJson413() throws Exception {
         // curl sends "Expect: 100-continue" for bodies over 1 MiB and waits for the answer before sending them
-        String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 10001\r\nExpect: 100-continue\r\n\r\n");
+        String reply = exchange("""
+                POST /batch?op=check HTTP/1.1\r
+                Host: x\r
+                Content-Type: text/plain\r
+                Content-Length: 10001\r
+                Expect: 100-continue\r
+                \r
+                """);
         assertThat(reply)
                 .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
                 .contains("connection: close\r\n")
                 .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
-        assertThat(exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                        + "Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\nk\n"))
+        assertThat(exchange("""
+                POST /batch?op=check HTTP/1.1\r
+                Host: x\r
+                Content-Type: text/plain\r
+                Content-Length: 2\r
+                Expect: 100-continue\r
+                Connection: close\r
+                \r
+                k
+                """))
                 .as("a body within the limit is invited and answered")
                 .startsWith("HTTP/1.1 100 Continue\r\n")
                 .endsWith("M\n");
@@ -481,8 +541,14 @@ class HttpApiTest {
                 .startsWith("HTTP/1.1 200 OK\r\n")
                 .endsWith("MISSING\n");
         assertThat(exchange("GET /check?e=v HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.0 200 OK\r\n");
-        String reply = exchange("GET /add?e=version-two&ns=versions HTTP/2.0\r\nHost: x\r\n\r\n"
-                + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+        String reply = exchange("""
+                GET /add?e=version-two&ns=versions HTTP/2.0\r
+                Host: x\r
+                \r
+                GET /health HTTP/1.1\r
+                Host: x\r
+                \r
+                """);
         assertThat(reply)
                 .startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\n")
                 .contains("content-type: application/json\r\n")
@@ -495,8 +561,12 @@ class HttpApiTest {
     void aBodyOverTheLimitIsRefusedAfterTheAnswersToTheRequestsBeforeIt() throws Exception {
         // the 413 used to be written as soon as the header was read, ahead of the answers still owed to the
         // requests pipelined before it, which were lost with the connection: a client took it for their answer
-        String announced = "POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 10001\r\n";
+        String announced = """
+                POST /batch?op=check HTTP/1.1\r
+                Host: x\r
+                Content-Type: text/plain\r
+                Content-Length: 10001\r
+                """;
         for (String expect : new String[] {"", "Expect: 100-continue\r\n"}) {
             String replies = exchange("GET /add?e=before-refusal&ns=refusal-order HTTP/1.1\r\nHost: x\r\n\r\n"
                     + announced + expect + "\r\n");
@@ -506,8 +576,17 @@ class HttpApiTest {
                     .contains("ADDED\nHTTP/1.1 413 Request Entity Too Large\r\n")
                     .endsWith("{\"error\":\"request body must be at most 10000 bytes\",\"status\":413}");
         }
-        String refused = exchange("GET /add?e=before-417&ns=refusal-order HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 200-ok\r\n\r\nk\n");
+        String refused = exchange("""
+                GET /add?e=before-417&ns=refusal-order HTTP/1.1\r
+                Host: x\r
+                \r
+                POST /batch?op=check HTTP/1.1\r
+                Host: x\r
+                Content-Length: 2\r
+                Expect: 200-ok\r
+                \r
+                k
+                """);
         assertThat(refused).startsWith("HTTP/1.1 200 OK\r\n").contains("ADDED\nHTTP/1.1 417 Expectation Failed\r\n");
     }
 
@@ -532,8 +611,15 @@ class HttpApiTest {
     @Test
     void anExpectationOtherThan100ContinueGetsAJson417() throws Exception {
         // RFC 9110, section 10.1.1: 417 for an expectation the server cannot meet; an error, so a JSON one
-        String reply = exchange("POST /batch?op=check HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 2\r\nExpect: 200-ok\r\n\r\nk\n");
+        String reply = exchange("""
+                POST /batch?op=check HTTP/1.1\r
+                Host: x\r
+                Content-Type: text/plain\r
+                Content-Length: 2\r
+                Expect: 200-ok\r
+                \r
+                k
+                """);
         assertThat(reply)
                 .startsWith("HTTP/1.1 417 Expectation Failed\r\n")
                 .contains("content-type: application/json\r\n")
@@ -610,7 +696,7 @@ class HttpApiTest {
     }
 
     private static String exchange(int port, byte[] raw) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(raw);

@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -318,7 +319,9 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
             registry.create("a", "bloom", ONE_MIB_BLOOM);
             registry.create("b", "bloom", ONE_MIB_BLOOM);
-            registry.get("a").checkThenAdd(List.of("kept".getBytes()), null).join();
+            registry.get("a")
+                    .checkThenAdd(List.of("kept".getBytes(UTF_8)), null)
+                    .join();
         }
         NamespaceRegistry small = new NamespaceRegistry(
                 dataDir,
@@ -334,7 +337,7 @@ class NamespaceRegistryTest {
         // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
-            assertThat(registry.get("a").store().check("kept".getBytes())).isTrue();
+            assertThat(registry.get("a").store().check("kept".getBytes(UTF_8))).isTrue();
         }
     }
 
@@ -392,14 +395,14 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("kept", "recent", Map.of("keys", "1000"));
             registry.get("kept")
-                    .checkThenAdd(List.of("a".getBytes()), new long[] {7})
+                    .checkThenAdd(List.of("a".getBytes(UTF_8)), new long[] {7})
                     .join();
         }
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             Namespace kept = reopened.get("kept");
             assertThat(kept.kind().name()).isEqualTo("recent");
-            assertThat(kept.store().check("a".getBytes())).isTrue();
-            assertThat(kept.checkThenAdd(List.of("a".getBytes()), new long[] {7})
+            assertThat(kept.store().check("a".getBytes(UTF_8))).isTrue();
+            assertThat(kept.checkThenAdd(List.of("a".getBytes(UTF_8)), new long[] {7})
                             .join()[0]
                             .name())
                     .as("the owner survived too")
@@ -414,7 +417,7 @@ class NamespaceRegistryTest {
             for (int round = 0; round < 20; round++) {
                 registry.create("raced", "bloom", Map.of("capacity", "100000"));
                 registry.get("raced")
-                        .checkThenAdd(List.of("k".getBytes()), null)
+                        .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                         .join();
                 java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
                 Thread deleter = Thread.ofPlatform().start(() -> {
@@ -493,10 +496,10 @@ class NamespaceRegistryTest {
                     for (long i = 0; running.get(); i++) {
                         try {
                             registry.get("raced")
-                                    .checkThenAdd(List.of(("w" + writer + "-" + i).getBytes()), null)
+                                    .checkThenAdd(List.of(("w" + writer + "-" + i).getBytes(UTF_8)), null)
                                     .join();
                             registry.get("raced")
-                                    .forget(List.of(("w" + writer + "-" + (i / 2)).getBytes()), null)
+                                    .forget(List.of(("w" + writer + "-" + (i / 2)).getBytes(UTF_8)), null)
                                     .join();
                             writes.incrementAndGet();
                         } catch (RuntimeException e) {
@@ -530,7 +533,9 @@ class NamespaceRegistryTest {
     void exactCheckpointsRacingClearsFailOnlyAsClosedAndNeverRefuseTheClear() throws Exception {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("ckpt", "exact", Map.of());
-            registry.get("ckpt").checkThenAdd(List.of("k".getBytes()), null).join();
+            registry.get("ckpt")
+                    .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
+                    .join();
             List<Throwable> snapshotFailures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
             List<String> refusedClears = clearWhile(registry, "ckpt", 150, () -> {
@@ -559,7 +564,7 @@ class NamespaceRegistryTest {
                     for (long i = 0; running.get(); i++) {
                         try {
                             namespace
-                                    .checkThenAdd(List.of(("k" + i).getBytes()), null)
+                                    .checkThenAdd(List.of(("k" + i).getBytes(UTF_8)), null)
                                     .join();
                         } catch (java.util.concurrent.CompletionException e) {
                             failures.add(e.getCause());
@@ -622,16 +627,16 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
             registry.create("ma", "bloom", Map.of("capacity", "1000"));
             registry.create("mb", "bloom", Map.of("capacity", "1000"));
-            registry.get("ma").checkThenAdd(List.of("x".getBytes()), null).join();
-            registry.get("mb").checkThenAdd(List.of("y".getBytes()), null).join();
+            registry.get("ma").checkThenAdd(List.of("x".getBytes(UTF_8)), null).join();
+            registry.get("mb").checkThenAdd(List.of("y".getBytes(UTF_8)), null).join();
             registry.get("ma").durableStore().snapshot().join(); // no journaled write after this one
             registry.get("ma").mergeFrom(registry.get("mb")).join();
-            assertThat(registry.get("ma").store().check("y".getBytes())).isTrue();
+            assertThat(registry.get("ma").store().check("y".getBytes(UTF_8))).isTrue();
         }
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             // the merge's snapshot used to be skipped (same journal position), and the merged key lost
-            assertThat(reopened.get("ma").store().check("x".getBytes())).isTrue();
-            assertThat(reopened.get("ma").store().check("y".getBytes()))
+            assertThat(reopened.get("ma").store().check("x".getBytes(UTF_8))).isTrue();
+            assertThat(reopened.get("ma").store().check("y".getBytes(UTF_8)))
                     .as("merged in")
                     .isTrue();
         }
@@ -645,7 +650,9 @@ class NamespaceRegistryTest {
             registry.create("source", "bloom", big);
             registry.create("target", "bloom", big);
             registry.get("source").checkThenAdd(keys(0, 2000), null).join();
-            registry.get("target").checkThenAdd(List.of("old".getBytes()), null).join();
+            registry.get("target")
+                    .checkThenAdd(List.of("old".getBytes(UTF_8)), null)
+                    .join();
             registry.writeDump("source", dump);
             registry.delete("source"); // only the target's memory is needed from here on
             registry.loadDump("target", new ByteArrayInputStream(dump.toByteArray()));
@@ -662,7 +669,8 @@ class NamespaceRegistryTest {
                 new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
             reopened.open();
             assertThat(reopened.get("target").store().checkAll(keys(0, 2000))).containsOnly(true);
-            assertThat(reopened.get("target").store().check("old".getBytes())).isFalse();
+            assertThat(reopened.get("target").store().check("old".getBytes(UTF_8)))
+                    .isFalse();
         }
     }
 
@@ -680,17 +688,17 @@ class NamespaceRegistryTest {
             try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
                 Namespace orders = registry.get("orders");
                 for (int i = 0; i < 600; i++) {
-                    assertThat(orders.store().check(("order-" + i).getBytes()))
+                    assertThat(orders.store().check(("order-" + i).getBytes(UTF_8)))
                             .as("order-%d, reopen %d", i, reopen)
                             .isTrue();
                 }
                 // new keys are journaled and snapshotted in the same layout, and found after the next reopen
                 String fresh = "fresh-" + reopen;
-                assertThat(orders.checkThenAdd(List.of(fresh.getBytes()), null)
+                assertThat(orders.checkThenAdd(List.of(fresh.getBytes(UTF_8)), null)
                                 .join()[0]
                                 .name())
                         .isEqualTo("NEW");
-                assertThat(orders.checkThenAdd(List.of("order-3".getBytes()), null)
+                assertThat(orders.checkThenAdd(List.of("order-3".getBytes(UTF_8)), null)
                                 .join()[0]
                                 .name())
                         .isEqualTo("DUPLICATE");
@@ -700,9 +708,9 @@ class NamespaceRegistryTest {
         }
         try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
             Namespace orders = registry.get("orders");
-            assertThat(orders.store().check("fresh-0".getBytes())).isTrue();
-            assertThat(orders.store().check("fresh-1".getBytes())).isTrue();
-            assertThat(orders.store().check("order-599".getBytes())).isTrue();
+            assertThat(orders.store().check("fresh-0".getBytes(UTF_8))).isTrue();
+            assertThat(orders.store().check("fresh-1".getBytes(UTF_8))).isTrue();
+            assertThat(orders.store().check("order-599".getBytes(UTF_8))).isTrue();
         }
     }
 
@@ -731,19 +739,19 @@ class NamespaceRegistryTest {
     void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("fragile", "bloom", Map.of())
-                    .checkThenAdd(List.of("first".getBytes()), null)
+                    .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.get("fragile")
-                    .checkThenAdd(List.of("second".getBytes()), null)
+                    .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
         }
         flipByte(newest(dataDir.resolve("fragile"), "snapshot-"), 40);
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             Namespace reloaded = registry.get("fragile");
-            assertThat(reloaded.store().check("first".getBytes())).isTrue();
-            assertThat(reloaded.store().check("second".getBytes()))
+            assertThat(reloaded.store().check("first".getBytes(UTF_8))).isTrue();
+            assertThat(reloaded.store().check("second".getBytes(UTF_8)))
                     .as("replayed from the journal")
                     .isTrue();
         }
@@ -761,12 +769,12 @@ class NamespaceRegistryTest {
         Path dir = dataDir.resolve("fragile");
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("fragile", "bloom", Map.of())
-                    .checkThenAdd(List.of("first".getBytes()), null)
+                    .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.get("fragile")
-                    .checkThenAdd(List.of("second".getBytes()), null)
+                    .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
         }
         List<Path> storeFiles;
@@ -804,8 +812,8 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             Namespace emptied = registry.get("fragile");
             assertThat(emptied.kind().name()).isEqualTo("bloom");
-            assertThat(emptied.store().check("first".getBytes())).isFalse();
-            assertThat(emptied.store().check("second".getBytes())).isFalse();
+            assertThat(emptied.store().check("first".getBytes(UTF_8))).isFalse();
+            assertThat(emptied.store().check("second".getBytes(UTF_8))).isFalse();
         }
     }
 
@@ -816,10 +824,10 @@ class NamespaceRegistryTest {
         NamespaceRegistry registry = open(FIXTURE, true);
         try {
             registry.create("full", "bloom", Map.of())
-                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                     .join();
             registry.create("fine", "bloom", Map.of())
-                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                     .join();
             // a directory where the snapshot's temporary file goes makes it fail, as a full disk would
             for (int position = 0; position < 4; position++) {
@@ -836,7 +844,7 @@ class NamespaceRegistryTest {
             Files.delete(blocker.getParent());
         }
         try (NamespaceRegistry reopened = open(FIXTURE, true)) {
-            assertThat(reopened.get("full").store().check("k".getBytes()))
+            assertThat(reopened.get("full").store().check("k".getBytes(UTF_8)))
                     .as("replayed from the journal")
                     .isTrue();
             assertThat(reopened.closeAll()).isEmpty();
@@ -896,7 +904,7 @@ class NamespaceRegistryTest {
 
     private static List<byte[]> keys(int from, int to) {
         return java.util.stream.IntStream.range(from, to)
-                .mapToObj(i -> ("key-" + i).getBytes())
+                .mapToObj(i -> ("key-" + i).getBytes(UTF_8))
                 .toList();
     }
 
@@ -932,7 +940,9 @@ class NamespaceRegistryTest {
             registry.get("c").checkThenAdd(keys(100, 200), null).join(); // only in the journal
             copyTree(dir, tmpCopy.resolve("before"));
             registry.clear("c");
-            registry.get("c").checkThenAdd(List.of("after".getBytes()), null).join();
+            registry.get("c")
+                    .checkThenAdd(List.of("after".getBytes(UTF_8)), null)
+                    .join();
             copyTree(dir, crashed.resolve("c"));
         }
         try (Stream<Path> old = Files.list(tmpCopy.resolve("before"))) {
@@ -954,7 +964,7 @@ class NamespaceRegistryTest {
             assertThat(reopened.get("c").store().checkAll(keys(0, 200)))
                     .as("cleared keys")
                     .containsOnly(false);
-            assertThat(reopened.get("c").store().check("after".getBytes()))
+            assertThat(reopened.get("c").store().check("after".getBytes(UTF_8)))
                     .as("written after the clear")
                     .isTrue();
         }
@@ -983,8 +993,10 @@ class NamespaceRegistryTest {
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
             assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).doesNotExist();
             assertThat(reopened.get("x").store().checkAll(keys(100, 200))).containsOnly(false);
-            reopened.get("x").checkThenAdd(List.of("after".getBytes()), null).join();
-            assertThat(reopened.get("x").store().check("after".getBytes())).isTrue();
+            reopened.get("x")
+                    .checkThenAdd(List.of("after".getBytes(UTF_8)), null)
+                    .join();
+            assertThat(reopened.get("x").store().check("after".getBytes(UTF_8))).isTrue();
         }
     }
 
@@ -992,7 +1004,7 @@ class NamespaceRegistryTest {
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
             registry.create("gone", "bloom", Map.of())
-                    .checkThenAdd(List.of("k".getBytes()), null)
+                    .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                     .join();
             Path setAside = dataDir.resolve("gone").resolve("journal-00000000000000000000.log.20.corrupt");
             Files.writeString(setAside, "damage kept for inspection");
@@ -1000,14 +1012,17 @@ class NamespaceRegistryTest {
             assertThat(setAside)
                     .as("set-aside files are never deleted by a clear")
                     .exists();
-            assertThat(registry.get("gone").store().check("k".getBytes())).isFalse();
-            registry.get("gone").checkThenAdd(List.of("after".getBytes()), null).join();
+            assertThat(registry.get("gone").store().check("k".getBytes(UTF_8))).isFalse();
+            registry.get("gone")
+                    .checkThenAdd(List.of("after".getBytes(UTF_8)), null)
+                    .join();
         }
         try (NamespaceRegistry registry = open(FIXTURE, true)) {
-            assertThat(registry.get("gone").store().check("k".getBytes()))
+            assertThat(registry.get("gone").store().check("k".getBytes(UTF_8)))
                     .as("clear is durable")
                     .isFalse();
-            assertThat(registry.get("gone").store().check("after".getBytes())).isTrue();
+            assertThat(registry.get("gone").store().check("after".getBytes(UTF_8)))
+                    .isTrue();
             registry.delete("gone");
             assertThat(dataDir.resolve("gone")).doesNotExist();
             assertThatThrownBy(() -> registry.get("gone")).isInstanceOf(NamespaceException.class);

@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.AbstractTransaction;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -49,7 +51,7 @@ class JedisCompatibilityTest {
         server.close();
     }
 
-    /** A deja command Jedis does not know, sent by name as its users send module commands. */
+    /** A deja command Jedis does not know, sent by name ({@link #send}) as its users send module commands. */
     private enum Dj implements ProtocolCommand {
         CHECKTHENADD,
         MCHECKTHENADD,
@@ -60,6 +62,11 @@ class JedisCompatibilityTest {
         public byte[] getRaw() {
             return SafeEncoder.encode("DJ." + name());
         }
+    }
+
+    /** Sends a command Jedis has no method for, with its arguments. */
+    private static Object send(Dj command, String... args) {
+        return jedis.executeCommand(new CommandArguments(command).addObjects((Object[]) args));
     }
 
     @Test
@@ -122,16 +129,13 @@ class JedisCompatibilityTest {
         assertThat(jedis.get("j-msg-1")).isEqualTo("worker-3");
         assertThat(jedis.ttl("j-msg-1")).isBetween(3590L, 3600L);
 
-        assertThat(jedis.sendCommand(Dj.CREATE, "j-orders", "recent", "keys", "10000"))
-                .isEqualTo(bytes("OK"));
-        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711"))
-                .isEqualTo(bytes("NEW"));
-        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17", "4711"))
-                .isEqualTo(bytes("RETRY"));
-        assertThat(jedis.sendCommand(Dj.CHECKTHENADD, "j-orders", "order-17")).isEqualTo(bytes("DUPLICATE"));
-        assertThat(jedis.sendCommand(Dj.FORGET, "j-orders", "order-17", "4711")).isEqualTo(1L);
-        assertThat(jedis.sendCommand(Dj.MCHECKTHENADD, "j-orders", "order-17", "order-18"))
-                .asList()
+        assertThat(send(Dj.CREATE, "j-orders", "recent", "keys", "10000")).isEqualTo(bytes("OK"));
+        assertThat(send(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("NEW"));
+        assertThat(send(Dj.CHECKTHENADD, "j-orders", "order-17", "4711")).isEqualTo(bytes("RETRY"));
+        assertThat(send(Dj.CHECKTHENADD, "j-orders", "order-17")).isEqualTo(bytes("DUPLICATE"));
+        assertThat(send(Dj.FORGET, "j-orders", "order-17", "4711")).isEqualTo(1L);
+        assertThat(send(Dj.MCHECKTHENADD, "j-orders", "order-17", "order-18"))
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
                 .containsExactly(bytes("NEW"), bytes("NEW"));
     }
 

@@ -100,14 +100,29 @@ class RespCompatibilityTest {
     @Test
     void resetGivesBackTheConnectionAsItOpened(@TempDir Path other) throws Exception {
         try (TestServer guarded = TestServer.start(other, b -> b.password("s3cret"))) {
-            String reply = guarded.respExchange(
-                    "RESET\r\nAUTH s3cret\r\nHELLO 3 SETNAME foo\r\nMULTI\r\nPING\r\n"
-                            + "RESET\r\nPING\r\nAUTH s3cret\r\nCLIENT GETNAME\r\nEXEC\r\n",
-                    "without MULTI\r\n");
-            assertThat(reply)
-                    .startsWith("+RESET\r\n+OK\r\n%7\r\n")
-                    .endsWith("modules\r\n*0\r\n+OK\r\n+QUEUED\r\n+RESET\r\n-NOAUTH Authentication required.\r\n"
-                            + "+OK\r\n$-1\r\n-ERR EXEC without MULTI\r\n");
+            String reply = guarded.respExchange("""
+                            RESET\r
+                            AUTH s3cret\r
+                            HELLO 3 SETNAME foo\r
+                            MULTI\r
+                            PING\r
+                            RESET\r
+                            PING\r
+                            AUTH s3cret\r
+                            CLIENT GETNAME\r
+                            EXEC\r
+                            """, "without MULTI\r\n");
+            assertThat(reply).startsWith("+RESET\r\n+OK\r\n%7\r\n").endsWith("""
+                            modules\r
+                            *0\r
+                            +OK\r
+                            +QUEUED\r
+                            +RESET\r
+                            -NOAUTH Authentication required.\r
+                            +OK\r
+                            $-1\r
+                            -ERR EXEC without MULTI\r
+                            """);
         }
         assertThat(exchange("RESET\r\nPING\r\n", "+PONG\r\n")).isEqualTo("+RESET\r\n+PONG\r\n");
     }
@@ -196,27 +211,49 @@ class RespCompatibilityTest {
     @Test
     void commandInfoGivesKeyPositions() throws Exception {
         assertThat(exchange("COMMAND INFO get del bf.add ping\r\n", "*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"))
-                .isEqualTo("*4\r\n"
-                        + "*6\r\n$3\r\nget\r\n:2\r\n*1\r\n+readonly\r\n:1\r\n:1\r\n:1\r\n"
-                        + "*6\r\n$3\r\ndel\r\n:-2\r\n*1\r\n+write\r\n:1\r\n:-1\r\n:1\r\n"
-                        + "*6\r\n$6\r\nbf.add\r\n:3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r\n"
-                        + "*6\r\n$4\r\nping\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
+                .isEqualTo("""
+                        *4\r
+                        *6\r\n$3\r\nget\r\n:2\r\n*1\r\n+readonly\r\n:1\r\n:1\r\n:1\r
+                        *6\r\n$3\r\ndel\r\n:-2\r\n*1\r\n+write\r\n:1\r\n:-1\r\n:1\r
+                        *6\r\n$6\r\nbf.add\r\n:3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r
+                        *6\r\n$4\r\nping\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r
+                        """);
         assertThat(exchange("COMMAND INFO dj.list dj.merge dj.snapshot\r\n", "*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"))
-                .isEqualTo("*3\r\n"
-                        + "*6\r\n$7\r\ndj.list\r\n:1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"
-                        + "*6\r\n$8\r\ndj.merge\r\n:3\r\n*1\r\n+write\r\n:1\r\n:2\r\n:1\r\n"
-                        + "*6\r\n$11\r\ndj.snapshot\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n");
+                .isEqualTo("""
+                        *3\r
+                        *6\r\n$7\r\ndj.list\r\n:1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r
+                        *6\r\n$8\r\ndj.merge\r\n:3\r\n*1\r\n+write\r\n:1\r\n:2\r\n:1\r
+                        *6\r\n$11\r\ndj.snapshot\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r
+                        """);
     }
 
     @Test
     void bloomAnswersAreBooleansUnderResp3AsRedisBloomGivesThem() throws Exception {
         // node-redis reads BF.ADD's RESP3 reply as a boolean; an integer there broke every call
-        String reply = exchange(
-                "HELLO 3\r\nBF.ADD rb a\r\nBF.ADD rb a\r\nBF.EXISTS rb b\r\nBF.MADD rb a c\r\n"
-                        + "BF.MEXISTS rb a b\r\nBF.INSERT rb ITEMS d\r\nBF.CARD rb\r\n",
-                ":3\r\n");
-        assertThat(reply.substring(reply.indexOf("#")))
-                .isEqualTo("#t\r\n#f\r\n#f\r\n*2\r\n#f\r\n#t\r\n" + "*2\r\n#t\r\n#f\r\n*1\r\n#t\r\n:3\r\n");
+        String reply = exchange("""
+                        HELLO 3\r
+                        BF.ADD rb a\r
+                        BF.ADD rb a\r
+                        BF.EXISTS rb b\r
+                        BF.MADD rb a c\r
+                        BF.MEXISTS rb a b\r
+                        BF.INSERT rb ITEMS d\r
+                        BF.CARD rb\r
+                        """, ":3\r\n");
+        assertThat(reply.substring(reply.indexOf("#"))).isEqualTo("""
+                        #t\r
+                        #f\r
+                        #f\r
+                        *2\r
+                        #f\r
+                        #t\r
+                        *2\r
+                        #t\r
+                        #f\r
+                        *1\r
+                        #t\r
+                        :3\r
+                        """);
         assertThat(exchange("BF.ADD rb e\r\nBF.MEXISTS rb e z\r\n", "\r\n:0\r\n"))
                 .as("RESP2: integers")
                 .isEqualTo(":1\r\n*2\r\n:1\r\n:0\r\n");

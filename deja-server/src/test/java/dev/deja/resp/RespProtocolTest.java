@@ -25,6 +25,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -306,15 +308,18 @@ class RespProtocolTest {
                     java.nio.ByteBuffer.allocate(Long.BYTES).putLong(100).array();
             assertThat(transfers.loadChunk("idle-load", 1, length)).isEqualTo(Replies.OK);
             Path staging = other.resolve(".transfers");
-            assertThat(Files.list(staging)
-                            .map(f -> f.getFileName().toString().substring(0, 5))
-                            .sorted())
-                    .containsExactly("dump-", "load-");
+            try (Stream<Path> files = Files.list(staging)) {
+                assertThat(files.map(f -> f.getFileName().toString().substring(0, 5))
+                                .sorted())
+                        .containsExactly("dump-", "load-");
+            }
             now.set(now.get().plus(DumpTransfers.IDLE).plusSeconds(1));
             transfers.scanDump(own.server().context().namespaces().get("idle"), 0); // any later transfer sweeps
-            assertThat(Files.list(staging).map(f -> f.getFileName().toString().substring(0, 5)))
-                    .as("only the dump just started")
-                    .containsExactly("dump-");
+            try (Stream<Path> files = Files.list(staging)) {
+                assertThat(files.map(f -> f.getFileName().toString().substring(0, 5)))
+                        .as("only the dump just started")
+                        .containsExactly("dump-");
+            }
         }
     }
 
@@ -637,7 +642,7 @@ class RespProtocolTest {
 
     /** As {@link #exchange}, sending the pieces in separate writes far enough apart to arrive in separate reads. */
     private static String exchangeInPieces(int replies, String... pieces) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.respPort())) {
             socket.setSoTimeout(5_000);
             socket.setTcpNoDelay(true);
             OutputStream out = socket.getOutputStream();

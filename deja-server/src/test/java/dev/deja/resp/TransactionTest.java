@@ -51,12 +51,33 @@ class TransactionTest {
 
     @Test
     void execRunsTheQueuedCommandsInOrderAndAnswersTheirReplies() throws Exception {
-        assertThat(exchange(
-                        "MULTI\r\nSET tx-a 1 NX\r\nBF.ADD tx-f x\r\nBF.EXISTS tx-f x\r\nGET tx-a\r\nSET tx-a 2 NX\r\n"
-                                + "EXEC\r\nGET tx-a\r\n",
-                        "$1\r\n1\r\n$1\r\n1\r\n"))
-                .isEqualTo("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n"
-                        + "*5\r\n+OK\r\n:1\r\n:1\r\n$1\r\n1\r\n$-1\r\n$1\r\n1\r\n");
+        String commands = """
+                MULTI\r
+                SET tx-a 1 NX\r
+                BF.ADD tx-f x\r
+                BF.EXISTS tx-f x\r
+                GET tx-a\r
+                SET tx-a 2 NX\r
+                EXEC\r
+                GET tx-a\r
+                """;
+        assertThat(exchange(commands, "$1\r\n1\r\n$1\r\n1\r\n")).isEqualTo("""
+                        +OK\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        *5\r
+                        +OK\r
+                        :1\r
+                        :1\r
+                        $1\r
+                        1\r
+                        $-1\r
+                        $1\r
+                        1\r
+                        """);
     }
 
     @Test
@@ -110,8 +131,15 @@ class TransactionTest {
     void multiExecAndDiscardOutOfTurnAreRedisErrors() throws Exception {
         assertThat(exchange("EXEC\r\nDISCARD\r\nMULTI\r\nMULTI\r\nPING\r\nEXEC\r\n", "+PONG\r\n"))
                 .as("a nested MULTI is refused without aborting the transaction, as in Redis")
-                .isEqualTo("-ERR EXEC without MULTI\r\n-ERR DISCARD without MULTI\r\n+OK\r\n"
-                        + "-ERR MULTI calls can not be nested\r\n+QUEUED\r\n*1\r\n+PONG\r\n");
+                .isEqualTo("""
+                        -ERR EXEC without MULTI\r
+                        -ERR DISCARD without MULTI\r
+                        +OK\r
+                        -ERR MULTI calls can not be nested\r
+                        +QUEUED\r
+                        *1\r
+                        +PONG\r
+                        """);
         assertThat(exchange("MULTI\r\nEXEC\r\n", "\r\n*0\r\n")).isEqualTo("+OK\r\n*0\r\n");
         assertThat(exchange("MULTI x\r\n", "\r\n")).isEqualTo("-ERR wrong number of arguments for 'multi' command\r\n");
     }
@@ -123,8 +151,12 @@ class TransactionTest {
                 .isEqualTo("+OK\r\n+QUEUED\r\n-EXECABORT Transaction discarded because of: wrong number of"
                         + " arguments for 'exec' command\r\n-ERR EXEC without MULTI\r\n");
         assertThat(exchange("MULTI\r\nPING\r\nDISCARD x\r\nEXEC\r\n", "errors.\r\n"))
-                .isEqualTo("+OK\r\n+QUEUED\r\n-ERR wrong number of arguments for 'discard' command\r\n"
-                        + "-EXECABORT Transaction discarded because of previous errors.\r\n");
+                .isEqualTo("""
+                        +OK\r
+                        +QUEUED\r
+                        -ERR wrong number of arguments for 'discard' command\r
+                        -EXECABORT Transaction discarded because of previous errors.\r
+                        """);
     }
 
     @Test
@@ -133,8 +165,15 @@ class TransactionTest {
                 .isEqualTo("+OK\r\n+QUEUED\r\n+OK\r\n:0\r\n-ERR EXEC without MULTI\r\n");
         assertThat(exchange("MULTI\r\nFOO\r\nDISCARD\r\nMULTI\r\nPING\r\nEXEC\r\n", "+PONG\r\n"))
                 .as("DISCARD also forgets that the transaction was doomed")
-                .isEqualTo("+OK\r\n-ERR unknown command 'FOO', with args beginning with: \r\n+OK\r\n+OK\r\n"
-                        + "+QUEUED\r\n*1\r\n+PONG\r\n");
+                .isEqualTo("""
+                        +OK\r
+                        -ERR unknown command 'FOO', with args beginning with: \r
+                        +OK\r
+                        +OK\r
+                        +QUEUED\r
+                        *1\r
+                        +PONG\r
+                        """);
     }
 
     @Test
@@ -145,9 +184,13 @@ class TransactionTest {
                         + " DJ.CHECKTHENADD to test and set in one step\r\n+OK\r\n");
         assertThat(exchange("MULTI\r\nWATCH tx-w\r\nUNWATCH\r\nWATCH\r\nEXEC\r\n", "errors.\r\n"))
                 .as("inside MULTI: Redis's refusal, UNWATCH queued, an arity error aborts")
-                .isEqualTo("+OK\r\n-ERR WATCH inside MULTI is not allowed\r\n+QUEUED\r\n"
-                        + "-ERR wrong number of arguments for 'watch' command\r\n"
-                        + "-EXECABORT Transaction discarded because of previous errors.\r\n");
+                .isEqualTo("""
+                        +OK\r
+                        -ERR WATCH inside MULTI is not allowed\r
+                        +QUEUED\r
+                        -ERR wrong number of arguments for 'watch' command\r
+                        -EXECABORT Transaction discarded because of previous errors.\r
+                        """);
         assertThat(exchange("MULTI\r\nWATCH tx-w\r\nUNWATCH\r\nEXEC\r\n", "*1\r\n+OK\r\n"))
                 .isEqualTo("+OK\r\n-ERR WATCH inside MULTI is not allowed\r\n+QUEUED\r\n*1\r\n+OK\r\n");
     }
@@ -161,13 +204,33 @@ class TransactionTest {
 
     @Test
     void execAnswersEachReplyInItsOwnResp3Type() throws Exception {
-        String reply = exchange(
-                "HELLO 3\r\nMULTI\r\nBF.ADD tx-r a\r\nBF.EXISTS tx-r a\r\nBF.EXISTS tx-r z\r\n"
-                        + "GET tx-nokey\r\nBF.MEXISTS tx-r a z\r\nEXEC\r\n",
-                "*2\r\n#t\r\n#f\r\n");
+        String reply = exchange("""
+                        HELLO 3\r
+                        MULTI\r
+                        BF.ADD tx-r a\r
+                        BF.EXISTS tx-r a\r
+                        BF.EXISTS tx-r z\r
+                        GET tx-nokey\r
+                        BF.MEXISTS tx-r a z\r
+                        EXEC\r
+                        """, "*2\r\n#t\r\n#f\r\n");
         assertThat(reply.substring(reply.indexOf(HELLO3_END) + HELLO3_END.length()))
-                .isEqualTo("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n"
-                        + "*5\r\n#t\r\n#t\r\n#f\r\n_\r\n*2\r\n#t\r\n#f\r\n");
+                .isEqualTo("""
+                        +OK\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        +QUEUED\r
+                        *5\r
+                        #t\r
+                        #t\r
+                        #f\r
+                        _\r
+                        *2\r
+                        #t\r
+                        #f\r
+                        """);
         String switched = exchange("MULTI\r\nBF.EXISTS tx-r a\r\nHELLO 3\r\nBF.EXISTS tx-r a\r\nEXEC\r\n", "#t\r\n");
         assertThat(switched)
                 .as("a HELLO inside the transaction runs at EXEC, as in Redis")
@@ -177,10 +240,16 @@ class TransactionTest {
 
     @Test
     void pipelinedCommandsAroundATransactionKeepTheirOrder() throws Exception {
-        assertThat(exchange(
-                        "BF.ADD tx-p a\r\nMULTI\r\nBF.ADD tx-p b\r\nBF.ADD tx-p a\r\nEXEC\r\nBF.ADD tx-p a\r\n"
-                                + "BF.EXISTS tx-p b\r\nBF.ADD tx-p c\r\n",
-                        "*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n"))
+        assertThat(exchange("""
+                                BF.ADD tx-p a\r
+                                MULTI\r
+                                BF.ADD tx-p b\r
+                                BF.ADD tx-p a\r
+                                EXEC\r
+                                BF.ADD tx-p a\r
+                                BF.EXISTS tx-p b\r
+                                BF.ADD tx-p c\r
+                                """, "*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n"))
                 .isEqualTo(":1\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n:1\r\n:0\r\n:0\r\n:1\r\n:1\r\n");
     }
 
@@ -188,10 +257,16 @@ class TransactionTest {
     void execAnswersOnceItsWritesAreOnDisk(@TempDir Path other) throws Exception {
         // with fsync always every write's reply waits for the disk: EXEC's array waits for all of them
         try (TestServer synced = TestServer.start(other, b -> b.fsync(FsyncPolicy.ALWAYS))) {
-            assertThat(synced.respExchange(
-                            "MULTI\r\nBF.ADD tx-s a\r\nSET tx-s-kv v NX\r\nDJ.CHECKTHENADD tx-s b\r\n"
-                                    + "BF.MADD tx-s a c\r\nSET tx-s-kv w NX\r\nEXEC\r\nBF.EXISTS tx-s c\r\n",
-                            "$-1\r\n:1\r\n"))
+            assertThat(synced.respExchange("""
+                                    MULTI\r
+                                    BF.ADD tx-s a\r
+                                    SET tx-s-kv v NX\r
+                                    DJ.CHECKTHENADD tx-s b\r
+                                    BF.MADD tx-s a c\r
+                                    SET tx-s-kv w NX\r
+                                    EXEC\r
+                                    BF.EXISTS tx-s c\r
+                                    """, "$-1\r\n:1\r\n"))
                     .isEqualTo("+OK\r\n" + "+QUEUED\r\n".repeat(5)
                             + "*5\r\n:1\r\n+OK\r\n+NEW\r\n*2\r\n:0\r\n:1\r\n$-1\r\n:1\r\n");
         }
@@ -203,8 +278,17 @@ class TransactionTest {
             assertThat(guarded.respExchange(
                             "MULTI\r\nPING\r\nAUTH s3cret\r\nMULTI\r\nAUTH s3cret\r\nPING\r\nEXEC\r\n",
                             "*2\r\n+OK\r\n+PONG\r\n"))
-                    .isEqualTo("-NOAUTH Authentication required.\r\n-NOAUTH Authentication required.\r\n+OK\r\n"
-                            + "+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n+PONG\r\n");
+                    .isEqualTo("""
+                            -NOAUTH Authentication required.\r
+                            -NOAUTH Authentication required.\r
+                            +OK\r
+                            +OK\r
+                            +QUEUED\r
+                            +QUEUED\r
+                            *2\r
+                            +OK\r
+                            +PONG\r
+                            """);
             // Redis 7 answers a refused EXEC with EXECABORT, inside MULTI or not (its rejectCommand)
             assertThat(guarded.respExchange("EXEC\r\nEXEC x\r\nAUTH s3cret\r\nEXEC x\r\nEXEC\r\n", "MULTI\r\n"))
                     .isEqualTo("-EXECABORT Transaction discarded because of: NOAUTH Authentication required.\r\n"
@@ -256,11 +340,12 @@ class TransactionTest {
                 assertThat(result).as(protocol.name()).containsExactly("OK", null, "v", 1L);
 
                 RedisAsyncCommands<String, String> async = connection.async();
-                async.multi();
+                RedisFuture<String> multi = async.multi();
                 RedisFuture<String> reserved = async.bfReserve(prefix, 0.01, 100);
                 RedisFuture<String> refused = async.bfReserve(prefix, 0.01, 100);
                 RedisFuture<String> value = async.get(prefix + "-kv");
                 RedisFuture<TransactionResult> exec = async.exec();
+                assertThat(multi.get(10, TimeUnit.SECONDS)).isEqualTo("OK");
                 assertThat(exec.get(10, TimeUnit.SECONDS)).hasSize(3);
                 assertThat(reserved.get(10, TimeUnit.SECONDS)).isEqualTo("OK");
                 assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).hasMessageContaining("ERR item exists");

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +44,7 @@ class ExactNamespaceTest {
                     .as("same owner again")
                     .isEqualTo("RETRY");
             assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID, "8")).isEqualTo("DUPLICATE");
-            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID.toUpperCase()))
+            assertThat(c.raw.status("DJ.CHECKTHENADD", "ev", ID.toUpperCase(Locale.ROOT)))
                     .as("UUIDs are case-blind")
                     .isEqualTo("DUPLICATE");
             assertThat(c.raw.list("DJ.MCHECKTHENADD", "ev", OTHER, ID, OTHER))

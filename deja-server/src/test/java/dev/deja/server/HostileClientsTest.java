@@ -8,6 +8,7 @@ import dev.deja.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -359,7 +360,7 @@ class HostileClientsTest {
             batch.append('$').append(key.length()).append("\r\n").append(key).append("\r\n");
         }
         byte[] command = batch.toString().getBytes(StandardCharsets.US_ASCII);
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(30_000);
             for (int round = 0; round < 1_000; round++) {
                 socket.getOutputStream().write(command);
@@ -371,7 +372,7 @@ class HostileClientsTest {
     }
 
     private static Socket connect(int port) throws IOException {
-        Socket socket = new Socket("127.0.0.1", port);
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setSoTimeout(20_000);
         return socket;
     }
@@ -523,7 +524,7 @@ class HostileClientsTest {
             out.write(("BF.ADD default " + key + "\r\nPING\r\n").getBytes(StandardCharsets.US_ASCII));
             String added = readLine(in);
             String pong = readLine(in);
-            if (!added.equals(":1") && !added.equals(":0") || !pong.equals("+PONG")) {
+            if ((!added.equals(":1") && !added.equals(":0")) || !pong.equals("+PONG")) {
                 throw new IOException("unexpected replies: " + added + ", " + pong);
             }
         }

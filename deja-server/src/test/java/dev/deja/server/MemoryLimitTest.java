@@ -70,13 +70,10 @@ class MemoryLimitTest {
                         .isEqualTo("OK");
                 assertThat(redis.info("memory")).contains("namespace_native_memory_reserved:" + (80L << 20));
 
-                HttpResponse<String> refused = send(
-                        server,
-                        HttpRequest.newBuilder(uri(server, "/namespaces/huge"))
-                                .header("Content-Type", "application/json")
-                                .PUT(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100000000\",\"fpp\":\"0.001\"}}")));
+                HttpResponse<String> refused = send(HttpRequest.newBuilder(uri(server, "/namespaces/huge"))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(
+                                "{\"kind\":\"bloom\",\"params\":{\"capacity\":\"100000000\",\"fpp\":\"0.001\"}}")));
                 assertThat(refused.statusCode()).isEqualTo(507);
                 assertThat(JSON.readTree(refused.body()).get("error").asText()).startsWith("namespace 'huge' needs ");
                 assertThat(reserved(server)).isEqualTo(reservedAtStart);
@@ -88,10 +85,8 @@ class MemoryLimitTest {
                 assertThat(get(server, "/metrics").body())
                         .contains("deja_namespace_memory_limit_bytes " + (double) LIMIT)
                         .contains("deja_namespace_memory_reserved_bytes " + (double) withSmall);
-                assertThat(send(
-                                        server,
-                                        HttpRequest.newBuilder(uri(server, "/namespaces/small"))
-                                                .DELETE())
+                assertThat(send(HttpRequest.newBuilder(uri(server, "/namespaces/small"))
+                                        .DELETE())
                                 .statusCode())
                         .isEqualTo(200);
                 assertThat(reserved(server)).isEqualTo(reservedAtStart);
@@ -108,10 +103,10 @@ class MemoryLimitTest {
     }
 
     private static HttpResponse<String> get(TestServer server, String path) throws Exception {
-        return send(server, HttpRequest.newBuilder(uri(server, path)).GET());
+        return send(HttpRequest.newBuilder(uri(server, path)).GET());
     }
 
-    private static HttpResponse<String> send(TestServer server, HttpRequest.Builder request) throws Exception {
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 

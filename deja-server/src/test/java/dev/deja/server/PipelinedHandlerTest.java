@@ -46,6 +46,7 @@ class PipelinedHandlerTest {
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which the PipelinedHandler under test awaits
         protected Object execute(ChannelHandlerContext ctx, String request) {
             executed.add(request + (adminDone ? " after admin" : ""));
             if (request.startsWith("admin")) {
@@ -87,7 +88,7 @@ class PipelinedHandlerTest {
             later.add("later-" + i);
         }
         channel.writeInbound(later.toArray());
-        assertThat((Object) channel.readOutbound())
+        assertThat(channel.<Object>readOutbound())
                 .as("later requests wait for the executing batch")
                 .isNull();
         assertThat(channel.config().isAutoRead())
@@ -120,7 +121,7 @@ class PipelinedHandlerTest {
         assertThat(echo.adminStarted.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(echo.adminThread).as("the work's thread").isNotSameAs(Thread.currentThread());
         assertThat(echo.executed).as("requests after the work wait for it").containsExactly("a", "admin-1");
-        assertThat((Object) channel.readOutbound())
+        assertThat(channel.<Object>readOutbound())
                 .as("no reply before the work's")
                 .isNull();
 
@@ -169,7 +170,7 @@ class PipelinedHandlerTest {
         channel.writeInbound("slow-a", "x", "slow-b");
         echo.slow.get(1).complete("b done");
         channel.runPendingTasks();
-        assertThat((Object) channel.readOutbound())
+        assertThat(channel.<Object>readOutbound())
                 .as("the first reply is still pending")
                 .isNull();
 

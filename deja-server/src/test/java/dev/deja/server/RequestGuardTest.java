@@ -74,7 +74,7 @@ class RequestGuardTest {
         EmbeddedChannel channel = new EmbeddedChannel(guard(memory, 1 << 20, false, 0), new Sink());
         channel.writeInbound(bytes(300_000));
         assertThat(memory.held()).isEqualTo(300_000 - ALLOWANCE);
-        channel.close();
+        channel.close().syncUninterruptibly();
         assertThat(memory.held()).isZero();
     }
 

@@ -10,6 +10,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -156,10 +157,10 @@ class ServerBehaviourTest {
     @Test
     void respConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileHttpOnesAreAdmitted() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.maxRespConnections(1));
-                Socket first = new Socket("127.0.0.1", server.respPort())) {
+                Socket first = new Socket(InetAddress.getLoopbackAddress(), server.respPort())) {
             first.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(first.getInputStream())).isEqualTo("+PONG");
-            try (Socket second = new Socket("127.0.0.1", server.respPort())) {
+            try (Socket second = new Socket(InetAddress.getLoopbackAddress(), server.respPort())) {
                 second.setSoTimeout(5_000);
                 String reply = new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
                 assertThat(reply).isEqualTo("-ERR max number of clients reached\r\n");
@@ -171,7 +172,7 @@ class ServerBehaviourTest {
     @Test
     void httpConnectionsBeyondTheirLimitAreRefusedWithAReasonWhileRespOnesAreAdmitted() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.maxHttpConnections(1));
-                Socket first = new Socket("127.0.0.1", server.httpPort())) {
+                Socket first = new Socket(InetAddress.getLoopbackAddress(), server.httpPort())) {
             first.getOutputStream()
                     .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readLine(first.getInputStream())).startsWith("HTTP/1.1 200");
@@ -182,7 +183,7 @@ class ServerBehaviourTest {
 
     /** A GET on a new HTTP connection that asks to close it: the whole response. */
     private static String http(TestServer server, String path) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", server.httpPort())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.httpPort())) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream()
                     .write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -195,8 +196,8 @@ class ServerBehaviourTest {
     void idleConnectionsAreClosed() throws Exception {
         try (TestServer server =
                         TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1).respIdleTimeoutSeconds(1));
-                Socket idleResp = new Socket("127.0.0.1", server.respPort());
-                Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+                Socket idleResp = new Socket(InetAddress.getLoopbackAddress(), server.respPort());
+                Socket idleHttp = new Socket(InetAddress.getLoopbackAddress(), server.httpPort())) {
             idleResp.setSoTimeout(10_000);
             idleHttp.setSoTimeout(10_000);
             assertThat(idleResp.getInputStream().read())
@@ -211,8 +212,8 @@ class ServerBehaviourTest {
     @Test
     void byDefaultAnIdleRespConnectionStaysOpenAsInRedisAndAnIdleHttpOneIsClosed() throws Exception {
         try (TestServer server = TestServer.start(dataDir, b -> b.idleTimeoutSeconds(1));
-                Socket idleResp = new Socket("127.0.0.1", server.respPort());
-                Socket idleHttp = new Socket("127.0.0.1", server.httpPort())) {
+                Socket idleResp = new Socket(InetAddress.getLoopbackAddress(), server.respPort());
+                Socket idleHttp = new Socket(InetAddress.getLoopbackAddress(), server.httpPort())) {
             assertThat(server.server().context().config().respIdleTimeoutSeconds())
                     .as("the default")
                     .isZero();
@@ -228,7 +229,7 @@ class ServerBehaviourTest {
     }
 
     private static String resp(TestServer server, String command) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", server.respPort())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.respPort())) {
             socket.setSoTimeout(5_000);
             OutputStream out = socket.getOutputStream();
             out.write(command.getBytes(StandardCharsets.US_ASCII));

@@ -28,7 +28,7 @@ public final class FileSizeLimit {
     }
 
     private static boolean onPath(String command) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator, -1)) {
             if (Files.isExecutable(Path.of(d, command))) {
                 return true;
             }

@@ -10,7 +10,10 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** Commands Lettuce has no method for (DJ.*, BF.*), sent through its generic dispatch. */
+/**
+ * Commands Lettuce has no method for (DJ.*, BF.*) or only a deprecated one (SETNX, SETEX, PSETEX), sent through its
+ * generic dispatch.
+ */
 public final class RawCommands {
 
     private final RedisCommands<String, String> redis;

@@ -6,6 +6,7 @@ import dev.deja.server.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,7 @@ public final class TestServer implements AutoCloseable {
      * server closes the connection, or 5 s pass; what came is returned.
      */
     public String respExchange(String raw, String end) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", respPort())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), respPort())) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(raw.getBytes(StandardCharsets.UTF_8));
             socket.getOutputStream().flush();

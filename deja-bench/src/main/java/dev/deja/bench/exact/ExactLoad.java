@@ -452,7 +452,7 @@ public final class ExactLoad implements Callable<Integer> {
                     continue; // the thread ended meanwhile
                 }
                 String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
                 String group = comm.startsWith("rocksdb:low")
                         ? "compaction"
                         : comm.startsWith("rocksdb:high") ? "flush" : comm.startsWith("pool-") ? "callers" : "other";
