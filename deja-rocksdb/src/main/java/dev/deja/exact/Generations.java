@@ -41,27 +41,20 @@ final class Generations implements Iterable<Generation> {
     private long windowWarnings;
 
     /**
-     * The generations found on disk (oldest first) under a window of {@code windowMillis} (0: none) cut into
-     * {@code slices} time slices, and a size bound of {@code maxBytes} (0: none); new column families get
-     * {@code options}, and a generation that stops growing is handed to {@code sealer}.
+     * The generations found on disk (oldest first) under the window, its cut into slices, the size bound and the
+     * minimum window that {@code bounds} sets; new column families get {@code options}, and a generation that stops
+     * growing is handed to {@code sealer}.
      */
     Generations(
-            RocksDB db,
-            ColumnFamilyOptions options,
-            Sealer sealer,
-            List<Generation> existing,
-            long windowMillis,
-            int slices,
-            long maxBytes,
-            long minWindowMillis) {
+            RocksDB db, ColumnFamilyOptions options, Sealer sealer, List<Generation> existing, StoreOptions bounds) {
         this.db = db;
         this.options = options;
         this.sealer = sealer;
-        this.windowMillis = windowMillis;
-        this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / slices);
-        this.maxBytes = maxBytes;
-        this.rollBytes = maxBytes / slices;
-        this.minWindowMillis = minWindowMillis;
+        this.windowMillis = bounds.windowMillis();
+        this.sliceMillis = windowMillis == 0 ? 0 : Math.max(1, windowMillis / bounds.generations());
+        this.maxBytes = bounds.maxBytes();
+        this.rollBytes = maxBytes / bounds.generations();
+        this.minWindowMillis = bounds.minWindowMillis();
         this.list.addAll(existing);
         this.nextSequence = existing.isEmpty() ? 0 : existing.getLast().sequence + 1;
     }

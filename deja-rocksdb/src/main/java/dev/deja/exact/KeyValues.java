@@ -2,7 +2,6 @@ package dev.deja.exact;
 
 import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,30 +9,31 @@ import java.util.Optional;
  * The key-value operations of an {@link ExactStore} created with values: what Redis's de-duplication idiom
  * ({@code SET id value NX EX seconds}, {@code GET}, {@code PTTL}) needs, on top of the seen-set.
  *
- * <p>Every write goes into the newest generation, in one WriteBatch, under the key's stripe lock
- * ({@link ExactStore#update}); a copy left in an older generation is shadowed, since lookups take the newest
- * generation holding a key, and ages out with its generation. Nothing is ever deleted key by key: a key whose
+ * <p>Every write goes into the newest generation, in one WriteBatch, under the key's lock ({@link KeyUpdates}); a
+ * copy left in an older generation is shadowed, since lookups take the newest generation holding a key, and ages
+ * out with its generation. Nothing is ever deleted key by key: a key whose
  * expiry has passed is simply not held. An overwrite replaces the value and expiry and keeps what the seen-set
  * knows about the key (first-seen time, owner, duplicate count); a key written while not held starts afresh.
  */
 final class KeyValues {
 
-    private final ExactStore store;
+    private final StoreEngine engine;
     private final long windowMillis;
     private final int maxValueBytes;
 
-    KeyValues(ExactStore store, long windowMillis, int maxValueBytes) {
-        this.store = store;
-        this.windowMillis = windowMillis;
-        this.maxValueBytes = maxValueBytes;
+    /** The key-value view of the store; its window and value limit are those the store was opened with. */
+    KeyValues(StoreEngine engine) {
+        this.engine = engine;
+        this.windowMillis = engine.options().windowMillis();
+        this.maxValueBytes = engine.options().maxValueBytes();
     }
 
     boolean putIfAbsent(byte[] key, byte[] value, long expiresAtMillis) {
-        return store.update(key, ifAbsent(value, expiresAtMillis));
+        return update(key, ifAbsent(value, expiresAtMillis));
     }
 
     /** The update of {@code SET key value NX}: checks its arguments now, and the expiry against the window later. */
-    private ExactStore.Update ifAbsent(byte[] value, long expiresAtMillis) {
+    private KeyUpdates.Update ifAbsent(byte[] value, long expiresAtMillis) {
         byte[] data = checkValue(value);
         checkExpiryArgument(expiresAtMillis, false);
         return (held, now) -> {
@@ -50,7 +50,7 @@ final class KeyValues {
                     + " (got " + n + ", " + values.size() + ", " + expiresAtMillis.length + ", " + refused.length
                     + ")");
         }
-        ExactStore.Update[] updates = new ExactStore.Update[n];
+        KeyUpdates.Update[] updates = new KeyUpdates.Update[n];
         for (int i = 0; i < n; i++) {
             try {
                 updates[i] = ifAbsent(values.get(i), expiresAtMillis[i]);
@@ -60,13 +60,13 @@ final class KeyValues {
                 };
             }
         }
-        return store.updateAll(keys, updates, refused);
+        return engine.updateAll(keys, updates, refused);
     }
 
     boolean putIfPresent(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
         byte[] data = checkValue(value);
         checkExpiryArgument(expiresAtMillis, keepExpiry);
-        return store.update(key, (held, now) -> {
+        return update(key, (held, now) -> {
             checkExpiryInWindow(expiresAtMillis, now);
             return held == null ? null : overwrite(held, data, expiresAtMillis, keepExpiry);
         });
@@ -75,7 +75,7 @@ final class KeyValues {
     void put(byte[] key, byte[] value, long expiresAtMillis, boolean keepExpiry) {
         byte[] data = checkValue(value);
         checkExpiryArgument(expiresAtMillis, keepExpiry);
-        store.update(key, (held, now) -> {
+        update(key, (held, now) -> {
             checkExpiryInWindow(expiresAtMillis, now);
             return held == null
                     ? fresh(data, expiresAtMillis, now)
@@ -83,18 +83,15 @@ final class KeyValues {
         });
     }
 
-    Optional<ExactStore.Entry> get(byte[] key) {
-        ExactStore.Hit hit = store.held(key, store.clock().millis());
-        if (hit == null) {
-            return Optional.empty();
-        }
-        StoredValue v = hit.value();
-        return Optional.of(new ExactStore.Entry(v.data(), Instant.ofEpochMilli(v.firstSeen()), v.expiresAt()));
+    /** The key's live value: held and not expired; empty otherwise. */
+    Optional<StoredValue> get(byte[] key) {
+        GenerationKeys.Hit hit = engine.held(key, engine.clock().millis());
+        return hit == null ? Optional.empty() : Optional.of(hit.value());
     }
 
     long remainingMillis(byte[] key) {
-        long now = store.clock().millis();
-        ExactStore.Hit hit = store.held(key, now);
+        long now = engine.clock().millis();
+        GenerationKeys.Hit hit = engine.held(key, now);
         if (hit == null) {
             return -2;
         }
@@ -111,7 +108,22 @@ final class KeyValues {
     }
 
     long maxExpiresAtMillis() {
-        return maxExpiresAt(store.clock().millis());
+        return maxExpiresAt(engine.clock().millis());
+    }
+
+    /**
+     * Reads one key and writes what {@code update} returns into the newest generation, atomically
+     * ({@link StoreEngine#updateAll}).
+     *
+     * @return whether a value was written
+     */
+    private boolean update(byte[] key, KeyUpdates.Update update) {
+        RuntimeException[] refused = new RuntimeException[1];
+        boolean written = engine.updateAll(List.of(Require.key(key)), new KeyUpdates.Update[] {update}, refused)[0];
+        if (refused[0] != null) {
+            throw refused[0];
+        }
+        return written;
     }
 
     private long maxExpiresAt(long nowMillis) {

@@ -12,13 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether an {@link ExactStore} can write and read, and the errors its callers get when it cannot: a write failure
+ * Whether an exact store can write and read, and the errors its callers get when it cannot: a write failure
  * is logged when writes start failing and when they work again, not for each failure; a read failure is logged
  * once; a store opened read-only (its disk refused the writes of a writable open) refuses every write.
  */
 final class StoreHealth {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExactStore.class);
+    /** Logged under the public store's name, {@code ExactStore}, which is what the log shows operators. */
+    private static final Logger LOG = LoggerFactory.getLogger("dev.deja.exact.ExactStore");
 
     private final Path directory;
     private final Clock clock;

@@ -22,6 +22,9 @@ import org.rocksdb.WriteOptions;
  */
 final class Tuning implements AutoCloseable {
 
+    /** The most memtables a store holds at once (RocksDB max_write_buffer_number). */
+    static final int MEMTABLES = 3;
+
     final Statistics statistics;
     final DBOptions dbOptions;
     final ColumnFamilyOptions cfOptions;
@@ -94,7 +97,7 @@ final class Tuning implements AutoCloseable {
 
         cfOptions
                 .setWriteBufferSize(memtableBytes)
-                .setMaxWriteBufferNumber(ExactStoreBuilder.MEMTABLES)
+                .setMaxWriteBufferNumber(MEMTABLES)
                 // No Bloom filter over the memtable: the store's key filters keep the misses, the common case, away
                 // from it, and one would cost a hash and bit updates on every insert.
                 // Levelled compaction with dynamic level sizes keeps ~90% of the data in the last level, where
