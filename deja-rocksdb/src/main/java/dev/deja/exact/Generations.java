@@ -112,7 +112,7 @@ final class Generations implements Iterable<Generation> {
                 db.createColumnFamily(new ColumnFamilyDescriptor(Generation.name(sequence, now), options));
         // Sized for as many keys as the previous generation received: in a steady stream one part suffices.
         long expected = list.isEmpty() ? 0 : expectedKeys(newest());
-        list.add(new Generation(sequence, now, handle, new KeyFilter(expected, true)));
+        list.add(new Generation(sequence, now, handle, KeyFilter.forNewGeneration(expected)));
         if (list.size() > 1) {
             // The previous generation will not grow again: flush it (freeing its memtable and letting the WAL be
             // recycled) and compact it into the last level.

@@ -38,12 +38,26 @@ final class KeyFilter {
     private volatile boolean complete;
 
     /**
+     * The filter of a new generation, complete from the start: every key it will hold passes through {@link #add}.
+     *
      * @param expectedKeys the keys the generation is expected to receive (the first part's capacity, at least
      *                     {@link #MIN_CAPACITY})
-     * @param complete     whether every key the generation holds will pass through {@link #add} (a new
-     *                     generation); false for a reopened one until {@link #markComplete()}
      */
-    KeyFilter(long expectedKeys, boolean complete) {
+    static KeyFilter forNewGeneration(long expectedKeys) {
+        return new KeyFilter(expectedKeys, true);
+    }
+
+    /**
+     * The filter of a generation reopened from disk, which rules nothing out until its keys have been added and
+     * {@link #markComplete()} called.
+     *
+     * @param expectedKeys the keys the generation holds, estimated
+     */
+    static KeyFilter toLoad(long expectedKeys) {
+        return new KeyFilter(expectedKeys, false);
+    }
+
+    private KeyFilter(long expectedKeys, boolean complete) {
         long first = Math.max(MIN_CAPACITY, expectedKeys);
         this.parts = new BloomFilter[] {part(first)};
         this.capacity = first;

@@ -66,15 +66,20 @@ final class KeyFilterFiles {
      *                     read it back after a crash, when its generation holds keys the file lacks
      */
     Map<String, KeyFilter> takeAll() throws IOException {
-        return read(true);
+        Map<String, KeyFilter> filters = readAll();
+        if (Files.isDirectory(dir)) {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+                for (Path file : files) {
+                    Files.delete(file);
+                }
+            }
+            forceDirectory();
+        }
+        return filters;
     }
 
     /** The filters the files hold, leaving the files in place: for a store opened read-only, which changes nothing. */
     Map<String, KeyFilter> readAll() throws IOException {
-        return read(false);
-    }
-
-    private Map<String, KeyFilter> read(boolean take) throws IOException {
         Map<String, KeyFilter> filters = new HashMap<>();
         if (!Files.isDirectory(dir)) {
             return filters;
@@ -93,13 +98,7 @@ final class KeyFilterFiles {
                                 e.getMessage());
                     }
                 }
-                if (take) {
-                    Files.delete(file);
-                }
             }
-        }
-        if (take) {
-            forceDirectory();
         }
         return filters;
     }

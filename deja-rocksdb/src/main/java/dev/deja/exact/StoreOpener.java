@@ -141,7 +141,7 @@ final class StoreOpener {
             if (parsed != null) {
                 KeyFilter filter = kept.get(new String(names.get(i), StandardCharsets.US_ASCII));
                 if (filter == null) {
-                    filter = new KeyFilter(Generations.estimatedKeys(db, handles.get(i)), false);
+                    filter = KeyFilter.toLoad(Generations.estimatedKeys(db, handles.get(i)));
                 }
                 existing.add(new Generation(parsed[0], parsed[1], handles.get(i), filter));
             }

@@ -89,7 +89,7 @@ class ExactSealTest {
                 RocksDB db = RocksDB.open(options, dir.toString())) {
             byte[] name = Generation.name(0, 0);
             ColumnFamilyHandle handle = db.createColumnFamily(new ColumnFamilyDescriptor(name));
-            Generation g = new Generation(0, 0, handle, new KeyFilter(0, true));
+            Generation g = new Generation(0, 0, handle, KeyFilter.forNewGeneration(0));
             assertThat(g.pin()).as("a seal starts").isTrue();
             g.drop(db);
             assertThat(g.pin()).as("nothing new pins a dropped generation").isFalse();

@@ -22,7 +22,7 @@ class KeyFilterFilesTest {
 
     /** A filter of 200,000 keys: past its first two parts' capacity, so it has grown a third. */
     private static KeyFilter filter() {
-        KeyFilter filter = new KeyFilter(0, true);
+        KeyFilter filter = KeyFilter.forNewGeneration(0);
         for (int i = 0; i < 200_000; i++) {
             Hash128 h = key(i);
             filter.add(h.high(), h.low());

@@ -16,7 +16,7 @@ class KeyFilterTest {
 
     @Test
     void aFilterGrownFarPastItsFirstCapacityKeepsEveryKeyAndItsRate() {
-        KeyFilter filter = new KeyFilter(0, true);
+        KeyFilter filter = KeyFilter.forNewGeneration(0);
         int n = 1_000_000; // about 15 times the first part's capacity
         for (int i = 0; i < n; i++) {
             Hash128 h = key(i);
@@ -41,7 +41,7 @@ class KeyFilterTest {
 
     @Test
     void theBatchProbeAgreesWithSingleProbes() {
-        KeyFilter filter = new KeyFilter(1000, true);
+        KeyFilter filter = KeyFilter.forNewGeneration(1000);
         SplittableRandom random = new SplittableRandom(7);
         long[] hashes = new long[2 * 5000];
         for (int i = 0; i < 5000; i++) {
@@ -63,7 +63,7 @@ class KeyFilterTest {
 
     @Test
     void anIncompleteFilterRulesNothingOutUntilMarkedComplete() {
-        KeyFilter filter = new KeyFilter(1000, false);
+        KeyFilter filter = KeyFilter.toLoad(1000);
         Hash128 absent = key(42);
         assertThat(filter.mayContain(absent.high(), absent.low())).isTrue();
         assertThat(filter.mayContainAll(new long[] {absent.high(), absent.low()}))
@@ -74,7 +74,7 @@ class KeyFilterTest {
 
     @Test
     void rewritingAKeyDoesNotCountItTwice() {
-        KeyFilter filter = new KeyFilter(1000, true);
+        KeyFilter filter = KeyFilter.forNewGeneration(1000);
         Hash128 h = key(1);
         for (int i = 0; i < 10; i++) {
             filter.add(h.high(), h.low());
@@ -84,7 +84,7 @@ class KeyFilterTest {
 
     @Test
     void batchAddsHoldEveryKeyCountOnlyNewOnesAndGrowTheFilter() {
-        KeyFilter filter = new KeyFilter(0, true);
+        KeyFilter filter = KeyFilter.forNewGeneration(0);
         int n = 200_000; // past the first two parts (64 Ki + 128 Ki keys)
         long[] hashes = new long[2 * 1000];
         for (int from = 0; from < n; from += 1000) {
