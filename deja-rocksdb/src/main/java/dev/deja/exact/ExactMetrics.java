@@ -6,8 +6,8 @@ import java.time.Duration;
  * A snapshot of the exact store's gauges and counters, for the server's metrics and the benchmarks.
  *
  * @param effectiveWindow        age of the oldest key still held ({@link Duration#ZERO} when empty)
- * @param windowBelowMinimum     whether the size bound has cut the window below the configured minimum (seed 002
- *                               pages its on-call engineer when this happens)
+ * @param windowBelowMinimum     whether the size bound has cut the window below the configured minimum (Segment's
+ *                               de-duplication design pages its on-call engineer when this happens)
  * @param windowWarnings         how many times the window fell below the minimum since the store was opened
  * @param generations            column families (time slices) currently held
  * @param estimatedKeys          keys held, as RocksDB estimates them (copies made by refresh count twice)

@@ -19,10 +19,10 @@ import java.util.Optional;
  * The {@code exact} seen-set: a RocksDB store that keeps every key's bytes and never answers wrongly about a key
  * recorded within its window.
  *
- * <p>Design (seed 002, with its age-out replaced). Segment's de-duplication worker keeps message ids in RocksDB,
- * bounds it by size and ages keys out through a secondary index by sequence number and one delete per key; every
- * key is then written three times (key, index entry, tombstones) and the tombstones are compacted again. Here the
- * store is a list of <em>generations</em> ({@link Generations}), one RocksDB column family per time slice
+ * <p>Design: Segment's de-duplication design, with its age-out replaced. Segment's worker keeps message ids in
+ * RocksDB, bounds it by size and ages keys out through a secondary index by sequence number and one delete per key;
+ * every key is then written three times (key, index entry, tombstones) and the tombstones are compacted again. Here
+ * the store is a list of <em>generations</em> ({@link Generations}), one RocksDB column family per time slice
  * ({@code window / generations} long), and a key is written once, into the newest. Age-out drops the oldest column
  * family as a whole: its files are deleted, nothing is rewritten, no index or tombstone exists. The price is
  * granularity: a key is held for at least the window and, while keys keep arriving, at most one slice longer (after

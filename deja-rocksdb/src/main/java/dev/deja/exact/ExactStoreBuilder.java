@@ -16,12 +16,19 @@ public final class ExactStoreBuilder {
     /** Shortest window: time slices of a few milliseconds would make a column family per maintenance call. */
     public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
 
+    /** Longest window: a quarter of the longest in milliseconds, so that times plus windows stay within a long. */
     public static final Duration MAX_WINDOW = Duration.ofMillis(Long.MAX_VALUE / 4);
+    /** Fewest generations a window may be cut into. */
     public static final int MIN_GENERATIONS = 2;
+    /** Most generations a window may be cut into; each is a column family that a lookup may probe. */
     public static final int MAX_GENERATIONS = 1024;
+    /** Largest limit {@link #maxValueBytes} accepts: 1 MiB. */
     public static final int MAX_VALUE_BYTES = 1 << 20;
+    /** Smallest block cache {@link #blockCacheBytes} accepts: 1 MiB. */
     public static final long MIN_BLOCK_CACHE_BYTES = 1 << 20;
+    /** Smallest memtable {@link #memtableBytes} accepts: 64 KiB. */
     public static final long MIN_MEMTABLE_BYTES = 64 << 10;
+    /** Largest memtable {@link #memtableBytes} accepts: 16 GiB. */
     public static final long MAX_MEMTABLE_BYTES = 1L << 34;
 
     private final Path directory;
@@ -65,9 +72,9 @@ public final class ExactStoreBuilder {
      * A generation rolls over once it holds its share of the bound ({@code maxBytes / generations}), memtable
      * included, and RocksDB allocates a memtable in blocks (an eighth of its size, at most 1 MiB; 2 KiB when empty).
      * With a smaller share generations roll over before their memtable fills, each flushed and compacted small; with
-     * a share near one block they roll over every few keys; below 2 KiB an idle store did so at every maintenance.
-     * Not enforced here: a store created with a smaller bound still opens (and an empty generation never rolls
-     * over for size).
+     * a share near one block they roll over every few keys. Not enforced here: a store created with a smaller bound
+     * still opens (and an empty generation never rolls over for size, so an idle store does not roll over at every
+     * maintenance).
      */
     public static long smallestMaxBytes(int generations, long memtableBytes) {
         return Math.multiplyExact(generations, memtableBytes);
@@ -137,10 +144,9 @@ public final class ExactStoreBuilder {
     public static final int MEMTABLES = Tuning.MEMTABLES;
 
     /**
-     * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to {@value #MEMTABLES} exist at once. Inserting a
-     * random key walks the memtable's skiplist with a cache miss per level, so a smaller memtable inserts faster
-     * (measured, 12 million inserts: 6.66 us of the callers' CPU per insert at 64 MiB, 5.91 at 16 MiB, 5.38 at
-     * 8 MiB; docs/BENCHMARKS.md) at the price of more, smaller level-0 files ({@link Tuning}).
+     * Bytes of one memtable (RocksDB write_buffer_size, default 16 MiB); up to {@value #MEMTABLES} exist at once.
+     * Inserting a random key walks the memtable's skiplist with a cache miss per level, so a smaller memtable inserts
+     * faster, at the price of more, smaller level-0 files ({@link Tuning}).
      */
     public ExactStoreBuilder memtableBytes(long bytes) {
         this.memtableBytes = Require.inRange("memtableBytes", bytes, MIN_MEMTABLE_BYTES, MAX_MEMTABLE_BYTES);

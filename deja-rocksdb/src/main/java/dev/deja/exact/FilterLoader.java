@@ -81,7 +81,7 @@ final class FilterLoader implements AutoCloseable {
     private long load(Generation g) throws RocksDBException {
         long keys = 0;
         // Not cached: a one-off sequential scan would evict the blocks lookups use. Readahead makes it sequential I/O.
-        // Keys are read into one reusable array: a new array per key made the scan about 15% slower.
+        // Keys are read into one reusable array, so that the scan allocates nothing per key.
         byte[] bytes = new byte[KEY_BUFFER];
         try (ReadOptions options = new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
                 RocksIterator it = db.newIterator(g.handle, options)) {

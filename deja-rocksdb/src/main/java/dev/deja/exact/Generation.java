@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * while that work runs drops the column family and closes its handle only when the last of them lets go: no native
  * call ever sees a closed handle or a dropped column family. (A flush or compaction of a dropped column family
  * fails with a status rocksdbjni cannot map, code 14, which it reports on stderr and as an
- * IllegalArgumentException; the seal used to meet it whenever a size bound dropped the generation it had just
- * started on.)
+ * IllegalArgumentException: a seal would meet it whenever a size bound dropped the generation it had just started
+ * on.)
  */
 final class Generation {
 

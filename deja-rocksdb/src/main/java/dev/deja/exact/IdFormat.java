@@ -7,9 +7,9 @@ import java.util.HexFormat;
 /**
  * How a textual id is turned into the bytes the exact store keeps: as given, or in its binary form.
  *
- * <p>A UUID written as text takes 36 bytes; kept as its 16 binary bytes it costs less than half on disk (seed 004
- * makes the same point for Redis). The layout is in docs/FORMAT.md. The conversion is strict, so two spellings of one id never become two keys by
- * accident except for letter case, which both binary formats ignore.
+ * <p>A UUID written as text takes 36 bytes; kept as its 16 binary bytes it costs less than half on disk (Tapjoy's
+ * Redis design makes the same point). The layout is in docs/FORMAT.md. The conversion is strict, so two spellings
+ * of one id never become two keys by accident except for letter case, which both binary formats ignore.
  */
 public enum IdFormat {
     /** Keys are stored byte for byte. */

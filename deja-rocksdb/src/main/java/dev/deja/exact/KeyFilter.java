@@ -9,11 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An in-memory Bloom filter of the keys one generation holds, asked before RocksDB.
  *
- * <p>Why: most lookups are of new keys, and a new key must be ruled out in every generation. Asking RocksDB for
- * that costs a JNI call, a MultiGet setup, a memtable probe and a filter probe per table file, per generation:
- * about a third of the CPU of an insert in a profile of 5 million inserts. This filter rules a key out with one
- * cache line of the JVM's memory; only the keys it cannot rule out (those held, and a false-positive rate of
- * {@link #FPP} per generation) reach RocksDB. It costs about 2 bytes of memory per key held (15.7 bits at 0.1%).
+ * <p>Why: most lookups are of new keys, and a new key must be ruled out in every generation. Asking RocksDB for that
+ * costs a JNI call, a MultiGet setup, a memtable probe and a filter probe per table file, per generation, on every
+ * insert. This filter rules a key out with one cache line of the JVM's memory; only the keys it cannot rule out (those
+ * held, and a false-positive rate of {@link #FPP} per generation) reach RocksDB. It costs about 2 bytes of memory per
+ * key held (15.7 bits at 0.1%).
  *
  * <p>The filter grows with its generation: it starts sized for an expected key count (the previous generation's)
  * and adds a part twice as large whenever the keys added exceed what its parts hold at their rate, so every part

@@ -26,16 +26,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The key filters of a cleanly closed exact store, kept in files so that the next open need not read every key
- * back ({@link FilterLoader}: 134 s for 111 million keys, during which lookups ask RocksDB and run several times
- * slower).
+ * back ({@link FilterLoader}: a scan of every table file, during which lookups ask RocksDB and run slower).
  *
- * <p>Written only by {@link ExactStore#close()}, after the last write, one file per generation whose filter is
- * complete (docs/FORMAT.md section 6.1). Read and then deleted by the next open, before the store takes a write: a
- * file can therefore only describe the state of a clean close, never a generation that has received keys since.
- * A crash leaves no files behind, and the next open reads the keys back as before. A file that is missing, corrupt
- * or of another generation is ignored (that generation's keys are read back instead), so a damaged file costs time,
- * never a wrong answer. While the store runs the directory is empty: the files take about 1.8 bytes per key, which
- * only a stopped store keeps on disk.
+ * <p>Written only when the store closes ({@link StoreEngine#close()}), after the last write, one file per generation
+ * whose filter is complete (docs/FORMAT.md section 6.1). Read and then deleted by the next open, before the store takes
+ * a write: a file can therefore only describe the state of a clean close, never a generation that has received keys
+ * since. A crash leaves no files behind, and the next open reads the keys back as before. A file that is missing,
+ * corrupt or of another generation is ignored (that generation's keys are read back instead), so a damaged file costs
+ * time, never a wrong answer. While the store runs the directory is empty: the files hold the filters' bits, which only
+ * a stopped store keeps on disk.
  */
 final class KeyFilterFiles {
 

@@ -15,9 +15,9 @@ import java.util.concurrent.CountDownLatch;
  * them all at its end; finding a key taken, it waits for the holder's release and tries again. A batch waiting for
  * a key holds only smaller ones, so waits never form a cycle.
  *
- * <p>This replaced an array of 16,384 locks indexed by hash: two batches of a thousand random keys shared about 60
- * of those stripes, so the second batch queued behind the first almost every time and concurrent callers took
- * turns; a two-thread insert load left a quarter of the two cores idle.
+ * <p>Why not a fixed array of locks indexed by hash: two batches of a thousand random keys would almost always
+ * share some of its stripes (about 60 of 16,384), so the second batch would queue behind the first and concurrent
+ * callers would take turns; locking the keys themselves makes batches wait only for the keys they share.
  */
 final class KeyLocks {
 

@@ -16,14 +16,14 @@ import java.util.Arrays;
  * after the time: 0 (neither), 1 to 7 (count only, which is why counts saturate at 2^49 - 1), 8 (owner only),
  * more (both).
  *
- * <p>The time has two encodings, fixed per store ({@link #FORMAT_VARINT_TIME} for stores created before the
- * second existed). {@link #FORMAT_BYTE_TIME}: one byte {@code d} for {@code 0 <= d <= 254}, else the byte 0xFF and
- * an unsigned LEB128 varint of zigzag({@code d}); a key recorded without owner in its own slice costs one value
- * byte. {@link #FORMAT_VARINT_TIME}: the varint of zigzag({@code d}) alone, two bytes from {@code d = 64} on. The
- * byte form took 1.1 bytes per key off a sealed generation (ZSTD codes the table's bytes mostly as literals, so a
- * second value byte and a value length that varies each cost about a byte). {@code d} is negative only for a key
- * copied forward by refresh-on-duplicate, and exceeds 254 only in a slice of more than 254 units or a generation
- * kept open past its slice (a size-only store).
+ * <p>The time has two encodings, fixed per store ({@link #FORMAT_VARINT_TIME} for stores created before the second
+ * existed). {@link #FORMAT_BYTE_TIME}: one byte {@code d} for {@code 0 <= d <= 254}, else the byte 0xFF and an unsigned
+ * LEB128 varint of zigzag({@code d}); a key recorded without owner in its own slice costs one value byte.
+ * {@link #FORMAT_VARINT_TIME}: the varint of zigzag({@code d}) alone, two bytes from {@code d = 64} on. The byte form
+ * keeps most values one byte long, which matters in a sealed generation: ZSTD codes the table's bytes mostly as
+ * literals, so a second value byte and a value length that varies each cost about a byte per key on disk. {@code d} is
+ * negative only for a key copied forward by refresh-on-duplicate, and exceeds 254 only in a slice of more than 254
+ * units or a generation kept open past its slice (a size-only store).
  *
  * <p>The key-value layout (a store created with values) inserts two fields after the time: the expiry as a varint
  * (0 for none, else the zigzag-encoded difference in milliseconds between the expiry and the generation's creation,

@@ -101,32 +101,29 @@ final class Tuning implements AutoCloseable {
                 // No Bloom filter over the memtable: the store's key filters keep the misses, the common case, away
                 // from it, and one would cost a hash and bit updates on every insert.
                 // Levelled compaction with dynamic level sizes keeps ~90% of the data in the last level, where
-                // sequence numbers are zeroed, and bounds space overhead
-                // to ~11%. Age-out never rewrites data: a dropped generation's files are deleted, not compacted.
-                // A generation that stops growing is compacted once more, into the last level ({@link Sealer}).
+                // sequence numbers are zeroed, and bounds space overhead to ~11%. Age-out never rewrites data: a
+                // dropped generation's files are deleted, not compacted. A generation that stops growing is
+                // compacted once more, into the last level ({@link Sealer}).
                 .setLevelCompactionDynamicLevelBytes(true)
                 // Random key bytes do not compress, but the per-entry headers, the 8-byte sequence/type trailers
                 // and the time fields do, and only an entropy coder gets them: ZSTD (default level) also for
-                // flushes and upper levels, where the newest generation sits until it is sealed. Instead of LZ4
-                // it took that generation from 27.8 to 21.9 bytes per key (19.39 to 18.66 in all, 2 million
-                // keys); CPU per insert stayed within run-to-run noise (15.4 and 15.7 us against 16.2 and 17.2;
-                // the flushes compress about 26 bytes per key, a fraction of a microsecond at ZSTD's speed).
+                // flushes and upper levels, where the newest generation sits until it is sealed. LZ4 would leave
+                // those bytes on every key of that generation, and ZSTD's default level costs a flush little CPU
+                // for the few dozen bytes it compresses per key.
                 .setCompressionType(CompressionType.ZSTD_COMPRESSION)
-                // The same in the last level, which holds most keys: ZSTD level 12 there took 1.4 bytes per key
-                // more off but cost 3.9 us of compaction CPU per key (BENCHMARKS.md, "exact store"); the bytes the
-                // table filters no longer take in that level (below) pay for the default level.
-                // No filters in the last level: about 0.9 bytes per key on disk and in memory that the store's own
-                // filters make redundant once loaded. While they load after a reopen, a lookup in a sealed
-                // generation reads an index entry and a data block instead. Measured at 12 million keys: loading took
-                // 12 s and the mixed load meanwhile ran at 64,000 operations per second (with last-level filters,
-                // 8 s and 94,000).
+                // The same in the last level, which holds most keys: a higher ZSTD level there takes a little more
+                // off but costs compaction CPU on every key; the bytes the table filters no longer take in that
+                // level (below) pay for the default level.
+                // No filters in the last level: their bytes, on disk and in memory, buy nothing once the store's
+                // own filters are loaded. While those load after a reopen, a lookup in a sealed generation reads an
+                // index entry and a data block instead, so lookups are slower until the loading ends.
                 .setOptimizeFiltersForHits(true);
         // A generation's flushes pile up in level 0 instead of being merged into the last level every 4 files:
         // each such merge rewrites the whole of the generation's last level, and the seal ({@link Sealer})
         // rewrites it all once more when the generation ends. Many level-0 files make RocksDB lookups probe more
         // files, but lookups reach RocksDB only for keys the store's own filters ({@link KeyFilter}) do not rule
-        // out. A generation of more than 64 flushes still gets
-        // merged; writes slow down at 96 level-0 files and stop at 128 until compaction catches up.
+        // out. A generation of more than 64 flushes still gets merged; writes slow down at 96 level-0 files and
+        // stop at 128 until compaction catches up.
         cfOptions
                 .setLevel0FileNumCompactionTrigger(64)
                 .setLevel0SlowdownWritesTrigger(96)

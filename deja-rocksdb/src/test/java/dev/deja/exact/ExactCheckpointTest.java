@@ -13,7 +13,10 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Checkpoints taken on command restore into a new data directory (seed 002's volume snapshots). */
+/**
+ * Checkpoints taken on command restore into a new data directory (as Segment's de-duplication design snapshots its
+ * volumes).
+ */
 class ExactCheckpointTest {
 
     @TempDir

@@ -95,7 +95,7 @@ class ExactWalDamageTest {
             b.rewind();
             ch.write(b, at);
         }
-        // Replaying up to the damage used to open the store with half its keys, answered new.
+        // Replaying up to the damage would open the store with half its keys, answered new.
         assertThatThrownBy(() -> open(copy).close())
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(copy.toString())

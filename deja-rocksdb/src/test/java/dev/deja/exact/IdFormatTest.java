@@ -51,8 +51,8 @@ class IdFormatTest {
 
     @Test
     void aUuidWithDashesOutsideTheirPlacesIsRefusedNotReadAsAnotherUuid() {
-        // Dashes in hex places used to be skipped, so this text read as 01234500-0000-... with a trailing zero
-        // byte: a key never added answered DUPLICATE for that other id.
+        // Skipping dashes in hex places would read this text as 01234500-0000-... with a trailing zero byte: a key
+        // never added would answer DUPLICATE for that other id.
         String misplaced = "012345---0000-0000-0000-000000000000";
         assertThat(misplaced).hasSize(36);
         assertThatThrownBy(() -> IdFormat.UUID.encode(utf8(misplaced)))
