@@ -1,24 +1,15 @@
 package dev.deja.bench.exact;
 
-import dev.deja.exact.ExactMetrics;
-import dev.deja.exact.ExactStore;
-import dev.deja.exact.IdFormat;
-import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,33 +17,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.TickerType;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * The exact store's load driver: random UUIDs inserted with checkThenAdd in batches, then a mixed load of new
- * keys and duplicates, against the exact store or seed 002's sequence-index baseline, reporting throughput, bytes
- * per key on disk, resident memory and bytes written by flushes and compactions.
+ * keys and duplicates, against the exact store or seed 002's sequence-index baseline ({@link SequenceIndexStore}),
+ * reporting throughput, bytes per key on disk, resident memory and bytes written by flushes and compactions.
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
  * [--day-keys D] [--generations G] [--memtable-mb 16] [--reopen-ops R]} ({@code --help} lists them with their
  * defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N, so the
  * insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour window (G
- * generations, default 8 of 3 hours) and a clock that advances a day per D new keys, the baseline by seed 002's
- * delete of its oldest keys beyond D after every batch. Duplicates are drawn from each thread's own keys of the
- * last half day, so every one of them must be answered DUPLICATE and every new key NEW; the driver counts any
- * other answer as an error and exits non-zero.
+ * generations, default 8 of 3 hours) and a clock that advances a day per D new keys ({@link ExactTarget}), the
+ * baseline by seed 002's delete of its oldest keys beyond D after every batch. Duplicates are drawn
+ * from each thread's own keys of the last half day, so every one of them must be answered DUPLICATE and every new
+ * key NEW; the driver counts any other answer as an error and exits non-zero.
  */
 @Command(
         name = "ExactLoad",
         mixinStandardHelpOptions = true,
         description = "Drives the exact store or seed 002's baseline with random UUIDs; see the class comment.")
 public final class ExactLoad implements Callable<Integer> {
-
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     /** The stores ExactLoad drives. */
     enum Store {
@@ -103,13 +91,10 @@ public final class ExactLoad implements Callable<Integer> {
                     + " kept before reopening, as a crash would, so that every generation's keys are read back")
     private boolean reopenAsAfterCrash;
 
-    private final AtomicLong newKeys = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private long[] perThreadInserted;
-    private long memtableBytes;
 
-    private ExactStore exact;
-    private SequenceIndexStore baseline;
+    private LoadTarget target;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new ExactLoad()).execute(args));
@@ -120,7 +105,6 @@ public final class ExactLoad implements Callable<Integer> {
         if (dayKeys <= 0) {
             dayKeys = keys;
         }
-        memtableBytes = memtableMb << 20;
         perThreadInserted = new long[threads];
         run();
         return errors.get() == 0 ? 0 : 1;
@@ -130,11 +114,9 @@ public final class ExactLoad implements Callable<Integer> {
         if (Files.exists(dir)) {
             throw new IllegalArgumentException("--dir must not exist yet (got " + dir + ")");
         }
-        if (kind == Store.exact) {
-            exact = openExact();
-        } else {
-            baseline = new SequenceIndexStore(dir, 256L << 20);
-        }
+        target = kind == Store.exact
+                ? new ExactTarget(dir, generations, memtableMb << 20, dayKeys)
+                : new SequenceIndexStore(dir, 256L << 20, dayKeys);
         System.out.printf(
                 Locale.ROOT,
                 "store=%s keys=%d mixed=%d dupRatio=%.2f batch=%d threads=%d dayKeys=%d"
@@ -147,88 +129,28 @@ public final class ExactLoad implements Callable<Integer> {
                 threads,
                 dayKeys,
                 generations,
-                exact != null ? (memtableBytes >> 20) + "MiB" : "64MiB (the baseline's own)");
+                target.memtable());
         try {
             phase("insert", keys, 0.0);
             phase("mixed", mixed, dupRatio);
-            if (exact != null && reopenOps > 0) {
-                reopen();
+            if (reopenOps > 0 && target instanceof ExactTarget exact) {
+                Thread filtersLoaded = exact.reopen(reopenAsAfterCrash);
+                phase("reopened", reopenOps, dupRatio);
+                filtersLoaded.join();
             }
         } finally {
-            if (exact != null) {
-                exact.close();
-            } else {
-                baseline.close();
-            }
+            target.close();
         }
         System.out.println("errors=" + errors.get());
-    }
-
-    private ExactStore openExact() {
-        return ExactStore.builder(dir)
-                .window(Duration.ofHours(24))
-                .generations(generations)
-                .idFormat(IdFormat.UUID)
-                .fsync(FsyncPolicy.EVERYSEC)
-                .memtableBytes(memtableBytes)
-                .clock(new KeyClock())
-                .open();
-    }
-
-    /**
-     * Closes and reopens the exact store, then drives the mixed load at once: until the key filters of the
-     * generations found on disk are read back, lookups in those generations go to RocksDB. Prints how long opening
-     * and the loading took.
-     */
-    private void reopen() throws Exception {
-        long closing = System.nanoTime();
-        exact.close();
-        System.out.printf(Locale.ROOT, "reopen: closed in %d ms%n", (System.nanoTime() - closing) / 1_000_000);
-        if (reopenAsAfterCrash) {
-            deleteKeptFilters();
-        }
-        long start = System.nanoTime();
-        exact = openExact();
-        System.out.printf(
-                Locale.ROOT,
-                "reopen: opened in %d ms, %d generations loading their key filters%n",
-                (System.nanoTime() - start) / 1_000_000,
-                exact.metrics().filtersLoading());
-        Thread watch = Thread.ofPlatform().daemon().start(() -> {
-            while (exact.metrics().filtersLoading() > 0) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            System.out.printf(
-                    Locale.ROOT,
-                    "reopen: key filters loaded %d ms after the open%n",
-                    (System.nanoTime() - start) / 1_000_000);
-        });
-        phase("reopened", reopenOps, dupRatio);
-        watch.join();
-    }
-
-    private void deleteKeptFilters() throws IOException {
-        Path kept = dir.resolve(ExactStore.KEPT_FILTERS_DIRECTORY);
-        if (Files.isDirectory(kept)) {
-            try (Stream<Path> files = Files.list(kept)) {
-                for (Path f : files.toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
     }
 
     private void phase(String name, long ops, double dups) throws Exception {
         if (ops == 0) {
             return;
         }
-        long[] writesBefore = writes();
-        long cpuBefore = processCpuNanos();
-        Map<String, Long> threadsBefore = threadCpuTicks();
+        long[] writesBefore = target.bytesWritten();
+        long cpuBefore = ProcessStats.processCpuNanos();
+        Map<String, Long> threadsBefore = ProcessStats.threadCpuTicks();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> done = new ArrayList<>();
         long start = System.nanoTime();
@@ -244,8 +166,8 @@ public final class ExactLoad implements Callable<Integer> {
             f.get();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
-        Map<String, Long> threadsAfter = threadCpuTicks();
+        double cpuSeconds = (ProcessStats.processCpuNanos() - cpuBefore) / 1e9;
+        Map<String, Long> threadsAfter = ProcessStats.threadCpuTicks();
         pool.shutdown();
         System.out.printf(
                 Locale.ROOT,
@@ -269,14 +191,15 @@ public final class ExactLoad implements Callable<Integer> {
         StringBuilder split = new StringBuilder();
         for (Map.Entry<String, Long> e : threadsAfter.entrySet()) {
             long ticks = e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0L);
-            split.append(String.format(Locale.ROOT, " %s %.2f", e.getKey(), ticks * 1e6 / TICKS_PER_SECOND / ops));
+            split.append(String.format(
+                    Locale.ROOT, " %s %.2f", e.getKey(), ticks * 1e6 / ProcessStats.TICKS_PER_SECOND / ops));
         }
         System.out.printf(Locale.ROOT, "%s: CPU us/op by thread:%s%n", name, split);
-        System.out.printf(Locale.ROOT, "%s: rss after load %s%n", name, rss());
+        System.out.printf(Locale.ROOT, "%s: rss after load %s%n", name, ProcessStats.rss());
         settle();
-        long[] writesAfter = writes();
-        long sst = property("rocksdb.live-sst-files-size");
-        long held = property("rocksdb.estimate-num-keys");
+        long[] writesAfter = target.bytesWritten();
+        long sst = target.liveSstBytes();
+        long held = target.keysHeld();
         long disk = directoryBytes();
         System.out.printf(
                 Locale.ROOT,
@@ -288,7 +211,7 @@ public final class ExactLoad implements Callable<Integer> {
                 (double) sst / held,
                 disk,
                 (double) disk / held,
-                rss());
+                ProcessStats.rss());
         long wal = writesAfter[0] - writesBefore[0];
         long flush = writesAfter[1] - writesBefore[1];
         long compaction = writesAfter[2] - writesBefore[2];
@@ -302,13 +225,9 @@ public final class ExactLoad implements Callable<Integer> {
                 compaction,
                 (double) compaction / flush,
                 (double) (flush + compaction) / ops);
-        if (exact != null) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "%s: generations %d, effective window %s%n",
-                    name,
-                    exact.metrics().generations(),
-                    exact.metrics().effectiveWindow());
+        Optional<String> state = target.state();
+        if (state.isPresent()) {
+            System.out.printf(Locale.ROOT, "%s: %s%n", name, state.get());
         }
     }
 
@@ -331,10 +250,9 @@ public final class ExactLoad implements Callable<Integer> {
                     index = perThreadInserted[thread]++;
                     fresh++;
                 }
-                batchKeys.add(exact != null ? uuidText(thread, index) : uuidBytes(thread, index));
+                batchKeys.add(target.key(thread, index));
             }
-            Verdict[] verdicts =
-                    exact != null ? exact.checkThenAddAll(batchKeys, null) : baseline.checkThenAddAll(batchKeys);
+            Verdict[] verdicts = target.checkThenAddAll(batchKeys);
             for (int j = 0; j < n; j++) {
                 if (verdicts[j] != (isDup[j] ? Verdict.DUPLICATE : Verdict.NEW)) {
                     // A key drawn twice as a duplicate inside one batch is legitimately DUPLICATE both times, and
@@ -342,131 +260,20 @@ public final class ExactLoad implements Callable<Integer> {
                     errors.incrementAndGet();
                 }
             }
-            newKeys.addAndGet(fresh);
-            if (baseline != null) {
-                baseline.ageOut(dayKeys);
-            }
+            target.afterBatch(fresh);
             done += n;
         }
     }
 
-    /** A random-looking version-4 UUID, a bijection of (thread, index), as 16 bytes. */
-    private static byte[] uuidBytes(int thread, long index) {
-        long hi = mix(index * 2 + ((long) thread << 48));
-        long lo = mix(index * 2 + 1 + ((long) thread << 48));
-        hi = (hi & ~0xF000L) | 0x4000L;
-        lo = (lo & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-        byte[] out = new byte[16];
-        for (int i = 0; i < 8; i++) {
-            out[i] = (byte) (hi >>> (56 - 8 * i));
-            out[8 + i] = (byte) (lo >>> (56 - 8 * i));
-        }
-        return out;
-    }
-
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    /** The same UUID as 36 bytes of canonical text, as a client would send it. */
-    private static byte[] uuidText(int thread, long index) {
-        byte[] b = uuidBytes(thread, index);
-        byte[] out = new byte[36];
-        int o = 0;
-        for (int i = 0; i < 16; i++) {
-            if (i == 4 || i == 6 || i == 8 || i == 10) {
-                out[o++] = '-';
-            }
-            out[o++] = HEX[(b[i] >>> 4) & 0xF];
-            out[o++] = HEX[b[i] & 0xF];
-        }
-        return out;
-    }
-
-    /** Stafford's variant 13 of the SplitMix64 finalizer: a bijection on 64-bit values. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
-    }
-
     /** Flushes memtables and waits until compaction has caught up, so sizes are the steady state. */
     private void settle() throws Exception {
-        if (exact != null) {
-            exact.flush();
-        } else {
-            baseline.flush();
-        }
+        target.flush();
         for (int i = 0; i < 1200; i++) {
-            long pending = exact != null
-                    ? exact.metrics().pendingCompactionBytes() + exact.metrics().runningCompactions()
-                    : baseline.property("rocksdb.estimate-pending-compaction-bytes")
-                            + baseline.property("rocksdb.num-running-compactions");
-            if (pending == 0) {
+            if (target.pendingCompaction() == 0) {
                 return;
             }
             Thread.sleep(500);
         }
-    }
-
-    private long property(String name) throws RocksDBException {
-        if (exact != null) {
-            ExactMetrics m = exact.metrics();
-            return switch (name) {
-                case "rocksdb.live-sst-files-size" -> m.liveSstBytes();
-                case "rocksdb.estimate-num-keys" -> m.estimatedKeys();
-                default -> throw new IllegalArgumentException(name);
-            };
-        }
-        // The baseline's key count is its key column family's; its index entries are part of its cost.
-        return name.equals("rocksdb.estimate-num-keys") ? baseline.property(name) / 2 : baseline.property(name);
-    }
-
-    /** WAL, flush and compaction bytes written so far. */
-    private long[] writes() {
-        if (exact != null) {
-            ExactMetrics m = exact.metrics();
-            return new long[] {m.walBytesWritten(), m.flushBytesWritten(), m.compactionBytesWritten()};
-        }
-        return new long[] {
-            baseline.ticker(TickerType.WAL_FILE_BYTES),
-            baseline.ticker(TickerType.FLUSH_WRITE_BYTES),
-            baseline.ticker(TickerType.COMPACT_WRITE_BYTES)
-        };
-    }
-
-    /** Linux's clock ticks per second (USER_HZ), the unit of /proc's per-thread CPU times. */
-    private static final double TICKS_PER_SECOND = 100;
-
-    /**
-     * CPU ticks (user + system) of the live threads, grouped by what they do: the driver's calls, RocksDB's
-     * flushes ({@code rocksdb:high}) and compactions ({@code rocksdb:low}), and the rest (JIT, GC, the store's own
-     * background threads). Threads that ended are missing, so read it while the phase's threads live.
-     */
-    private static Map<String, Long> threadCpuTicks() throws IOException {
-        Map<String, Long> ticks = new TreeMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                String stat;
-                try {
-                    stat = Files.readString(task.resolve("stat"));
-                } catch (IOException e) {
-                    continue; // the thread ended meanwhile
-                }
-                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
-                String group = comm.startsWith("rocksdb:low")
-                        ? "compaction"
-                        : comm.startsWith("rocksdb:high") ? "flush" : comm.startsWith("pool-") ? "callers" : "other";
-                // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 counting from field 3, the first after ") ".
-                ticks.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
-            }
-        }
-        return ticks;
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean)
-                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
     }
 
     private long directoryBytes() throws IOException {
@@ -474,39 +281,6 @@ public final class ExactLoad implements Callable<Integer> {
             return files.filter(Files::isRegularFile)
                     .mapToLong(p -> p.toFile().length())
                     .sum();
-        }
-    }
-
-    private static String rss() throws IOException {
-        StringBuilder out = new StringBuilder();
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS") || line.startsWith("VmHWM")) {
-                out.append(line.replaceAll("\\s+", " ")).append("; ");
-            }
-        }
-        return out.toString().trim();
-    }
-
-    /** Time as seen by the exact store: a day passes every {@code dayKeys} new keys. */
-    private final class KeyClock extends Clock {
-        @Override
-        public long millis() {
-            return T0.toEpochMilli() + newKeys.get() * 86_400_000L / dayKeys;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
         }
     }
 }

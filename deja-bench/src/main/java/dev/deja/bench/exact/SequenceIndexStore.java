@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -27,15 +28,16 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * The baseline of seed 002 (Segment's de-duplication worker): keys in one RocksDB column family, a secondary
- * index from sequence number to key in another, and age-out by deleting the oldest keys and their index entries
- * one by one, resuming from a stored seek hint.
+ * The baseline of seed 002 (Segment's de-duplication worker) that {@link ExactLoad} measures the exact store
+ * against: keys in one RocksDB column family, a secondary index from sequence number to key in another, and age-out by
+ * deleting the oldest keys and their index entries one by one, resuming from a stored seek hint.
  *
  * <p>It gets the same table tuning as the exact store (bloom filters, block cache, compression), so the
- * comparison isolates the data layout and the age-out, not the settings. Calls are serialized: seed 002's
- * worker runs one loop per partition.
+ * comparison isolates the data layout and the age-out, not the settings. Calls are serialized: seed 002's worker
+ * runs one loop per partition. Keys are sent as the 16 bytes of a UUID, which is what the exact store keeps of
+ * one.
  */
-final class SequenceIndexStore implements AutoCloseable {
+final class SequenceIndexStore implements LoadTarget {
 
     private static final byte[] SEEK_HINT = "seek_hint".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -50,10 +52,14 @@ final class SequenceIndexStore implements AutoCloseable {
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
     private final ColumnFamilyHandle keys;
     private final ColumnFamilyHandle seq;
+    /** The keys a day holds: after each batch, the oldest keys beyond these are deleted. */
+    private final long dayKeys;
+
     private long nextSeq;
     private long oldestSeq;
 
-    SequenceIndexStore(Path dir, long blockCacheBytes) throws RocksDBException {
+    SequenceIndexStore(Path dir, long blockCacheBytes, long dayKeys) throws RocksDBException {
+        this.dayKeys = dayKeys;
         RocksDB.loadLibrary();
         statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
         cache = new LRUCache(blockCacheBytes);
@@ -89,8 +95,19 @@ final class SequenceIndexStore implements AutoCloseable {
         seq = handles.get(1);
     }
 
+    @Override
+    public String memtable() {
+        return "64MiB (the baseline's own)";
+    }
+
+    @Override
+    public byte[] key(int thread, long index) {
+        return UuidKeys.bytes(thread, index);
+    }
+
     /** MultiGet the keys, then one WriteBatch with each new key and its sequence-number index entry. */
-    synchronized Verdict[] checkThenAddAll(List<byte[]> batch) throws RocksDBException {
+    @Override
+    public synchronized Verdict[] checkThenAddAll(List<byte[]> batch) throws RocksDBException {
         List<byte[]> found = db.multiGetAsList(readOptions, Collections.nCopies(batch.size(), keys), batch);
         Verdict[] out = new Verdict[batch.size()];
         Set<ByteBuffer> inBatch = new HashSet<>();
@@ -111,9 +128,15 @@ final class SequenceIndexStore implements AutoCloseable {
         return out;
     }
 
-    /** Seed 002's delete(n): walks the index from the seek hint and deletes the oldest keys beyond {@code keep}. */
-    synchronized void ageOut(long keep) throws RocksDBException {
-        long n = nextSeq - oldestSeq - keep;
+    /** Ages out: the oldest keys beyond a day's go. */
+    @Override
+    public void afterBatch(int newKeys) throws RocksDBException {
+        ageOut();
+    }
+
+    /** Seed 002's delete(n): walks the index from the seek hint and deletes the oldest keys beyond a day's. */
+    private synchronized void ageOut() throws RocksDBException {
+        long n = nextSeq - oldestSeq - dayKeys;
         if (n <= 0) {
             return;
         }
@@ -145,18 +168,46 @@ final class SequenceIndexStore implements AutoCloseable {
         }
     }
 
-    void flush() throws RocksDBException {
+    @Override
+    public void flush() throws RocksDBException {
         try (var fo = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
             db.flush(fo, handles);
         }
     }
 
-    long property(String name) throws RocksDBException {
-        return db.getLongProperty(keys, name) + db.getLongProperty(seq, name);
+    @Override
+    public long pendingCompaction() throws RocksDBException {
+        return property("rocksdb.estimate-pending-compaction-bytes") + property("rocksdb.num-running-compactions");
     }
 
-    long ticker(TickerType type) {
-        return statistics.getTickerCount(type);
+    @Override
+    public long liveSstBytes() throws RocksDBException {
+        return property("rocksdb.live-sst-files-size");
+    }
+
+    /** The keys of the key column family; the index holds as many entries, which are part of its cost. */
+    @Override
+    public long keysHeld() throws RocksDBException {
+        return property("rocksdb.estimate-num-keys") / 2;
+    }
+
+    @Override
+    public long[] bytesWritten() {
+        return new long[] {
+            statistics.getTickerCount(TickerType.WAL_FILE_BYTES),
+            statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
+            statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES)
+        };
+    }
+
+    @Override
+    public Optional<String> state() {
+        return Optional.empty();
+    }
+
+    /** A RocksDB integer property summed over both column families. */
+    private long property(String name) throws RocksDBException {
+        return db.getLongProperty(keys, name) + db.getLongProperty(seq, name);
     }
 
     @Override
