@@ -23,8 +23,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The exact store's load driver: random UUIDs inserted with checkThenAdd in batches, then a mixed load of new
- * keys and duplicates, against the exact store or seed 002's sequence-index baseline ({@link SequenceIndexStore}),
- * reporting throughput, bytes per key on disk, resident memory and bytes written by flushes and compactions.
+ * keys and duplicates, against the exact store or the sequence-index layout of Segment's de-duplication design
+ * ({@link SequenceIndexStore}), reporting throughput, bytes per key on disk, resident memory and bytes written by
+ * flushes and compactions.
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.exact.ExactLoad
  * --store exact|seqindex --dir DIR [--keys N] [--mixed M] [--dup-ratio 0.05] [--batch 1000] [--threads 2]
@@ -32,14 +33,15 @@ import picocli.CommandLine.Option;
  * defaults). Both stores keep a one-day window in which D new keys arrive (default: the insert phase's N, so the
  * insert fills exactly one window and the mixed phase ages keys out): the exact store through a 24-hour window (G
  * generations, default 8 of 3 hours) and a clock that advances a day per D new keys ({@link ExactTarget}), the
- * baseline by seed 002's delete of its oldest keys beyond D after every batch. Duplicates are drawn
+ * baseline by deleting its oldest keys beyond D after every batch, as Segment's design does. Duplicates are drawn
  * from each thread's own keys of the last half day, so every one of them must be answered DUPLICATE and every new
  * key NEW; the driver counts any other answer as an error and exits non-zero.
  */
 @Command(
         name = "ExactLoad",
         mixinStandardHelpOptions = true,
-        description = "Drives the exact store or seed 002's baseline with random UUIDs; see the class comment.")
+        description = "Drives the exact store or the baseline of Segment's de-duplication design with random UUIDs;"
+                + " see the class comment.")
 public final class ExactLoad implements Callable<Integer> {
 
     /** The stores ExactLoad drives. */

@@ -28,12 +28,12 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * The baseline of seed 002 (Segment's de-duplication worker) that {@link ExactLoad} measures the exact store
- * against: keys in one RocksDB column family, a secondary index from sequence number to key in another, and age-out by
+ * The baseline {@link ExactLoad} measures the exact store against: the RocksDB layout of Segment's de-duplication
+ * worker, with keys in one column family, a secondary index from sequence number to key in another, and age-out by
  * deleting the oldest keys and their index entries one by one, resuming from a stored seek hint.
  *
  * <p>It gets the same table tuning as the exact store (bloom filters, block cache, compression), so the
- * comparison isolates the data layout and the age-out, not the settings. Calls are serialized: seed 002's worker
+ * comparison isolates the data layout and the age-out, not the settings. Calls are serialized: Segment's worker
  * runs one loop per partition. Keys are sent as the 16 bytes of a UUID, which is what the exact store keeps of
  * one.
  */
@@ -134,7 +134,7 @@ final class SequenceIndexStore implements LoadTarget {
         ageOut();
     }
 
-    /** Seed 002's delete(n): walks the index from the seek hint and deletes the oldest keys beyond a day's. */
+    /** Segment's delete(n): walks the index from the seek hint and deletes the oldest keys beyond a day's. */
     private synchronized void ageOut() throws RocksDBException {
         long n = nextSeq - oldestSeq - dayKeys;
         if (n <= 0) {
