@@ -15,16 +15,13 @@ import org.rocksdb.RocksDB;
  */
 final class Checkpoints {
 
-    private final RocksDB db;
-    private final StoreGuard guard;
+    private Checkpoints() {}
 
-    Checkpoints(RocksDB db, StoreGuard guard) {
-        this.db = db;
-        this.guard = guard;
-    }
-
-    /** Writes a copy of the store to {@code target}, a directory that must not exist yet. */
-    void write(Path target) {
+    /**
+     * Writes a copy of the database to {@code target}, a directory that must not exist yet, under the store's
+     * {@code guard}.
+     */
+    static void write(RocksDB db, StoreGuard guard, Path target) {
         Require.nonNull("target", target);
         if (Files.exists(target)) {
             throw new IllegalArgumentException("checkpoint target must not exist yet (got " + target + ")");

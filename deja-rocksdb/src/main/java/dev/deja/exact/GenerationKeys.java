@@ -24,12 +24,17 @@ final class GenerationKeys {
     private final ValueLayout layout;
     private final StoreHealth health;
 
-    GenerationKeys(RocksDB db, Tuning tuning, Generations generations, ValueLayout layout, StoreHealth health) {
-        this.db = db;
-        this.tuning = tuning;
+    GenerationKeys(StoreDatabase database, Generations generations, ValueLayout layout, StoreHealth health) {
+        this.db = database.db();
+        this.tuning = database.tuning();
         this.generations = generations;
         this.layout = layout;
         this.health = health;
+    }
+
+    /** The newest generation, the one new keys go to. */
+    Generation newest() {
+        return generations.newest();
     }
 
     /**

@@ -20,11 +20,9 @@ final class KeyUpdates {
     }
 
     private final GenerationKeys keys;
-    private final Generations generations;
 
-    KeyUpdates(GenerationKeys keys, Generations generations) {
+    KeyUpdates(GenerationKeys keys) {
         this.keys = keys;
-        this.generations = generations;
     }
 
     /**
@@ -40,7 +38,7 @@ final class KeyUpdates {
         byte[][] k = batch.keys();
         long[] hashes = batch.hashes();
         GenerationKeys.Hit[] hits = keys.newest(batch, nowMillis);
-        Generation newest = generations.newest();
+        Generation newest = keys.newest();
         // What earlier updates of this call wrote, in the order of the keys' first write.
         Map<ByteBuffer, StoredValue> writes = new LinkedHashMap<>();
         for (int j = 0; j < k.length; j++) {

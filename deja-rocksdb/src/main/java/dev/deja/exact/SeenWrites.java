@@ -19,15 +19,12 @@ import org.rocksdb.WriteBatch;
 final class SeenWrites {
 
     private final GenerationKeys keys;
-    private final Generations generations;
-    private final boolean refreshOnDuplicate;
-    private final boolean countDuplicates;
+    /** Whether duplicates are counted and refreshed into the newest generation. */
+    private final StoreOptions policy;
 
-    SeenWrites(GenerationKeys keys, Generations generations, StoreOptions options) {
+    SeenWrites(GenerationKeys keys, StoreOptions policy) {
         this.keys = keys;
-        this.generations = generations;
-        this.refreshOnDuplicate = options.refreshOnDuplicate();
-        this.countDuplicates = options.countDuplicates();
+        this.policy = policy;
     }
 
     /**
@@ -38,7 +35,7 @@ final class SeenWrites {
         byte[][] k = batch.keys();
         long[] hashes = batch.hashes();
         Verdict[] out = new Verdict[k.length];
-        Generation newest = generations.newest();
+        Generation newest = keys.newest();
         GenerationKeys.Hit[] hits = keys.newest(batch, nowMillis);
         // What each key holds after the calls before it in this batch, so repeats see their predecessors.
         Map<ByteBuffer, GenerationKeys.Hit> state = new HashMap<>(k.length * 2);
@@ -61,11 +58,11 @@ final class SeenWrites {
                 out[i] = owner != SeenSet.NO_OWNER && hit.value().owner() == owner ? Verdict.RETRY : Verdict.DUPLICATE;
                 StoredValue value = hit.value();
                 Generation target = hit.generation();
-                boolean counted = countDuplicates && out[i] == Verdict.DUPLICATE;
+                boolean counted = policy.countDuplicates() && out[i] == Verdict.DUPLICATE;
                 if (counted) {
                     value = value.plusDuplicate();
                 }
-                if (refreshOnDuplicate) {
+                if (policy.refreshOnDuplicate()) {
                     target = newest;
                 }
                 intoNewest = target != hit.generation(); // only refresh-on-duplicate moves a key, to the newest

@@ -46,7 +46,6 @@ final class StoreEngine {
     private final KeyUpdates keyUpdates;
     private final GenerationUpkeep upkeep;
     private final WalSync walSync;
-    private final Checkpoints checkpoints;
     private final Sealer sealer;
     /** Fills the filters of the generations found on disk that no file restored; null if there are none. */
     private final FilterLoader filterLoader;
@@ -78,12 +77,11 @@ final class StoreEngine {
         String store = options.directory().toString();
         this.sealer = new Sealer(db, store);
         this.generations = new Generations(db, database.tuning().cfOptions, sealer, existing, options);
-        this.keys = new GenerationKeys(db, database.tuning(), generations, layout, health);
-        this.seenWrites = new SeenWrites(keys, generations, options);
-        this.keyUpdates = new KeyUpdates(keys, generations);
+        this.keys = new GenerationKeys(database, generations, layout, health);
+        this.seenWrites = new SeenWrites(keys, options);
+        this.keyUpdates = new KeyUpdates(keys);
         this.upkeep = new GenerationUpkeep(generations, guard, clock, health);
         this.walSync = new WalSync(db, options.fsync(), guard, health, store);
-        this.checkpoints = new Checkpoints(db, guard);
         this.keyFilterFiles = new KeyFilterFiles(options.directory());
         this.filterLoader =
                 existing.stream().allMatch(g -> g.filter.complete()) ? null : new FilterLoader(db, existing, store);
@@ -218,7 +216,7 @@ final class StoreEngine {
 
     /** See {@link ExactStore#checkpoint}. */
     void checkpoint(Path target) {
-        checkpoints.write(target);
+        Checkpoints.write(database.db(), guard, target);
     }
 
     /** Syncs the write-ahead log. */

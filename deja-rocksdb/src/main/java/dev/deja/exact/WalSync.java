@@ -18,18 +18,19 @@ final class WalSync {
     private static final long EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final RocksDB db;
-    private final FsyncPolicy fsync;
     private final StoreGuard guard;
     private final StoreHealth health;
+    /** Whether close syncs: unless the policy is {@code no} or the store was opened read-only. */
+    private final boolean syncsAtClose;
     /** The once-a-second sync under {@code everysec}; null otherwise. */
     private final SerialWork timer;
 
     /** Starts the once-a-second sync if the policy asks for it; {@code store} names the store in the log. */
     WalSync(RocksDB db, FsyncPolicy fsync, StoreGuard guard, StoreHealth health, String store) {
         this.db = db;
-        this.fsync = fsync;
         this.guard = guard;
         this.health = health;
+        this.syncsAtClose = fsync != FsyncPolicy.NO && !health.readOnly();
         if (fsync == FsyncPolicy.EVERYSEC && !health.readOnly()) {
             timer = ExactThreads.maintenance("exact store " + store + ": write-ahead log sync", () -> {
                 syncQuietly();
@@ -77,7 +78,7 @@ final class WalSync {
      * @return the failure, or null; the caller throws it once it has closed the rest
      */
     RocksDBException syncAtClose() {
-        if (fsync == FsyncPolicy.NO || health.readOnly()) {
+        if (!syncsAtClose) {
             return null;
         }
         try {
