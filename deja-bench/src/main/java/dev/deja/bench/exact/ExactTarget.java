@@ -2,6 +2,7 @@ package dev.deja.bench.exact;
 
 import dev.deja.exact.ExactMetrics;
 import dev.deja.exact.ExactStore;
+import dev.deja.exact.ExactStoreBuilder;
 import dev.deja.exact.IdFormat;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
@@ -27,32 +28,29 @@ final class ExactTarget implements LoadTarget {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    private final Path dir;
-    private final int generations;
-    private final long memtableBytes;
-    private final long dayKeys;
-    /** New keys so far: the store's time. */
+    /** New keys so far: the store's time, which passes a day per {@link #dayKeys}. */
     private final AtomicLong newKeys = new AtomicLong();
+
+    private final long dayKeys;
+    private final Path dir;
+    private final long memtableBytes;
+    /** Opens the store, and opens it again on a reopen. */
+    private final ExactStoreBuilder builder;
 
     private ExactStore store;
 
     ExactTarget(Path dir, int generations, long memtableBytes, long dayKeys) {
-        this.dir = dir;
-        this.generations = generations;
-        this.memtableBytes = memtableBytes;
         this.dayKeys = dayKeys;
-        this.store = open();
-    }
-
-    private ExactStore open() {
-        return ExactStore.builder(dir)
+        this.dir = dir;
+        this.memtableBytes = memtableBytes;
+        this.builder = ExactStore.builder(dir)
                 .window(Duration.ofHours(24))
                 .generations(generations)
                 .idFormat(IdFormat.UUID)
                 .fsync(FsyncPolicy.EVERYSEC)
                 .memtableBytes(memtableBytes)
-                .clock(new KeyClock())
-                .open();
+                .clock(new KeyClock());
+        this.store = builder.open();
     }
 
     @Override
@@ -124,7 +122,7 @@ final class ExactTarget implements LoadTarget {
             deleteKeptFilters();
         }
         long start = System.nanoTime();
-        store = open();
+        store = builder.open();
         System.out.printf(
                 Locale.ROOT,
                 "reopen: opened in %d ms, %d generations loading their key filters%n",
