@@ -3,6 +3,7 @@ package dev.deja.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.metrics.ServerMetrics;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import io.netty.handler.codec.http.HttpMethod;
@@ -43,7 +44,7 @@ final class KeyEndpoints {
             throw HttpProblem.badRequest("parameter e must be a non-empty key");
         }
         limits.key(key, -1);
-        String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
+        String name = call.parameter("ns") == null ? Namespace.DEFAULT : call.parameter("ns");
         long owner = KeyLimits.owner(call.parameter("owner"));
         metrics.operations(HttpErrors.FRONT_END, op.label(), 1);
         if (op == KeyOp.CHECK) {

@@ -205,7 +205,7 @@ class NamespaceRegistryTest {
             Files.writeString(dataDir.resolve("e14").resolve("someone-elses"), "y");
             assertThatThrownBy(() -> registry.create("e14", "full", Map.of()))
                     .hasMessageContaining("No space left on device");
-            assertThat(dataDir.resolve("e14").resolve(Namespace.METADATA)).doesNotExist();
+            assertThat(dataDir.resolve("e14").resolve(NamespaceMetadata.FILE)).doesNotExist();
             assertThat(dataDir.resolve("e14").resolve("someone-elses")).exists();
         } finally {
             logger.detachAppender(logged);
@@ -226,10 +226,10 @@ class NamespaceRegistryTest {
     void aNamespaceThatCannotLoadIsNamedWithItsDirectory() throws IOException {
         Path dir = dataDir.resolve("e12");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(Namespace.METADATA), "name=e12\nkind=exact\nparam.memtable=1\n");
+        Files.writeString(dir.resolve(NamespaceMetadata.FILE), "name=e12\nkind=exact\nparam.memtable=1\n");
         assertThatThrownBy(() -> open(StoreKinds.standard(), true))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(Namespace.METADATA)
+                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
                         + ": memtable must be in [64k, 16g] (got 1)");
     }
 
@@ -237,7 +237,7 @@ class NamespaceRegistryTest {
     void aBadMetadataFileIsNamedWithWhatIsWrong() throws IOException {
         Path dir = dataDir.resolve("broken");
         Files.createDirectories(dir);
-        Path file = dir.resolve(Namespace.METADATA);
+        Path file = dir.resolve(NamespaceMetadata.FILE);
         Map<String, String> contents = Map.of(
                 "", "is empty or holds no property; it must name the kind, one of [bloom, recent, exact]",
                 "\\u00zz\n", "cannot be read: java.lang.IllegalArgumentException: Malformed \\uxxxx encoding.",
@@ -262,7 +262,7 @@ class NamespaceRegistryTest {
         try {
             for (String name : List.of("bad name!", ".hidden")) {
                 Files.createDirectories(dataDir.resolve(name));
-                Files.writeString(dataDir.resolve(name).resolve(Namespace.METADATA), "kind=bloom\n");
+                Files.writeString(dataDir.resolve(name).resolve(NamespaceMetadata.FILE), "kind=bloom\n");
             }
             try (NamespaceRegistry registry = open(FIXTURE, true)) {
                 assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
@@ -272,7 +272,7 @@ class NamespaceRegistryTest {
                     .extracting(ILoggingEvent::getFormattedMessage)
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve("bad name!") + " skipped"))
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve(".hidden") + " skipped"));
-            assertThat(dataDir.resolve("bad name!").resolve(Namespace.METADATA))
+            assertThat(dataDir.resolve("bad name!").resolve(NamespaceMetadata.FILE))
                     .as("left as it was")
                     .exists();
         } finally {
@@ -362,7 +362,7 @@ class NamespaceRegistryTest {
                     .isInstanceOf(NamespaceException.class)
                     .hasMessageContaining("namespace 'nope' does not exist");
             assertThat(registry.find("nope")).isEmpty();
-            assertThat(registry.getOrCreate(NamespaceRegistry.DEFAULT).name()).isEqualTo("default");
+            assertThat(registry.getOrCreate(Namespace.DEFAULT).name()).isEqualTo("default");
         }
     }
 
