@@ -1,7 +1,6 @@
 package dev.deja.namespace;
 
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.SeenSet;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +22,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Every namespace of a server, each kept in its directory of the data dir: {@code <data>/<name>/namespace.properties}
  * (its kind and parameters, {@link NamespaceMetadata}) and its store's files.
+ *
+ * <p>Of the lookups of a namespace that does not exist, only {@link #getOrCreate} creates it. {@link #get} refuses
+ * it as unknown, {@link #find} answers empty, and {@link #getOrEmpty}, for calls that only read or remove keys,
+ * answers empty when auto-create is on (a write would create the namespace empty, so it holds no key) and refuses it
+ * when off.
  *
  * <p>The namespaces stay within {@link NamespaceLimits}. Every namespace reserves the memory its store takes when
  * full against the memory limit ({@link MemoryBudget}) when it is created or loaded, and gives it back when
@@ -188,7 +192,12 @@ public final class NamespaceRegistry implements AutoCloseable {
                 : (RuntimeException) e;
     }
 
-    /** The namespace, or an {@link NamespaceException.Problem#UNKNOWN} exception. */
+    /**
+     * The namespace; never creates one.
+     *
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when it does not exist
+     * @throws IllegalArgumentException for a name no namespace can have
+     */
     public Namespace get(String name) {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
@@ -199,37 +208,29 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * The namespace for a call that only reads or removes keys: empty when it does not exist and auto-create is on,
-     * since it would be created empty and so holds nothing (such a call does not create it: a check or forget with
-     * a mistyped name must not leave a new namespace behind); the unknown-namespace error when auto-create is off; a
-     * bad name is an error either way.
+     * The namespace if it exists, else empty; never creates one.
+     *
+     * @throws IllegalArgumentException for a name no namespace can have
      */
-    public Optional<Namespace> findWithoutCreating(String name) {
+    public Optional<Namespace> find(String name) {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
             Namespace.checkName(name);
-            if (!autoCreate) {
-                throw NamespaceException.unknown(name, autoCreate);
-            }
         }
         return Optional.ofNullable(namespace);
     }
 
-    /** The store to check keys in, or null when the namespace does not exist and would be created empty. */
-    public SeenSet storeWithoutCreating(String name) {
-        return findWithoutCreating(name).map(Namespace::store).orElse(null);
-    }
-
-    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
-    public CompletableFuture<boolean[]> forgetWithoutCreating(String name, List<byte[]> keys, long[] owners) {
-        return findWithoutCreating(name)
-                .map(namespace -> namespace.forget(keys, owners))
-                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
-    }
-
-    /** The namespace if it exists; never creates one. */
-    public Optional<Namespace> find(String name) {
-        return Optional.ofNullable(namespaces.get(name));
+    /**
+     * The namespace a call that only reads or removes keys addresses; never creates one, so that a check or a forget
+     * with a mistyped name leaves no new namespace behind. When it does not exist: empty if auto-create is on, since
+     * a write would create it empty and so it holds no key; refused, as {@link #get} refuses it, if auto-create is off.
+     *
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when it does not exist and
+     *                                  auto-create is off
+     * @throws IllegalArgumentException for a name no namespace can have
+     */
+    public Optional<Namespace> getOrEmpty(String name) {
+        return autoCreate ? find(name) : Optional.of(get(name));
     }
 
     /** The namespace, created with the default kind and parameters when missing and auto-create is on. */

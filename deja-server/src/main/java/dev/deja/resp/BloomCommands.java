@@ -233,7 +233,7 @@ final class BloomCommands {
     }
 
     private Namespace existing(String name) {
-        return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
+        return access.namespaces().find(name).orElseThrow(() -> new RespError("ERR not found"));
     }
 
     private static RedisMessage addedResp2(boolean added) {
