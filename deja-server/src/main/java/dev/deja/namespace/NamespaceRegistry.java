@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,31 +52,25 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final NamespaceRemoval removal;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
-    /**
-     * A registry over a data dir; call {@link #open()} before use.
-     *
-     * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
-     * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
-     * @param durability  the journal's fsync policy and the snapshot interval of every namespace
-     * @param limits      the memory and the number of namespaces the registry may hold
-     */
-    public NamespaceRegistry(
-            Path dataDir,
-            StoreKinds kinds,
-            NamespaceSpec defaultSpec,
-            boolean autoCreate,
-            Durability durability,
-            NamespaceLimits limits) {
-        this.dataDir = dataDir;
-        this.kinds = kinds;
-        this.defaultSpec = defaultSpec;
-        this.autoCreate = autoCreate;
-        this.durability = durability;
-        this.memory = MemoryBudget.heap(limits.memoryBytes());
-        this.nativeMemory = MemoryBudget.nativeMemory(limits.nativeMemoryBytes());
-        this.maxNamespaces = limits.count();
+    private NamespaceRegistry(Builder builder) {
+        this.dataDir = builder.dataDir;
+        this.kinds = builder.kinds;
+        this.defaultSpec = Objects.requireNonNull(builder.defaultSpec, "defaultSpec");
+        this.autoCreate = builder.autoCreate;
+        this.durability = Objects.requireNonNull(builder.durability, "durability");
+        this.memory = MemoryBudget.heap(builder.limits.memoryBytes());
+        this.nativeMemory = MemoryBudget.nativeMemory(builder.limits.nativeMemoryBytes());
+        this.maxNamespaces = builder.limits.count();
         this.removal = new NamespaceRemoval(dataDir);
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
+    }
+
+    /**
+     * A builder of a registry over {@code dataDir}, which needs {@link Builder#defaultSpec} and
+     * {@link Builder#durability}; the registry it builds is opened with {@link #open()} before use.
+     */
+    public static Builder builder(Path dataDir) {
+        return new Builder(dataDir);
     }
 
     /** Bytes of heap the namespaces may reserve together. Like the three below, it never waits for the lock. */
@@ -425,5 +420,54 @@ public final class NamespaceRegistry implements AutoCloseable {
     private void release(String name) {
         memory.release(name);
         nativeMemory.release(name);
+    }
+
+    /** Builds a {@link NamespaceRegistry}; every setter names the setting it sets. */
+    public static final class Builder {
+        private final Path dataDir;
+        private StoreKinds kinds = StoreKinds.standard();
+        private NamespaceSpec defaultSpec;
+        private boolean autoCreate = true;
+        private Durability durability;
+        private NamespaceLimits limits = NamespaceLimits.defaults();
+
+        private Builder(Path dataDir) {
+            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        }
+
+        /** The kinds namespaces may be of; {@link StoreKinds#standard()} by default. */
+        public Builder kinds(StoreKinds kinds) {
+            this.kinds = Objects.requireNonNull(kinds, "kinds");
+            return this;
+        }
+
+        /** What the {@code default} namespace, and namespaces created on first use, are made of. */
+        public Builder defaultSpec(NamespaceSpec defaultSpec) {
+            this.defaultSpec = defaultSpec;
+            return this;
+        }
+
+        /** Whether a namespace is created on first use rather than refused as unknown; true by default. */
+        public Builder autoCreate(boolean autoCreate) {
+            this.autoCreate = autoCreate;
+            return this;
+        }
+
+        /** The journal's fsync policy and the snapshot interval of every namespace. */
+        public Builder durability(Durability durability) {
+            this.durability = durability;
+            return this;
+        }
+
+        /** The memory and the number of namespaces the registry may hold; {@link NamespaceLimits#defaults()}. */
+        public Builder limits(NamespaceLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** The registry, not opened yet. */
+        public NamespaceRegistry build() {
+            return new NamespaceRegistry(this);
+        }
     }
 }

@@ -49,13 +49,13 @@ public final class DejaServer implements AutoCloseable {
 
     /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
-        NamespaceRegistry namespaces = new NamespaceRegistry(
-                config.dataDir(),
-                config.kinds(),
-                config.defaultSpec(),
-                config.autoCreate(),
-                config.durability(),
-                config.namespaceLimits());
+        NamespaceRegistry namespaces = NamespaceRegistry.builder(config.dataDir())
+                .kinds(config.kinds())
+                .defaultSpec(config.defaultSpec())
+                .autoCreate(config.autoCreate())
+                .durability(config.durability())
+                .limits(config.namespaceLimits())
+                .build();
         namespaces.open();
         ConnectionLimit httpConnections = new ConnectionLimit(config.maxHttpConnections(), HttpFrontEnd.REFUSAL);
         ConnectionLimit respConnections = new ConnectionLimit(config.maxRespConnections(), RespFrontEnd.REFUSAL);

@@ -50,13 +50,13 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                kinds,
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                autoCreate,
-                DURABILITY,
-                new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(kinds)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .autoCreate(autoCreate)
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT))
+                .build();
         registry.open();
         return registry;
     }
@@ -110,13 +110,11 @@ class NamespaceRegistryTest {
     void exactNamespacesReserveTheirRocksDbMemoryAgainstTheNativeLimit() throws IOException {
         // 8 MiB of block cache and three 1 MiB memtables: 11 MiB each
         Map<String, String> small = Map.of("blockCache", "8m", "memtable", "1m");
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))
+                .build()) {
             registry.open();
             assertThat(registry.nativeMemoryLimit()).isEqualTo(24L << 20);
             registry.create("e1", "exact", small);
@@ -283,8 +281,12 @@ class NamespaceRegistryTest {
     @Test
     void namespacesBeyondTheCountLimitAreRefused() throws IOException {
         NamespaceLimits three = new NamespaceLimits(0, 0, 3);
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir, FIXTURE, NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(FIXTURE)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(three)
+                .build()) {
             registry.open(); // default
             registry.create("a", "bloom", Map.of());
             registry.getOrCreate("b"); // created on first use
@@ -300,13 +302,12 @@ class NamespaceRegistryTest {
             assertThat(registry.create("c", "recent", Map.of()).name()).isEqualTo("c");
         }
         // a lower limit than the data dir holds: it still opens, and nothing more can be created
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                FIXTURE,
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, 1))) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(FIXTURE)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(0, 0, 1))
+                .build()) {
             registry.open();
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("b", "c", "default");
             assertThatThrownBy(() -> registry.create("d", "bloom", Map.of()))
@@ -323,13 +324,11 @@ class NamespaceRegistryTest {
                     .checkThenAdd(List.of("kept".getBytes(UTF_8)), null)
                     .join();
         }
-        NamespaceRegistry small = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry small = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT))
+                .build();
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
                 .hasMessageContaining(
@@ -476,13 +475,10 @@ class NamespaceRegistryTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"recent, NO", "exact, NO", "recent, ALWAYS", "exact, ALWAYS"})
     void writesRacingClearsNeverFail(String kind, FsyncPolicy fsync) throws Exception {
-        NamespaceRegistry opened = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                new Durability(fsync, Duration.ZERO),
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry opened = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(new Durability(fsync, Duration.ZERO))
+                .build();
         opened.open();
         try (NamespaceRegistry registry = opened) {
             registry.create("raced", kind, kind.equals("recent") ? Map.of("buckets", "4096") : Map.of());
@@ -660,13 +656,10 @@ class NamespaceRegistryTest {
             // written, so the copy recovered neither
             copyTree(dataDir.resolve("target"), tmpCopy.resolve("target"));
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(
-                tmpCopy,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry reopened = NamespaceRegistry.builder(tmpCopy)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build()) {
             reopened.open();
             assertThat(reopened.get("target").store().checkAll(keys(0, 2000))).containsOnly(true);
             assertThat(reopened.get("target").store().check("old".getBytes(UTF_8)))
@@ -891,13 +884,10 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry openAt(Path dir) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(
-                dir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry registry = NamespaceRegistry.builder(dir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build();
         registry.open();
         return registry;
     }
@@ -953,13 +943,10 @@ class NamespaceRegistryTest {
                 }
             }
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(
-                crashed,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry reopened = NamespaceRegistry.builder(crashed)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build()) {
             reopened.open();
             assertThat(reopened.get("c").store().checkAll(keys(0, 200)))
                     .as("cleared keys")
