@@ -111,7 +111,7 @@ final class ExactNamespaceStore implements NamespaceStore {
                 .memtableBytes(Long.parseLong(parameters.get("memtable")))
                 // under always the server syncs for each group of writes itself (see the class comment)
                 .fsync(durability.fsync() == FsyncPolicy.ALWAYS ? FsyncPolicy.EVERYSEC : durability.fsync());
-        Duration window = ExactKind.duration(parameters, "window");
+        Duration window = KindParameters.canonicalDuration(parameters, "window");
         if (window != null) {
             builder.window(window);
         }
@@ -119,7 +119,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         if (maxBytes > 0) {
             builder.maxBytes(maxBytes);
         }
-        Duration minWindow = ExactKind.duration(parameters, "minWindow");
+        Duration minWindow = KindParameters.canonicalDuration(parameters, "minWindow");
         if (minWindow != null) {
             builder.minWindow(minWindow);
         }
