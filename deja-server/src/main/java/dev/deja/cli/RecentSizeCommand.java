@@ -103,13 +103,13 @@ final class RecentSizeCommand implements Runnable {
 
     @Override
     public void run() {
-        SizeCommand.checkRate(spec, rate);
+        SizeArguments.checkRate(spec, rate);
         if (ways < 1 || ways > RecentSizing.MAX_WAYS || Integer.bitCount(ways) != 1) {
-            throw SizeCommand.usage(spec, "--ways must be one of 1, 2, 4, 8, 16 (got " + ways + ")");
+            throw SizeArguments.usage(spec, "--ways must be one of 1, 2, 4, 8, 16 (got " + ways + ")");
         }
         int given = (window != null ? 1 : 0) + (probability != null ? 1 : 0) + (size != null ? 1 : 0);
         if (given != 2) {
-            throw SizeCommand.usage(
+            throw SizeArguments.usage(
                     spec,
                     "give exactly two of --window, --probability (or --lost-probability)"
                             + " and --memory (or --buckets); got " + given);
@@ -119,12 +119,12 @@ final class RecentSizeCommand implements Runnable {
                 .input("rate", "rate", rate, SizeReport.rate(rate));
         long keys = 0;
         if (window != null) {
-            keys = SizeCommand.keysPerWindow(spec, rate, window);
+            keys = SizeArguments.keysPerWindow(spec, rate, window);
             report.input(
                             "windowSeconds",
                             "window",
-                            SizeCommand.seconds(window),
-                            SizeReport.duration(SizeCommand.seconds(window)))
+                            SizeArguments.seconds(window),
+                            SizeReport.duration(SizeArguments.seconds(window)))
                     .input("keysPerWindow", "keys per window (x)", keys, count(keys));
         }
         double held = 0;
@@ -158,7 +158,8 @@ final class RecentSizeCommand implements Runnable {
                 forMemory(report, buckets, held);
             } else {
                 long x = keys;
-                RecentSize result = SizeCommand.compute(spec, () -> Sizing.recentForBuckets(buckets, ways, owners, x));
+                RecentSize result =
+                        SizeArguments.compute(spec, () -> Sizing.recentForBuckets(buckets, ways, owners, x));
                 shape(report, result);
                 held(report, result);
                 formulas(report);
@@ -174,7 +175,7 @@ final class RecentSizeCommand implements Runnable {
 
     /** Window and probability given: the buckets. */
     private void forWindow(SizeReport report, long keys, double held) {
-        RecentSize result = SizeCommand.compute(spec, () -> Sizing.recent(keys, held, ways, owners));
+        RecentSize result = SizeArguments.compute(spec, () -> Sizing.recent(keys, held, ways, owners));
         shape(report, result);
         held(report, result);
         formulas(report);
@@ -200,7 +201,7 @@ final class RecentSizeCommand implements Runnable {
 
     /** Memory and probability given: how long a key is held. */
     private void forMemory(SizeReport report, long buckets, double held) {
-        long keysHeld = SizeCommand.compute(spec, () -> RecentSizing.keysHeld(buckets, ways, held));
+        long keysHeld = SizeArguments.compute(spec, () -> RecentSizing.keysHeld(buckets, ways, held));
         RecentSize result = Sizing.recentForBuckets(buckets, ways, owners, keysHeld);
         shape(report, result);
         report.result("keysHeld", "keys held for (x)", keysHeld, count(keysHeld) + " further keys")
@@ -247,7 +248,7 @@ final class RecentSizeCommand implements Runnable {
             long min = (long) ways * RecentSizing.bytesPerBucket(owners);
             long max = RecentSizing.MAX_BUCKETS * RecentSizing.bytesPerBucket(owners);
             if (size.memory < min || size.memory > max) {
-                throw SizeCommand.usage(
+                throw SizeArguments.usage(
                         spec,
                         "--memory must be in [" + count(min) + " bytes, " + bytes(max) + "] for --ways " + ways
                                 + (owners ? " with --owners" : "") + " (got " + count(size.memory) + " bytes)");
@@ -256,7 +257,7 @@ final class RecentSizeCommand implements Runnable {
         }
         long n = size.buckets;
         if (n < ways || n > RecentSizing.MAX_BUCKETS || n % ways != 0) {
-            throw SizeCommand.usage(
+            throw SizeArguments.usage(
                     spec,
                     "--buckets must be a multiple of --ways (" + ways + ") in [" + ways + ", "
                             + count(RecentSizing.MAX_BUCKETS) + "] (got " + n + ")");
@@ -266,7 +267,7 @@ final class RecentSizeCommand implements Runnable {
 
     private double checkProbability(String option, double p) {
         if (!(p > 0 && p < 1)) {
-            throw SizeCommand.usage(spec, option + " must be in the open interval (0, 1) (got " + p + ")");
+            throw SizeArguments.usage(spec, option + " must be in the open interval (0, 1) (got " + p + ")");
         }
         return p;
     }
