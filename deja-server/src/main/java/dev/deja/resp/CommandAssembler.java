@@ -33,7 +33,7 @@ import java.util.List;
  * <p>Memory follows the bytes that arrive, never what a header announces: an argument's buffer is allocated when its
  * first bytes come, at their size when they are all of it, and grows as more come, at most doubling, so a header
  * announcing a large bulk string costs nothing until its bytes are sent. The connection's {@link RequestGuard}
- * counts the bytes read; the assembler adds {@link #ARGUMENT_OVERHEAD} per argument, the heap an argument takes
+ * counts the bytes read; the assembler adds {@link RespArgs#ARGUMENT_OVERHEAD} per argument, the heap an argument takes
  * beside its bytes, so that the server's request memory bounds the heap its commands take (a bulk string still
  * arriving in parts may occupy up to twice its bytes so far, the room its buffer has grown into). Until the connection authenticates, when the server has a password, a command may have at
  * most {@value #UNAUTHENTICATED_MAX_ARGUMENTS} arguments of at most {@value #UNAUTHENTICATED_MAX_BULK_BYTES} bytes
@@ -48,8 +48,6 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     /** What is passed on for a well-framed message that is not a command. */
     static final Violation NOT_A_COMMAND = new Violation("ERR Protocol error: expected an array of bulk strings");
 
-    /** Heap an argument takes beside its bytes: the array's header and the command's reference to it. */
-    static final int ARGUMENT_OVERHEAD = 32;
     /** Most arguments of a command sent before authenticating, as in Redis. */
     static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
     /** Longest bulk string sent before authenticating, as in Redis. */
@@ -122,7 +120,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             if (words == null) {
                 return "ERR Protocol error: unbalanced quotes in request";
             }
-            if (!held((long) words.size() * ARGUMENT_OVERHEAD)) {
+            if (!held((long) words.size() * RespArgs.ARGUMENT_OVERHEAD)) {
                 return null;
             }
             pass(ctx, new RespArgs(words));
@@ -203,7 +201,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             pass(ctx, NOT_A_COMMAND); // a string where a command should start
             return null;
         }
-        if (!held(ARGUMENT_OVERHEAD)) {
+        if (!held(RespArgs.ARGUMENT_OVERHEAD)) {
             return null;
         }
         unusable |= value == null;

@@ -91,8 +91,8 @@ final class RespCommands {
             return refuse(session, command, "NOAUTH Authentication required.", "noauth");
         }
         Transaction transaction = session.transaction;
-        if (transaction != null && !Transaction.runsAtOnce(command)) {
-            String tooLarge = transaction.queue(entry, args);
+        if (transaction != null && !Transaction.runsAtOnce(command.name())) {
+            String tooLarge = transaction.queue(args);
             return tooLarge == null ? QUEUED : failure(tooLarge, "transaction_too_large");
         }
         if (command.action() instanceof RespCommand.Slow) {
@@ -102,8 +102,13 @@ final class RespCommands {
         return run(session, entry, args);
     }
 
-    /** Runs a command that passed its checks (EXEC runs the ones it queued through here). */
-    Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
+    /** Runs a command that passed its checks when {@code MULTI} queued it: what {@code EXEC} runs. */
+    Object runQueued(RespSession session, RespArgs args) {
+        return run(session, table.find(args), args);
+    }
+
+    /** Runs a command that passed its checks. */
+    private Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
         if (!Gathering.gathers(args)) {
             Gathering.current().runNow(); // what the client sent before this command takes effect before it
         }

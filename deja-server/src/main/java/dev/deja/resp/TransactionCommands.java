@@ -75,8 +75,8 @@ final class TransactionCommands {
         }
         List<Object> replies = new ArrayList<>(transaction.commands().size());
         List<CompletableFuture<?>> waiting = new ArrayList<>();
-        for (Transaction.Queued queued : transaction.commands()) {
-            Object reply = commands.run(session, queued.entry(), queued.args());
+        for (RespArgs queued : transaction.commands()) {
+            Object reply = commands.runQueued(session, queued);
             if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
                 waiting.add(future);
             }
