@@ -38,7 +38,8 @@ final class BloomCommands {
         this.transfers = new DumpTransfers(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(this::reserve)));
         commands.add(RespCommand.write("BF.ADD", 3, this::add));
         commands.add(RespCommand.write("BF.MADD", -3, this::madd));

@@ -2,6 +2,9 @@ package dev.deja.resp;
 
 import io.micrometer.core.instrument.Counter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -42,6 +45,7 @@ final class CommandTable {
         this.counters = counters;
     }
 
+    /** Adds the command; one added under the same name before is replaced. */
     void add(RespCommand command) {
         if (4 * (size + 1) > slots.length) {
             Entry[] old = slots;
@@ -73,6 +77,29 @@ final class CommandTable {
             }
         }
         return null;
+    }
+
+    /** The command with this upper-case name, or null. */
+    RespCommand find(String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+        for (int i = index(hash(bytes)); slots[i] != null; i = (i + 1) & (slots.length - 1)) {
+            if (slots[i].command.name().equals(name)) {
+                return slots[i].command;
+            }
+        }
+        return null;
+    }
+
+    /** Every command, by name. */
+    List<RespCommand> all() {
+        List<RespCommand> all = new ArrayList<>(size);
+        for (Entry e : slots) {
+            if (e != null) {
+                all.add(e.command);
+            }
+        }
+        all.sort(Comparator.comparing(RespCommand::name));
+        return all;
     }
 
     private void place(Entry e) {

@@ -30,7 +30,8 @@ final class DejaCommands {
         this.access = new KeyAccess(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("DJ.CREATE", -3, RespCommand.slow(this::create)));
         commands.add(RespCommand.write("DJ.DROP", 2, RespCommand.slow((s, a) -> {
             namespaces.delete(a.string(1));

@@ -38,9 +38,27 @@ final class Gathering {
         return CURRENT.get();
     }
 
-    /** Whether the command is one that {@link RespCommands} lets gather instead of running it at once. */
+    /**
+     * Whether the command is one an event loop gathers instead of running it at once: {@code SET ... NX},
+     * {@code SETNX} or {@code BF.ADD}; every other command first runs what was gathered.
+     */
     static boolean gathers(RespArgs args) {
-        return KvCommands.gathered(args) || (args.size() == 3 && args.is(0, "BF.ADD"));
+        return setIfAbsent(args) || (args.size() == 3 && args.is(0, "BF.ADD"));
+    }
+
+    private static boolean setIfAbsent(RespArgs args) {
+        if (args.size() == 3 && args.is(0, "SETNX")) {
+            return true;
+        }
+        if (args.size() < 4 || !args.is(0, "SET")) {
+            return false;
+        }
+        for (int i = 3; i < args.size(); i++) {
+            if (args.is(i, "NX")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Gathers one {@code SET key value NX} on {@code kv}: completes with whether it set the key. */

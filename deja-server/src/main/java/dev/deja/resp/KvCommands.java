@@ -31,7 +31,8 @@ final class KvCommands {
         this.access = new KeyAccess(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("SET", -3, this::set));
         commands.add(RespCommand.write("SETNX", 3, this::setNx));
         commands.add(RespCommand.write("SETEX", 4, (s, a) -> setEx(a, 1000)));
@@ -144,25 +145,6 @@ final class KvCommands {
         return Gathering.current()
                 .setIfAbsent(writable(), key, value, 0)
                 .thenApply(set -> Replies.integer(set ? 1 : 0));
-    }
-
-    /**
-     * Whether the command is a {@code SET ... NX} or {@code SETNX}, which the event loop gathers and runs with the
-     * others of its turn ({@link Gathering}, {@link KvBatch}); every other command first runs what was gathered.
-     */
-    static boolean gathered(RespArgs args) {
-        if (args.size() == 3 && args.is(0, "SETNX")) {
-            return true;
-        }
-        if (args.size() < 4 || !args.is(0, "SET")) {
-            return false;
-        }
-        for (int i = 3; i < args.size(); i++) {
-            if (args.is(i, "NX")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */
