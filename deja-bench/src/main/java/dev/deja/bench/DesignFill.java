@@ -103,9 +103,9 @@ final class DesignFill {
         if (shape == BloomShape.IN_CACHE) {
             List<byte[]> keys = new ArrayList<>(fillKeys(shape));
             keys.addAll(held);
-            return GuavaFill.filter(shape.capacity, shape.fpp, false, keys);
+            return GuavaFill.filter(shape.capacity, shape.fpp, /* halfFull= */ false, keys);
         }
-        return GuavaFill.filter(shape.capacity, shape.fpp, true, held);
+        return GuavaFill.filter(shape.capacity, shape.fpp, /* halfFull= */ true, held);
     }
 
     /** The in-cache filters' fill: {@code capacity} keys of their own pool. */

@@ -238,11 +238,11 @@ final class BloomCommands {
     }
 
     private static RedisMessage addedResp2(boolean added) {
-        return Replies.bool(false, added);
+        return Replies.bool(/* resp3= */ false, added);
     }
 
     private static RedisMessage addedResp3(boolean added) {
-        return Replies.bool(true, added);
+        return Replies.bool(/* resp3= */ true, added);
     }
 
     private static RedisMessage added(boolean resp3, Verdict[] verdicts) {

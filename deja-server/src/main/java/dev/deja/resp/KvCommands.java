@@ -157,7 +157,7 @@ final class KvCommands {
         Namespace kv = writable();
         long expiresAt = expiresAt(kv.exactStore(), unitMillis == 1 ? "PX" : "EX", amount, command);
         return kv.writeExact(store -> {
-            store.put(key, value, expiresAt, false);
+            store.put(key, value, expiresAt, /* keepExpiry= */ false);
             return Replies.OK;
         });
     }

@@ -206,7 +206,7 @@ class SizeCommandTest {
                 .json();
         long keys = 1000L * 7 * 86_400;
         assertThat(j.at("/results/keys").asLong()).isEqualTo(keys);
-        double perKey = ExactSizing.bytesPerKey(keys, 16, true, 8);
+        double perKey = ExactSizing.bytesPerKey(keys, 16, /* owners= */ true, 8);
         assertThat(j.at("/results/bytesPerKey").asDouble()).isEqualTo(perKey);
         assertThat(j.at("/results/diskBytes").asLong()).isEqualTo(Math.round(keys * perKey));
         assertThat(j.at("/results/peakDiskBytes").asLong()).isEqualTo(Math.round(keys * 1.125 * perKey));

@@ -74,7 +74,7 @@ class NamespaceRegistryTest {
     @Test
     void namespacesBeyondTheMemoryLimitAreRefusedBeforeAnythingIsWritten() throws IOException {
         long limit = 3L << 20;
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, limit)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, limit)) {
             long defaultBytes = registry.memoryReserved(); // the default namespace's bits
             assertThat(registry.memoryLimit()).isEqualTo(limit);
             registry.create("a", "bloom", ONE_MIB_BLOOM);
@@ -185,7 +185,7 @@ class NamespaceRegistryTest {
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);
-        try (NamespaceRegistry registry = open(kinds, false, 64L << 20)) {
+        try (NamespaceRegistry registry = open(kinds, /* autoCreate= */ false, 64L << 20)) {
             long reserved = registry.memoryReserved();
             assertThatThrownBy(() -> registry.create("e12", "full", Map.of()))
                     .isInstanceOf(UncheckedIOException.class)
@@ -214,7 +214,7 @@ class NamespaceRegistryTest {
                 .allSatisfy(e -> assertThat(e.getFormattedMessage()).startsWith("could not create namespace 'e1"))
                 .allSatisfy(e ->
                         assertThat(e.getThrowableProxy()).as("with its cause").isNotNull());
-        try (NamespaceRegistry registry = open(kinds, false)) {
+        try (NamespaceRegistry registry = open(kinds, /* autoCreate= */ false)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
         }
     }
@@ -225,7 +225,7 @@ class NamespaceRegistryTest {
         Path dir = dataDir.resolve("e12");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(NamespaceMetadata.FILE), "name=e12\nkind=exact\nparam.memtable=1\n");
-        assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+        assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
                         + ": memtable must be in [64k, 16g] (got 1)");
@@ -244,7 +244,7 @@ class NamespaceRegistryTest {
                 "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
         for (Map.Entry<String, String> c : contents.entrySet()) {
             Files.writeString(file, c.getKey());
-            assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+            assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
                     .as(c.getKey())
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("namespace 'broken' cannot be loaded: " + file + ": " + c.getValue());
@@ -262,7 +262,7 @@ class NamespaceRegistryTest {
                 Files.createDirectories(dataDir.resolve(name));
                 Files.writeString(dataDir.resolve(name).resolve(NamespaceMetadata.FILE), "kind=bloom\n");
             }
-            try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
                 assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
             }
             assertThat(events.list)
@@ -317,7 +317,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aDataDirWhoseNamespacesExceedTheLimitDoesNotOpen() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, 4L << 20)) {
             registry.create("a", "bloom", ONE_MIB_BLOOM);
             registry.create("b", "bloom", ONE_MIB_BLOOM);
             registry.get("a")
@@ -334,7 +334,7 @@ class NamespaceRegistryTest {
                 .hasMessageContaining(
                         "namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.1 MiB of memory when full");
         // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, 4L << 20)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
             assertThat(registry.get("a").store().check("kept".getBytes(UTF_8))).isTrue();
         }
@@ -342,7 +342,7 @@ class NamespaceRegistryTest {
 
     @Test
     void namesThatCouldLeaveTheDataDirAreRefused() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             for (String bad : new String[] {"", "..", "../x", "a/b", ".hidden", "a\\b", "x".repeat(129), "sp ace"}) {
                 assertThatThrownBy(() -> registry.create(bad, "bloom", Map.of()))
                         .as(bad)
@@ -356,7 +356,7 @@ class NamespaceRegistryTest {
 
     @Test
     void unknownNamespaceIsAClearErrorWhenAutoCreateIsOff() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, false)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ false)) {
             assertThatThrownBy(() -> registry.getOrCreate("nope"))
                     .isInstanceOf(NamespaceException.class)
                     .hasMessageContaining("namespace 'nope' does not exist");
@@ -367,7 +367,7 @@ class NamespaceRegistryTest {
 
     @Test
     void realKindsResolveTheirParametersToAShape() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             Namespace a = registry.create("shape-a", "bloom", Map.of("capacity", "10000", "fpp", "0.01"));
             Namespace b = registry.create(
                     "shape-b",
@@ -391,13 +391,13 @@ class NamespaceRegistryTest {
 
     @Test
     void kindParametersAndContentSurviveAReopen() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("kept", "recent", Map.of("keys", "1000"));
             registry.get("kept")
                     .checkThenAdd(List.of("a".getBytes(UTF_8)), new long[] {7})
                     .join();
         }
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             Namespace kept = reopened.get("kept");
             assertThat(kept.kind().name()).isEqualTo("recent");
             assertThat(kept.store().check("a".getBytes(UTF_8))).isTrue();
@@ -412,7 +412,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aClearRacingADeleteLeavesTheNameFreeOrTheNamespaceWhole() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             for (int round = 0; round < 20; round++) {
                 registry.create("raced", "bloom", Map.of("capacity", "100000"));
                 registry.get("raced")
@@ -448,7 +448,7 @@ class NamespaceRegistryTest {
         // walks the namespace's files and used to fail with NoSuchFileException when one went away between being
         // listed and being looked at (seen as "received bad data ... .snap.tmp" on the last BF.LOADCHUNK). The
         // thread below does what the snapshot thread does to the directory, as fast as it can.
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("busy", "recent", Map.of("buckets", "4096"));
             Path dir = dataDir.resolve("busy");
             java.util.concurrent.atomic.AtomicLong files = new java.util.concurrent.atomic.AtomicLong();
@@ -527,7 +527,7 @@ class NamespaceRegistryTest {
      */
     @Test
     void exactCheckpointsRacingClearsFailOnlyAsClosedAndNeverRefuseTheClear() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("ckpt", "exact", Map.of());
             registry.get("ckpt")
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
@@ -551,7 +551,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aWriteRacingADeleteIsToldTheNamespaceWasDeleted() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             for (int round = 0; round < 20; round++) {
                 Namespace namespace = registry.create("doomed", "recent", Map.of("buckets", "4096"));
                 java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -620,7 +620,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aMergeSurvivesARestartEvenWithNoWriteSinceTheLastSnapshot() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("ma", "bloom", Map.of("capacity", "1000"));
             registry.create("mb", "bloom", Map.of("capacity", "1000"));
             registry.get("ma").checkThenAdd(List.of("x".getBytes(UTF_8)), null).join();
@@ -629,7 +629,7 @@ class NamespaceRegistryTest {
             registry.get("ma").mergeFrom(registry.get("mb")).join();
             assertThat(registry.get("ma").store().check("y".getBytes(UTF_8))).isTrue();
         }
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             // the merge's snapshot used to be skipped (same journal position), and the merged key lost
             assertThat(reopened.get("ma").store().check("x".getBytes(UTF_8))).isTrue();
             assertThat(reopened.get("ma").store().check("y".getBytes(UTF_8)))
@@ -642,7 +642,7 @@ class NamespaceRegistryTest {
     void aLoadedDumpIsOnDiskWhenTheLoadReturnsSoACrashRightAfterKeepsIt() throws Exception {
         Map<String, String> big = Map.of("bits", Long.toString(1L << 30), "k", "7"); // 128 MiB: seconds to write
         ByteArrayOutputStream dump = new ByteArrayOutputStream();
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("source", "bloom", big);
             registry.create("target", "bloom", big);
             registry.get("source").checkThenAdd(keys(0, 2000), null).join();
@@ -678,7 +678,7 @@ class NamespaceRegistryTest {
                         "journal-00000000000000000000.log",
                         "journal-00000000000000000500.log"));
         for (int reopen = 0; reopen < 2; reopen++) {
-            try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+            try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ false)) {
                 Namespace orders = registry.get("orders");
                 for (int i = 0; i < 600; i++) {
                     assertThat(orders.store().check(("order-" + i).getBytes(UTF_8)))
@@ -699,7 +699,7 @@ class NamespaceRegistryTest {
             assertThat(bloomFormatVersion(newest(dataDir.resolve("orders"), "snapshot-")))
                     .isEqualTo(1);
         }
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ false)) {
             Namespace orders = registry.get("orders");
             assertThat(orders.store().check("fresh-0".getBytes(UTF_8))).isTrue();
             assertThat(orders.store().check("fresh-1".getBytes(UTF_8))).isTrue();
@@ -730,18 +730,18 @@ class NamespaceRegistryTest {
 
     @Test
     void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("fragile", "bloom", Map.of())
                     .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.get("fragile")
                     .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
         }
         flipByte(newest(dataDir.resolve("fragile"), "snapshot-"), 40);
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             Namespace reloaded = registry.get("fragile");
             assertThat(reloaded.store().check("first".getBytes(UTF_8))).isTrue();
             assertThat(reloaded.store().check("second".getBytes(UTF_8)))
@@ -760,12 +760,12 @@ class NamespaceRegistryTest {
     @Test
     void aNamespaceWhoseSnapshotsAreAllDamagedStopsTheStartInsteadOfOpeningEmpty() throws IOException {
         Path dir = dataDir.resolve("fragile");
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("fragile", "bloom", Map.of())
                     .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.get("fragile")
                     .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
@@ -787,7 +787,7 @@ class NamespaceRegistryTest {
             before = files.map(f -> f.getFileName().toString()).sorted().toList();
         }
         for (int start = 0; start < 2; start++) {
-            assertThatThrownBy(() -> open(FIXTURE, true))
+            assertThatThrownBy(() -> open(FIXTURE, /* autoCreate= */ true))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("cannot rebuild the store in " + dir)
                     .hasMessageContaining("no snapshot verifies")
@@ -802,7 +802,7 @@ class NamespaceRegistryTest {
         for (Path file : storeFiles) {
             Files.move(file, kept.resolve(file.getFileName()));
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             Namespace emptied = registry.get("fragile");
             assertThat(emptied.kind().name()).isEqualTo("bloom");
             assertThat(emptied.store().check("first".getBytes(UTF_8))).isFalse();
@@ -814,7 +814,7 @@ class NamespaceRegistryTest {
     void aFinalSnapshotThatFailsIsReportedAndTheJournalStillHoldsEveryWrite() throws IOException {
         Path dir = dataDir.resolve("full");
         List<Path> blockers = new java.util.ArrayList<>();
-        NamespaceRegistry registry = open(FIXTURE, true);
+        NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true);
         try {
             registry.create("full", "bloom", Map.of())
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
@@ -836,7 +836,7 @@ class NamespaceRegistryTest {
             Files.delete(blocker);
             Files.delete(blocker.getParent());
         }
-        try (NamespaceRegistry reopened = open(FIXTURE, true)) {
+        try (NamespaceRegistry reopened = open(FIXTURE, /* autoCreate= */ true)) {
             assertThat(reopened.get("full").store().check("k".getBytes(UTF_8)))
                     .as("replayed from the journal")
                     .isTrue();
@@ -922,7 +922,7 @@ class NamespaceRegistryTest {
     void aCrashInTheMiddleOfAClearRecoversTheNamespaceEmpty(String kind) throws Exception {
         Path dir = dataDir.resolve("c");
         Path crashed = tmpCopy.resolve("data");
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create(
                     "c", kind, kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
             registry.get("c").checkThenAdd(keys(0, 100), null).join();
@@ -964,7 +964,7 @@ class NamespaceRegistryTest {
     @Test
     void anExactStoreRenamedAsideByAnInterruptedClearIsDeletedAtTheNextStart() throws Exception {
         Path dir = dataDir.resolve("x");
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("x", "exact", Map.of())
                     .checkThenAdd(keys(0, 100), null)
                     .join();
@@ -977,7 +977,7 @@ class NamespaceRegistryTest {
         }
         // the image of a second clear that a crash stopped right after its rename
         Files.move(dir.resolve(ExactNamespaceStore.DB), dir.resolve(ExactNamespaceStore.CLEARED));
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).doesNotExist();
             assertThat(reopened.get("x").store().checkAll(keys(100, 200))).containsOnly(false);
             reopened.get("x")
@@ -989,7 +989,7 @@ class NamespaceRegistryTest {
 
     @Test
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("gone", "bloom", Map.of())
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                     .join();
@@ -1004,7 +1004,7 @@ class NamespaceRegistryTest {
                     .checkThenAdd(List.of("after".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             assertThat(registry.get("gone").store().check("k".getBytes(UTF_8)))
                     .as("clear is durable")
                     .isFalse();
