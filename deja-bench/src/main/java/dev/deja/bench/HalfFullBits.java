@@ -20,8 +20,8 @@ final class HalfFullBits extends InputStream {
     }
 
     /**
-     * {@code length} bytes of a filter's bit array: half full (seed 1), or all zero (held in memory: small filters
-     * only).
+     * {@code length} bytes of a filter's bit array: half full (random seed 1), or all zero (held in memory: small
+     * filters only).
      */
     static InputStream orZeros(long length, boolean halfFull) {
         return halfFull ? new HalfFullBits(length, 1) : new ByteArrayInputStream(new byte[Math.toIntExact(length)]);

@@ -404,7 +404,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /**
      * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own
-     * defaults: the seed's filter for bloom, the store's defaults for exact. A recent store has no size that suits
+     * defaults: the 1 GiB default filter for bloom, the store's defaults for exact. A recent store has no size that suits
      * most uses (it is sized from a rate and a window), so there it must be given.
      */
     private NamespaceSpec defaultSpec() {
@@ -412,7 +412,7 @@ final class ServeCommand implements Callable<Integer> {
             return NamespaceSpec.parse(defaultKind, defaultParams);
         }
         return switch (defaultKind) {
-            case "bloom" -> ServerConfig.SEED_DEFAULT;
+            case "bloom" -> ServerConfig.DEFAULT_FILTER;
             case "recent" ->
                 throw new CommandLine.ParameterException(
                         spec.commandLine(),

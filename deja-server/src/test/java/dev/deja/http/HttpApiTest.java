@@ -46,7 +46,7 @@ class HttpApiTest {
     }
 
     @Test
-    void seedEndpointsAnswerAsTheSeedServerDid() throws Exception {
+    void singleKeyEndpointsAnswerAsTheBloomHttpServerDoes() throws Exception {
         assertThat(get("/check?e=Hello%20Habr%21").body()).isEqualTo("MISSING\n");
         HttpResponse<String> added = get("/add?e=Hello%20Habr%21");
         assertThat(added.body()).isEqualTo("ADDED\n");
@@ -58,10 +58,10 @@ class HttpApiTest {
 
     @Test
     void namespaceParameterSelectsAnotherNamespace() throws Exception {
-        assertThat(get("/add?e=only-in-a&ns=seed-a").body()).isEqualTo("ADDED\n");
+        assertThat(get("/add?e=only-in-a&ns=other-a").body()).isEqualTo("ADDED\n");
         assertThat(get("/check?e=only-in-a").body()).isEqualTo("MISSING\n");
-        assertThat(get("/check?e=only-in-a&ns=seed-a").body()).isEqualTo("PRESENT\n");
-        assertThat(json(get("/namespaces/seed-a")).get("count").asLong()).isEqualTo(1);
+        assertThat(get("/check?e=only-in-a&ns=other-a").body()).isEqualTo("PRESENT\n");
+        assertThat(json(get("/namespaces/other-a")).get("count").asLong()).isEqualTo(1);
     }
 
     @Test
