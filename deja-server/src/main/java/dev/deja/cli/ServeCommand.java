@@ -245,7 +245,8 @@ final class ServeCommand implements Callable<Integer> {
             paramLabel = "N",
             defaultValue = "0",
             description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
-                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md)."
+                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md, section Server"
+                    + " settings)."
                     + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
@@ -403,9 +404,9 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own
-     * defaults: the 1 GiB default filter for bloom, the store's defaults for exact. A recent store has no size that suits
-     * most uses (it is sized from a rate and a window), so there it must be given.
+     * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own defaults:
+     * the 1 GiB default filter for bloom, the store's defaults for exact. A recent store has no size that suits most
+     * uses (it is sized from a rate and a window), so there it must be given.
      */
     private NamespaceSpec defaultSpec() {
         if (defaultParams != null) {

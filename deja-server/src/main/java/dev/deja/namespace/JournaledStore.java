@@ -145,9 +145,9 @@ final class JournaledStore implements NamespaceStore {
     /**
      * Forgets every key, as a {@link #replace} with empty content: the empty content is written as a snapshot past
      * every record before the old files go, so a crash at any point of the clear recovers the old content whole or
-     * nothing. Deleting the old files first, as clears once did, let a crash between two deletions recover an old
-     * snapshot without the journal after it. Writing an empty snapshot of the default namespace (1 GiB of bits,
-     * stored sparse) takes a few hundred milliseconds (docs/BENCHMARKS.md).
+     * nothing, never an old snapshot without the journal after it. The empty snapshot of a large filter is stored
+     * sparse, so its time grows with the filter's size, not with what it held (docs/BENCHMARKS.md, section clearing
+     * a namespace).
      */
     @Override
     public void clear() throws IOException {
@@ -156,8 +156,8 @@ final class JournaledStore implements NamespaceStore {
 
     /**
      * Replaces the content with {@code loaded}, durably before it returns. The new content is written as a snapshot
-     * before the old files go ({@link JournaledSeenSet#replaceContent}): deleting them first left a window in which a
-     * crash lost the old content, acknowledged long before, and the new one both. A request that fetched the old
+     * before the old files go ({@link JournaledSeenSet#replaceContent}), so that no crash loses both the old content,
+     * acknowledged long before, and the new one. A request that fetched the old
      * store just before the swap is refused as closed rather than written to files about to be deleted
      * ({@link Namespace} makes it again on the new store). When the snapshot cannot be written, the old content is
      * opened again and keeps serving.

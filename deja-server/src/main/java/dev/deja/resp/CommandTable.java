@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 /**
  * The commands by name, found from the name's bytes in any case without building a string: a command name is
- * looked up for every request, and upper-casing it into a new string was a tenth of a pipelined request's cost.
+ * looked up for every request, which should not pay for an upper-cased copy of it.
  * Open addressing over a table at most a quarter full; each entry also holds the command's operations counter.
  */
 final class CommandTable {

@@ -10,7 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
  * The writes one event loop gathers in one turn, from every connection it serves, to run each kind as one store
  * call: {@code SET ... NX} on the key-value namespace ({@link KvBatch}: a MultiGet per generation, one WriteBatch,
  * one write of RocksDB's log) and {@code BF.ADD} on one namespace ({@link AddBatch}: one lock, one journal append,
- * overlapped cache misses). With many clients, that per-call cost, not the network, was what each command cost.
+ * overlapped cache misses). With many clients, what bounds the commands served is that fixed cost of each store
+ * call, not the network, so one call serves a turn's many.
  *
  * <p>Order: a connection's next command that is not gathered runs everything gathered first ({@link #runNow}),
  * and a write of one kind runs what is gathered of the other kind first, so a connection's commands take effect in
