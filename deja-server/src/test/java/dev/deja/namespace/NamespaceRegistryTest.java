@@ -219,7 +219,7 @@ class NamespaceRegistryTest {
         }
     }
 
-    /** What an older version's failed create left: parameters the exact store never accepted. */
+    /** A data dir holding a namespace whose parameters the exact store does not accept. */
     @Test
     void aNamespaceThatCannotLoadIsNamedWithItsDirectory() throws IOException {
         Path dir = dataDir.resolve("e12");
@@ -445,9 +445,8 @@ class NamespaceRegistryTest {
     @Test
     void aClearIsNotRefusedForAFileThatVanishesWhileItsFilesAreChecked() throws Exception {
         // A snapshot writes a temporary file, renames it into place and prunes older ones. The check before a clear
-        // walks the namespace's files and used to fail with NoSuchFileException when one went away between being
-        // listed and being looked at (seen as "received bad data ... .snap.tmp" on the last BF.LOADCHUNK). The
-        // thread below does what the snapshot thread does to the directory, as fast as it can.
+        // walks the namespace's files, and one may go away between being listed and being looked at: that must not
+        // refuse the clear. The thread below does what the snapshot thread does to the directory, as fast as it can.
         try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("busy", "recent", Map.of("buckets", "4096"));
             Path dir = dataDir.resolve("busy");
@@ -467,10 +466,9 @@ class NamespaceRegistryTest {
     }
 
     /**
-     * Writes racing clears land before or after each clear and none fails: a write that reached the store a clear had
-     * just closed used to fail with "store ... is closed" (an ERROR in the server's log, an error for the client);
-     * it is now made again on the new store. Under {@code always} an exact write waits for a group sync, which could
-     * meet the store closed by the clear and failed the write, though it had landed before the clear.
+     * Writes racing clears land before or after each clear and none fails: a write that reaches the store a clear has
+     * just closed is made again on the new store. Under {@code always} an exact write waits for a group sync, which may
+     * meet the store closed by the clear; the write landed before the clear, and succeeds.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"recent, NO", "exact, NO", "recent, ALWAYS", "exact, ALWAYS"})
@@ -630,7 +628,7 @@ class NamespaceRegistryTest {
             assertThat(registry.get("ma").store().check("y".getBytes(UTF_8))).isTrue();
         }
         try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
-            // the merge's snapshot used to be skipped (same journal position), and the merged key lost
+            // the merge is in the snapshot written after it, though it moved no journal position
             assertThat(reopened.get("ma").store().check("x".getBytes(UTF_8))).isTrue();
             assertThat(reopened.get("ma").store().check("y".getBytes(UTF_8)))
                     .as("merged in")
@@ -914,8 +912,8 @@ class NamespaceRegistryTest {
     /**
      * A clear writes the empty content as a snapshot past every record before it deletes the old files, so a crash at
      * any point of it recovers the namespace empty. The image below is the worst point: the new snapshot written and
-     * no old file deleted yet. Clears used to delete the files first, in directory order, and a crash between two
-     * deletions recovered an old snapshot without the journal after it.
+     * no old file deleted yet. Deleting the files first would let a crash between two deletions recover an old
+     * snapshot without the journal after it.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"bloom", "recent"})
