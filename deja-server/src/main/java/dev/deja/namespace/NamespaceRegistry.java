@@ -228,19 +228,14 @@ public final class NamespaceRegistry implements AutoCloseable {
         return autoCreate ? find(name) : Optional.of(get(name));
     }
 
-    /** The namespace, created with the default kind and parameters when missing and auto-create is on. */
+    /**
+     * The namespace, created with the default kind and parameters when missing and auto-create is on.
+     *
+     * @throws NamespaceException {@link NamespaceException.Problem#UNKNOWN} when it does not exist and auto-create is
+     *                            off; as {@link #create} does when it cannot be created
+     */
     public Namespace getOrCreate(String name) {
-        Namespace namespace = namespaces.get(name);
-        if (namespace != null) {
-            return namespace;
-        }
-        if (!autoCreate) {
-            return get(name);
-        }
-        synchronized (this) {
-            namespace = namespaces.get(name);
-            return namespace != null ? namespace : create(name, defaultSpec.kind(), defaultSpec.parameters());
-        }
+        return autoCreate ? getOrCreate(name, defaultSpec) : get(name);
     }
 
     /** The namespace, created from {@code spec} when missing whatever the auto-create setting (a configured name). */
