@@ -15,8 +15,7 @@ for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null &&
 curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); wrk -t$THREADS -c$CONNS -d${SECONDS_}s, pipeline depth $DEPTH, after ${WARMUP_SECONDS}s of warm-up"
 # Warm-up, not reported: JIT compilation, the first allocation of the default namespace's bit array, and the heap
-# growing to its working size (the kernel zeroes each page the process touches for the first time: 22% of the
-# server's CPU samples over a whole short run, async-profiler). One process, measured back to back from its
-# start on 2026-11-25: 37,094 requests/s over the first 5 s, 90,849 over the next 15 s, 111,134 over the 15 after.
+# growing to its working size (the kernel zeroes each page the process touches for the first time), all of which a
+# fresh process pays in its first seconds and a serving one never again.
 wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP_SECONDS}s" -s "$LUA" "http://127.0.0.1:$PORT" -- "$DEPTH" >/dev/null
 wrk -t"$THREADS" -c"$CONNS" -d"${SECONDS_}s" -s "$LUA" "http://127.0.0.1:$PORT" -- "$DEPTH"

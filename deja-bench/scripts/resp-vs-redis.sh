@@ -28,9 +28,9 @@ start_deja_and_redis --fsync everysec ${DEJA_SERVE_ARGS:-} -- "${REDIS_PERSISTEN
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS keyspace=$KEYSPACE clients=$CLIENTS rounds=$ROUNDS warm-up=$WARMUP redis-persistence=${REDIS_PERSISTENCE:-none} deja-args='${DEJA_SERVE_ARGS:-}' redis-args='${REDIS_SERVER_ARGS:-}'"
 # Warm-up, not reported, the same for both servers before each command measured: WARMUP requests (the fifth
 # argument; by default a tenth of the requests, at least 100,000) at pipelining 1 and again at 64. It covers JIT
-# compilation of each path (measured: three back-to-back P=1 runs on one deja process took 23.3, 18.4 and 16.0 us
-# of CPU per request), the first writes into deja's fresh bloom namespace, which allocate its bit array chunk by
-# chunk, and the creation of the kv namespace on the first SET (a one-time cost of a namespace, not of a request).
+# compilation of each path, which makes a fresh process's first runs cost more CPU per request than its later ones,
+# the first writes into deja's fresh bloom namespace, which allocate its bit array chunk by chunk, and the creation
+# of the kv namespace on the first SET (a one-time cost of a namespace, not of a request).
 warm_up() { # port, command...
   local port="$1"; shift
   for P in 1 64; do

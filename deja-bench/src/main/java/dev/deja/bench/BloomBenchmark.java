@@ -35,11 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * machine load.
  *
  * <p>Why the held keys are not put in through {@code add}: a method HotSpot has compiled while it inserted keys keeps
- * the insertion compiled beside the lookup, and its duplicate calls then ran at about 0.7 of {@code check}'s speed out
- * of cache, where the same calls compiled on a stream of duplicates, or of duplicates with some new keys, run at
- * {@code check}'s (docs/BENCHMARKS.md, "Duplicates measured on code compiled for them"). This benchmark's setup used to
- * insert the held keys through {@code add}, and the first pass of its stream met the odd keys new, so it measured
- * code compiled for a stream of new keys running on one of duplicates.
+ * the insertion compiled beside the lookup, so its duplicate calls would be measured on code compiled for a stream of
+ * new keys, not for the stream of duplicates they run on (docs/BENCHMARKS.md, section Duplicates measured on code
+ * compiled for them). For the same reason every key a duplicate stream meets is held before its first pass.
  *
  * <p>The {@code batch*} benchmarks pass 64 keys per call to deja's batch forms ({@code checkAll}, {@code addAll},
  * {@code checkThenAddAll}), which hash every key and then test every block, so the cache misses of one batch
@@ -49,9 +47,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * (the comparison a caller who batches sees).
  * {@link BloomBatchSizeBenchmark} shows how the batch gain depends on the batch size.
  *
- * <p>The forks touch their whole heap at start ({@code -XX:+AlwaysPreTouch}): without it, whether a 1 GiB filter
- * ended up on transparent huge pages varied from iteration to iteration, and Guava's out-of-cache scores fell into
- * two groups about 1.6 times apart (docs/BENCHMARKS.md, 2026-11-25). They add the Vector API's module, as
+ * <p>The forks touch their whole heap at start ({@code -XX:+AlwaysPreTouch}), so that whether a 1 GiB filter lies on
+ * transparent huge pages does not change from one iteration to the next, and with it the cost of its cache misses.
+ * They add the Vector API's module, as
  * {@code ./deja serve} does, so deja's filter tests its blocks with vectors ({@code VectorBlocks}).
  */
 @BenchmarkMode(Mode.Throughput)

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.State;
  * {@link BloomBenchmark}'s add and checkThenAdd measure the other case, a key already held.
  *
  * <p>Every call takes a fresh 16-byte key from a counter ({@link FreshKeys}, written into one reused array), the
- * same generator for both filters, so its cost, a nanosecond or two, is in both scores. Out of cache only: a 1 MiB
+ * same generator for both filters, so its small cost is in both scores. Out of cache only: a 1 MiB
  * filter taking millions of new keys a second would be saturated within a second, and every key would then read as
  * held. The 1 GiB filters start at their design fill ({@link DesignFill}) and take about 10^8 further keys in a run,
  * which raises their fill but not the cost of a call.
@@ -40,8 +40,9 @@ public class BloomNewKeyBenchmark {
      * Keys that no filter has held, 16 bytes in one array each call overwrites: a counter in the first eight bytes,
      * stepping by an odd number, so no key repeats within 2^64 calls, and the series in the last eight, so no two
      * series share a key. The filters' hashes mix every byte, so keys need not look random to land on random blocks.
-     * One eight-byte store per key: with the key written byte by byte, and read by the hash eight bytes at a time,
-     * deja's check ran at 0.4 of its speed (docs/BENCHMARKS.md).
+     * One eight-byte store per key, as the hash reads it eight bytes at a time: a key written byte by byte would make
+     * each of those reads wait for the byte stores before it, a cost of the generator's that the score would count as
+     * the filter's.
      */
     @State(Scope.Thread)
     public static class FreshKeys {

@@ -14,7 +14,7 @@ import java.util.function.IntToLongFunction;
  * of each contender in turn, for each operation, and the result is the median over the rounds of the per-round
  * ratio to Guava. A companion to {@link BloomBenchmark} for a shared machine whose speed drifts within seconds: JMH
  * measures one benchmark after another, so a deja score and the Guava score it is divided by come from different
- * minutes, while here both halves of a ratio are a few hundred milliseconds apart. The filters, keys and Guava's
+ * minutes, while here both halves of a ratio come from the same round, one burst apart. The filters, keys and Guava's
  * analogue of checkThenAdd ({@code put}) are {@link BloomBenchmark}'s.
  *
  * <p>More contenders, each also compared per round with this build's filter: {@code format1}, a filter read from
@@ -39,9 +39,9 @@ public final class BloomPairedRun {
      * One filter under test: its name and a burst of {@link #CALLS} calls of an operation. checkThenAdd runs on a
      * filter of its own, so that its first burst, like add's, meets the odd keys new: add, which runs before it in
      * each round, would otherwise have added them, and the compiler would then build checkThenAdd for a stream that
-     * never inserts and add for one that does (docs/BENCHMARKS.md, 2026-11-26: that made checkThenAdd up to a third
-     * faster). Both then run on duplicates with code compiled while inserting, the case {@code BloomBenchmark} no
-     * longer measures ("Duplicates measured on code compiled for them").
+     * never inserts and add for one that does, so the two would not be compiled alike. Both then run on duplicates
+     * with code compiled while inserting, a case {@code BloomBenchmark} does not measure (docs/BENCHMARKS.md, section
+     * Duplicates measured on code compiled for them).
      */
     private interface Contender {
         String name();

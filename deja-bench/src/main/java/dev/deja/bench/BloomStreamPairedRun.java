@@ -13,10 +13,10 @@ import java.util.function.LongSupplier;
  * median over the rounds of each round's ratio of deja's rate to Guava's.
  *
  * <p>Why beside the JMH benchmarks ({@link BloomBenchmark}, {@link BloomNewKeyBenchmark}, {@link BloomMixBenchmark}).
- * Out of cache, a call costs about one memory access (deja) or several (Guava), and on this shared machine the
- * memory's speed drifts: the same JMH benchmark has scored from 4.4 to 8.8 calls per microsecond in forks a few
- * minutes apart. JMH measures one benchmark after the other, so a deja score and the Guava score it is divided by
- * come from different minutes; here the two halves of a ratio are a second apart, and a drift moves both.
+ * Out of cache, a call costs about one memory access (deja) or several (Guava), and on a shared machine the memory's
+ * speed drifts from one minute to the next. JMH measures one benchmark after the other, so a deja score and the Guava
+ * score it is divided by come from different minutes; here the two halves of a ratio come from the same round, and a
+ * drift moves both.
  *
  * <p>The filters are those of the JMH benchmarks: at their design fill ({@link DesignFill}), holding the pool's held
  * keys, put in through no call measured here. One stream per JVM, and one loop per filter and operation, so each

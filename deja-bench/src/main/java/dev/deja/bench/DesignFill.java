@@ -10,7 +10,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * deja's and Guava's filters at one shape, each at its design fill, and then holding the keys a benchmark asks for:
  * the in-cache ones by inserting {@code capacity} keys, the 1 GiB ones by loading bits that are each set with
- * probability 1/2 (inserting 5e8 keys would take minutes per fork).
+ * probability 1/2 (inserting 5e8 keys would take each fork far longer than what it measures).
  *
  * <p>No key goes in through the single calls a benchmark measures ({@code add}, {@code checkThenAdd}, Guava's
  * {@code put}): HotSpot compiles them for the branch profile of the calls they have seen, and a setup inserting
@@ -103,9 +103,9 @@ final class DesignFill {
         if (shape == BloomShape.IN_CACHE) {
             List<byte[]> keys = new ArrayList<>(fillKeys(shape));
             keys.addAll(held);
-            return GuavaFill.filter(shape.capacity, shape.fpp, false, keys);
+            return GuavaFill.filter(shape.capacity, shape.fpp, /* halfFull= */ false, keys);
         }
-        return GuavaFill.filter(shape.capacity, shape.fpp, true, held);
+        return GuavaFill.filter(shape.capacity, shape.fpp, /* halfFull= */ true, held);
     }
 
     /** The in-cache filters' fill: {@code capacity} keys of their own pool. */

@@ -34,9 +34,9 @@ final class DuplicateStream {
             return pool.heldAt(held += 2);
         }
         // A new key is made for every delivery, and delivered for one in newEvery. Made only for that one, the call
-        // ran one time in sixteen, too rarely for HotSpot to inline it (or the store it makes), and the call left in
-        // the measured loop slowed deja's check by about a third where Guava's, bound by its memory accesses, hardly
-        // moved (docs/BENCHMARKS.md). Made every time, it is inlined, and costs both filters a store per delivery.
+        // would run too rarely for HotSpot to inline it (or the store it makes), and a call left in the measured loop
+        // weighs on deja's check, bound by its instructions, more than on Guava's, bound by its memory accesses. Made
+        // every time, it is inlined, and costs both filters the same store per delivery.
         byte[] key = fresh.next();
         if (++sinceNew == newEvery) {
             sinceNew = 0;

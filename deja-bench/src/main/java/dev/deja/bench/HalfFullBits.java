@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
 
 /**
  * Random bytes in which every bit is set with probability 1/2: the fill of a Bloom filter at its design capacity,
- * produced in seconds instead of inserting 5e8 keys.
+ * produced as fast as random bytes are rather than by inserting 5e8 keys.
  */
 final class HalfFullBits extends InputStream {
 
@@ -20,8 +20,8 @@ final class HalfFullBits extends InputStream {
     }
 
     /**
-     * {@code length} bytes of a filter's bit array: half full (seed 1), or all zero (held in memory: small filters
-     * only).
+     * {@code length} bytes of a filter's bit array: half full (random seed 1), or all zero (held in memory: small
+     * filters only).
      */
     static InputStream orZeros(long length, boolean halfFull) {
         return halfFull ? new HalfFullBits(length, 1) : new ByteArrayInputStream(new byte[Math.toIntExact(length)]);

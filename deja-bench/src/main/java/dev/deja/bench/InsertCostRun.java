@@ -14,8 +14,8 @@ import java.util.function.LongSupplier;
  * <p>Why. deja's insertion takes its block's stripe lock with a compare-and-set, a locked instruction on x86, and x86
  * does not reorder loads with locked instructions. If that kept each call's cache miss from starting before the
  * previous call's lock was taken, consecutive insertions could not overlap their misses as lookups do, and no
- * thread-safe insertion could run faster than one memory access's full latency. The loops below test that directly;
- * docs/BENCHMARKS.md has what they measured.
+ * thread-safe insertion could run faster than one memory access's full latency. The loops below test that directly
+ * (docs/BENCHMARKS.md, section bloom vs Guava).
  *
  * <p>The loops, each over {@link #CALLS} calls, on a 1 GiB {@code long[]} apart from the filters:
  * <ul>

@@ -59,7 +59,7 @@ final class BloomSizeCommand implements Runnable {
     @Override
     public void run() {
         if (capacity <= 0) {
-            throw SizeCommand.usage(spec, "--capacity must be a number of keys > 0 (got " + capacity + ")");
+            throw SizeArguments.usage(spec, "--capacity must be a number of keys > 0 (got " + capacity + ")");
         }
         SizeReport report = new SizeReport(
                         "bloom",
@@ -70,20 +70,20 @@ final class BloomSizeCommand implements Runnable {
         if (target.fpp != null) {
             double fpp = target.fpp;
             if (!(fpp > 0 && fpp < 1)) {
-                throw SizeCommand.usage(spec, "--fpp must be in the open interval (0, 1) (got " + fpp + ")");
+                throw SizeArguments.usage(spec, "--fpp must be in the open interval (0, 1) (got " + fpp + ")");
             }
             report.input("fpp", "target fpp", fpp, probability(fpp));
-            size = SizeCommand.compute(spec, () -> Sizing.bloom(capacity, fpp));
+            size = SizeArguments.compute(spec, () -> Sizing.bloom(capacity, fpp));
         } else {
             long memory = target.memory;
             if (memory < BloomSizing.BLOCK_BITS / 8 || memory > BloomSizing.MAX_BITS / 8) {
-                throw SizeCommand.usage(
+                throw SizeArguments.usage(
                         spec,
                         "--memory must be in [64 bytes, " + bytes(BloomSizing.MAX_BITS / 8) + "] (got " + count(memory)
                                 + " bytes)");
             }
             report.input("memoryBytes", "memory", memory, bytes(memory));
-            size = SizeCommand.compute(spec, () -> Sizing.bloomForMemory(memory, capacity));
+            size = SizeArguments.compute(spec, () -> Sizing.bloomForMemory(memory, capacity));
         }
         double classic = BloomSizing.classicFpp(size.bits(), size.hashes(), capacity);
         report.result("bits", "bits (m)", size.bits(), count(size.bits()))

@@ -67,23 +67,23 @@ final class ExactSizeCommand implements Runnable {
 
     @Override
     public void run() {
-        SizeCommand.checkRate(spec, rate);
+        SizeArguments.checkRate(spec, rate);
         if (keyLength < 1 || keyLength > ExactSizing.MAX_KEY_LENGTH) {
-            throw SizeCommand.usage(
+            throw SizeArguments.usage(
                     spec, "--key-length must be in [1, " + ExactSizing.MAX_KEY_LENGTH + "] (got " + keyLength + ")");
         }
         if (generations < 2 || generations > 1024) {
-            throw SizeCommand.usage(spec, "--generations must be in [2, 1024] (got " + generations + ")");
+            throw SizeArguments.usage(spec, "--generations must be in [2, 1024] (got " + generations + ")");
         }
-        long keys = SizeCommand.keysPerWindow(spec, rate, window);
-        ExactSize size = SizeCommand.compute(spec, () -> Sizing.exact(keys, keyLength, owners, generations));
+        long keys = SizeArguments.keysPerWindow(spec, rate, window);
+        ExactSize size = SizeArguments.compute(spec, () -> Sizing.exact(keys, keyLength, owners, generations));
         new SizeReport("exact", "exact store sizing (RocksDB; an estimate for random ids, calibrated on a measurement)")
                 .input("rate", "rate", rate, SizeReport.rate(rate))
                 .input(
                         "windowSeconds",
                         "window",
-                        SizeCommand.seconds(window),
-                        SizeReport.duration(SizeCommand.seconds(window)))
+                        SizeArguments.seconds(window),
+                        SizeReport.duration(SizeArguments.seconds(window)))
                 .input("keyLength", "key length (L)", (long) keyLength, keyLength + " bytes")
                 .input("owners", "owners", owners, owners ? "yes (V = 8 bytes)" : "no (V = 0)")
                 .input("generations", "generations (G)", (long) generations, String.valueOf(generations))

@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * did not find there, so the command line wins over the environment, which wins over the file.
  *
  * <p>A value is checked here as the option's type would convert it, so that an error names where the value came
- * from ({@link #source}); a file that cannot be read, or that has a key no option is named, is an error too.
+ * from ({@link #givenAs}); a file that cannot be read, or that has a key no option is named, is an error too.
  */
 final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
 
@@ -74,9 +74,10 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
         return value;
     }
 
-    /** Where an option not on the command line took its value, or null when it took the option's own default. */
-    String source(String option) {
-        return sources.get(option);
+    /** Where an option not on the command line took its value, as " (given as ...)", or nothing. */
+    String givenAs(String option) {
+        String source = sources.get(option);
+        return source == null ? "" : " (given as " + source + ")";
     }
 
     /** The config file's properties, read once; null without a config file. */
@@ -125,8 +126,8 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
             problem = "'" + value + "' is not a boolean (true or false)";
         }
         if (problem != null) {
-            throw error("Invalid value for option '" + option.longestName() + "' (given as "
-                    + sources.get(option.longestName()) + "): " + problem);
+            throw error("Invalid value for option '" + option.longestName() + "'" + givenAs(option.longestName()) + ": "
+                    + problem);
         }
     }
 

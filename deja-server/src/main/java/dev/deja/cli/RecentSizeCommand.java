@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
  * {@code deja size recent}: given two of the window, the probability and the memory, the third.
  *
  * <p>{@code --probability} is the probability that a key is still held at the end of the window;
- * {@code --lost-probability} is seed 000's reading, the probability that it has been overwritten by then.
+ * {@code --lost-probability} is the reading of the NSQ de-duplication article behind the recent filter, the
+ * probability that it has been overwritten by then.
  */
 @Command(
         name = "recent",
@@ -62,8 +63,8 @@ final class RecentSizeCommand implements Runnable {
             names = "--ways",
             defaultValue = "" + RecentFilter.DEFAULT_WAYS,
             paramLabel = "W",
-            description =
-                    "Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 or 16 (default: ${DEFAULT-VALUE}).")
+            description = "Buckets per set: 1 (the NSQ article's direct-mapped filter), 2, 4, 8 or 16"
+                    + " (default: ${DEFAULT-VALUE}).")
     private int ways;
 
     @Option(names = "--owners", description = "Keep each key's 8-byte owner (twice the memory).")
@@ -83,8 +84,8 @@ final class RecentSizeCommand implements Runnable {
         @Option(
                 names = "--lost-probability",
                 paramLabel = "P",
-                description =
-                        "Seed 000's reading: probability that a key has been overwritten by the end of the window.")
+                description = "The NSQ article's reading: probability that a key has been overwritten by the end of"
+                        + " the window.")
         private Double lost;
     }
 
@@ -103,13 +104,13 @@ final class RecentSizeCommand implements Runnable {
 
     @Override
     public void run() {
-        SizeCommand.checkRate(spec, rate);
+        SizeArguments.checkRate(spec, rate);
         if (ways < 1 || ways > RecentSizing.MAX_WAYS || Integer.bitCount(ways) != 1) {
-            throw SizeCommand.usage(spec, "--ways must be one of 1, 2, 4, 8, 16 (got " + ways + ")");
+            throw SizeArguments.usage(spec, "--ways must be one of 1, 2, 4, 8, 16 (got " + ways + ")");
         }
         int given = (window != null ? 1 : 0) + (probability != null ? 1 : 0) + (size != null ? 1 : 0);
         if (given != 2) {
-            throw SizeCommand.usage(
+            throw SizeArguments.usage(
                     spec,
                     "give exactly two of --window, --probability (or --lost-probability)"
                             + " and --memory (or --buckets); got " + given);
@@ -119,12 +120,12 @@ final class RecentSizeCommand implements Runnable {
                 .input("rate", "rate", rate, SizeReport.rate(rate));
         long keys = 0;
         if (window != null) {
-            keys = SizeCommand.keysPerWindow(spec, rate, window);
+            keys = SizeArguments.keysPerWindow(spec, rate, window);
             report.input(
                             "windowSeconds",
                             "window",
-                            SizeCommand.seconds(window),
-                            SizeReport.duration(SizeCommand.seconds(window)))
+                            SizeArguments.seconds(window),
+                            SizeReport.duration(SizeArguments.seconds(window)))
                     .input("keysPerWindow", "keys per window (x)", keys, count(keys));
         }
         double held = 0;
@@ -158,7 +159,8 @@ final class RecentSizeCommand implements Runnable {
                 forMemory(report, buckets, held);
             } else {
                 long x = keys;
-                RecentSize result = SizeCommand.compute(spec, () -> Sizing.recentForBuckets(buckets, ways, owners, x));
+                RecentSize result =
+                        SizeArguments.compute(spec, () -> Sizing.recentForBuckets(buckets, ways, owners, x));
                 shape(report, result);
                 held(report, result);
                 formulas(report);
@@ -174,7 +176,7 @@ final class RecentSizeCommand implements Runnable {
 
     /** Window and probability given: the buckets. */
     private void forWindow(SizeReport report, long keys, double held) {
-        RecentSize result = SizeCommand.compute(spec, () -> Sizing.recent(keys, held, ways, owners));
+        RecentSize result = SizeArguments.compute(spec, () -> Sizing.recent(keys, held, ways, owners));
         shape(report, result);
         held(report, result);
         formulas(report);
@@ -184,15 +186,16 @@ final class RecentSizeCommand implements Runnable {
                         ? "N = ceil(1 / (1 - p_held^(1/x))): the smallest whole N with (1 - 1/N)^x >= p_held"
                         : "N = W * (smallest S with P(held after x) >= p_held), found by bisection");
         if (probability.lost != null) {
-            report.formula("p_held = 1 - p_lost (seed 000: p_lost = 1 - (1 - 1/N)^x)");
+            report.formula("p_held = 1 - p_lost (the NSQ article's: p_lost = 1 - (1 - 1/N)^x)");
         } else if (ways == 1) {
-            String seed;
+            String articleFigure;
             try {
-                seed = count(RecentSizing.bucketsFor(keys, 1 - held, 1)) + " buckets";
+                articleFigure = count(RecentSizing.bucketsFor(keys, 1 - held, 1)) + " buckets";
             } catch (IllegalArgumentException tooLarge) {
-                seed = "more than the largest filter";
+                articleFigure = "more than the largest filter";
             }
-            report.note("seed 000's figure for these numbers, " + seed + ", answers the inverse question: a key"
+            report.note("the NSQ article's figure for these numbers, " + articleFigure
+                    + ", answers the inverse question: a key"
                     + " held with probability " + probability(1 - held) + " (lost with " + probability(held)
                     + "); --lost-probability " + probability.held + " gives it.");
         }
@@ -200,7 +203,7 @@ final class RecentSizeCommand implements Runnable {
 
     /** Memory and probability given: how long a key is held. */
     private void forMemory(SizeReport report, long buckets, double held) {
-        long keysHeld = SizeCommand.compute(spec, () -> RecentSizing.keysHeld(buckets, ways, held));
+        long keysHeld = SizeArguments.compute(spec, () -> RecentSizing.keysHeld(buckets, ways, held));
         RecentSize result = Sizing.recentForBuckets(buckets, ways, owners, keysHeld);
         shape(report, result);
         report.result("keysHeld", "keys held for (x)", keysHeld, count(keysHeld) + " further keys")
@@ -210,9 +213,10 @@ final class RecentSizeCommand implements Runnable {
         if (probability.lost != null) {
             report.formula("p_held = 1 - p_lost");
         } else if (ways == 1) {
-            long seedKeys = RecentSizing.keysHeld(buckets, 1, 1 - held);
-            report.note("seed 000's reading of the same numbers (a key lost with probability " + probability(held)
-                    + ") gives " + SizeReport.duration(seedKeys / rate) + ": that is the inverse question.");
+            long articleKeys = RecentSizing.keysHeld(buckets, 1, 1 - held);
+            report.note("the NSQ article's reading of the same numbers (a key lost with probability "
+                    + probability(held) + ") gives " + SizeReport.duration(articleKeys / rate)
+                    + ": that is the inverse question.");
         }
     }
 
@@ -238,7 +242,7 @@ final class RecentSizeCommand implements Runnable {
     private void formulas(SizeReport report) {
         report.formula(
                 ways == 1
-                        ? "P(held after x further keys) = (1 - 1/N)^x   (seed 000, direct-mapped)"
+                        ? "P(held after x further keys) = (1 - 1/N)^x   (the NSQ article's, direct-mapped)"
                         : "P(held after x further keys) = P(Binomial(x, 1/S) < W) = sum_{j<W} C(x,j) (1/S)^j (1-1/S)^(x-j)");
     }
 
@@ -247,7 +251,7 @@ final class RecentSizeCommand implements Runnable {
             long min = (long) ways * RecentSizing.bytesPerBucket(owners);
             long max = RecentSizing.MAX_BUCKETS * RecentSizing.bytesPerBucket(owners);
             if (size.memory < min || size.memory > max) {
-                throw SizeCommand.usage(
+                throw SizeArguments.usage(
                         spec,
                         "--memory must be in [" + count(min) + " bytes, " + bytes(max) + "] for --ways " + ways
                                 + (owners ? " with --owners" : "") + " (got " + count(size.memory) + " bytes)");
@@ -256,7 +260,7 @@ final class RecentSizeCommand implements Runnable {
         }
         long n = size.buckets;
         if (n < ways || n > RecentSizing.MAX_BUCKETS || n % ways != 0) {
-            throw SizeCommand.usage(
+            throw SizeArguments.usage(
                     spec,
                     "--buckets must be a multiple of --ways (" + ways + ") in [" + ways + ", "
                             + count(RecentSizing.MAX_BUCKETS) + "] (got " + n + ")");
@@ -266,7 +270,7 @@ final class RecentSizeCommand implements Runnable {
 
     private double checkProbability(String option, double p) {
         if (!(p > 0 && p < 1)) {
-            throw SizeCommand.usage(spec, option + " must be in the open interval (0, 1) (got " + p + ")");
+            throw SizeArguments.usage(spec, option + " must be in the open interval (0, 1) (got " + p + ")");
         }
         return p;
     }

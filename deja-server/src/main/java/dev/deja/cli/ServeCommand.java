@@ -14,17 +14,12 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -245,7 +240,8 @@ final class ServeCommand implements Callable<Integer> {
             paramLabel = "N",
             defaultValue = "0",
             description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
-                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md)."
+                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md, section Server"
+                    + " settings)."
                     + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
@@ -353,19 +349,17 @@ final class ServeCommand implements Callable<Integer> {
     /** The server configuration: command line, then environment, then config file, then defaults. */
     ServerConfig serverConfig() {
         if (httpPort == 0 && respPort == 0) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--http-port" + givenAs("--http-port")
-                            + " and --resp-port" + givenAs("--resp-port")
-                            + " are both 0, which disables both front ends:"
-                            + " the server would answer nothing; enable at least one");
+            throw usage("--http-port" + defaults.givenAs("--http-port")
+                    + " and --resp-port" + defaults.givenAs("--resp-port")
+                    + " are both 0, which disables both front ends:"
+                    + " the server would answer nothing; enable at least one");
         }
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
-                    "--bind" + givenAs("--bind")
+                    "--bind" + defaults.givenAs("--bind")
                             + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0 (cannot resolve '"
                             + bind + "')",
                     e);
@@ -398,69 +392,35 @@ final class ServeCommand implements Callable<Integer> {
                     .maxNamespaces(maxNamespaces)
                     .build();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), inOptionNames(e.getMessage()), e);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), SettingNames.asOptions(e.getMessage(), spec, defaults), e);
         }
     }
 
     /**
-     * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own
-     * defaults: the seed's filter for bloom, the store's defaults for exact. A recent store has no size that suits
-     * most uses (it is sized from a rate and a window), so there it must be given.
+     * The default namespaces' kind and parameters. Without {@code --default-params} each kind takes its own defaults:
+     * the 1 GiB default filter for bloom, the store's defaults for exact. A recent store has no size that suits most
+     * uses (it is sized from a rate and a window), so there it must be given.
      */
     private NamespaceSpec defaultSpec() {
         if (defaultParams != null) {
             return NamespaceSpec.parse(defaultKind, defaultParams);
         }
         return switch (defaultKind) {
-            case "bloom" -> ServerConfig.SEED_DEFAULT;
+            case "bloom" -> ServerConfig.DEFAULT_FILTER;
             case "recent" ->
-                throw new CommandLine.ParameterException(
-                        spec.commandLine(),
-                        "--default-kind recent"
-                                + givenAs("--default-kind")
-                                + " needs --default-params: a recent store has no default size;"
-                                + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
-                                + " --default-params keys=3600000 (see: deja size recent)");
+                throw usage("--default-kind recent"
+                        + defaults.givenAs("--default-kind")
+                        + " needs --default-params: a recent store has no default size;"
+                        + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
+                        + " --default-params keys=3600000 (see: deja size recent)");
             default -> NamespaceSpec.parse(defaultKind, ""); // exact's own defaults; an unknown kind fails later
         };
     }
 
-    /**
-     * A configuration error as the user wrote the setting: the server names its settings as Java does
-     * ({@code maxKeyBytes}, {@code idleTimeoutSeconds}); the command line has {@code --max-key-bytes} and
-     * {@code --idle-timeout}, which may have come from a DEJA_* variable or the config file.
-     */
-    private String inOptionNames(String message) {
-        StringBuilder said = new StringBuilder(message);
-        for (OptionSpec option : spec.options()) {
-            String name = option.longestName();
-            String camel = camel(name.substring(2));
-            if (camel.equals(camel.toLowerCase(Locale.ROOT))) {
-                continue; // one word (bind, fsync): the same either way, and too common a word to replace
-            }
-            for (String setting : List.of(camel + "Seconds", camel)) {
-                Matcher at = Pattern.compile("\\b" + setting + "\\b").matcher(said);
-                if (at.find()) {
-                    said.replace(at.start(), at.end(), name + givenAs(name));
-                    break;
-                }
-            }
-        }
-        return said.toString();
-    }
-
-    /** Where an option not on the command line took its value, as " (given as ...)", or nothing. */
-    private String givenAs(String option) {
-        String source = defaults.source(option);
-        return source == null ? "" : " (given as " + source + ")";
-    }
-
-    private static String camel(String kebab) {
-        StringBuilder camel = new StringBuilder();
-        for (String part : kebab.split("-", -1)) {
-            camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
-        }
-        return camel.toString();
+    /** A usage error (exit code 2) of {@code deja serve}. */
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     /** A count option's number, at least 1, or 0 for {@code auto} (the server then derives the value). */
@@ -476,9 +436,7 @@ final class ServeCommand implements Callable<Integer> {
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new CommandLine.ParameterException(
-                spec.commandLine(),
-                option + givenAs(option) + " must be a whole number >= 1 or auto (got '" + value + "')");
+        throw usage(option + defaults.givenAs(option) + " must be a whole number >= 1 or auto (got '" + value + "')");
     }
 
     /** A size option's bytes, or 0 for {@code auto} (the server then derives the value). */

@@ -9,9 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Installs the SIGUSR1 handler (seed 001: snapshot on USR1). It uses {@code sun.misc.Signal}, a JDK-internal API
- * (module jdk.unsupported) that has been stable since JDK 1.2 and is the only way to catch a signal other than
- * the shutdown ones in Java; on a platform without USR1 the handler is simply not installed.
+ * Installs the SIGUSR1 handler (snapshot on USR1, as the bloom HTTP server whose protocol deja follows does). It uses
+ * {@code sun.misc.Signal}, a JDK-internal API (module jdk.unsupported) that has been stable since JDK 1.2 and is the
+ * only way to catch a signal other than the shutdown ones in Java; on a platform without USR1 the handler is simply not
+ * installed.
  *
  * <p>The API is reached by reflection, not named in the code: javac warns at every use of an internal API, the build
  * turns warnings into errors, and as of JDK 25 no {@code @SuppressWarnings} value silences that one.

@@ -1,7 +1,7 @@
 package dev.deja.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.namespace.Namespace;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,7 +57,7 @@ record Batch(KeyOp op, String namespace, List<byte[]> keys, long[] owners, boole
             owners = new long[keys.size()];
             Arrays.fill(owners, KeyLimits.owner(call.parameter("owner")));
         }
-        return new Batch(parsed, namespace == null ? NamespaceRegistry.DEFAULT : namespace, keys, owners, json);
+        return new Batch(parsed, namespace == null ? Namespace.DEFAULT : namespace, keys, owners, json);
     }
 
     private static List<byte[]> lineKeys(byte[] body, KeyLimits limits) {

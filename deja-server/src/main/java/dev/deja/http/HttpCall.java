@@ -108,7 +108,16 @@ record HttpCall(
     /** A request that was refused before it was read whole: answered with {@code failure}, then the connection closes. */
     static HttpCall failed(Throwable failure) {
         return new HttpCall(
-                HttpVersion.HTTP_1_1, HttpMethod.GET, "", Map.of(), null, null, new byte[0], false, failure, null);
+                HttpVersion.HTTP_1_1,
+                HttpMethod.GET,
+                "",
+                Map.of(),
+                /* authorization= */ null,
+                /* contentType= */ null,
+                new byte[0],
+                /* keepAlive= */ false,
+                failure,
+                /* malformedUri= */ null);
     }
 
     /** The value of an HTTP/1.1 request's {@code Expect} header other than "100-continue", or null. */

@@ -30,7 +30,7 @@ record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map
     static final String TEXT = "text/plain; charset=UTF-8";
     static final String JSON_TYPE = "application/json";
 
-    /** A text body, as the seed's server sends them. */
+    /** A text body, as the bloom HTTP server whose protocol deja follows sends them. */
     static HttpReply text(String body) {
         return new HttpReply(HttpResponseStatus.OK, TEXT, body.getBytes(StandardCharsets.UTF_8), Map.of());
     }

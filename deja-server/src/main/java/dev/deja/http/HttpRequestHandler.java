@@ -46,14 +46,14 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     @Override
     protected Object execute(ChannelHandlerContext ctx, HttpCall call) {
         if (call.failure() != null) {
-            return new Closing(response(HttpVersion.HTTP_1_1, refusal(call.failure()), false));
+            return new Closing(response(HttpVersion.HTTP_1_1, refusal(call.failure()), /* keepAlive= */ false));
         }
         if (call.version().majorVersion() != 1) {
             // HTTP/2 and later are not framed as HTTP/1 is: nothing else on this connection can be read
             HttpReply reply = HttpReply.error(
                     HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
                     call.version().text() + " is not supported: this server speaks HTTP/1.1");
-            return new Closing(response(HttpVersion.HTTP_1_1, reply, false));
+            return new Closing(response(HttpVersion.HTTP_1_1, reply, /* keepAlive= */ false));
         }
         // an HTTP/1.0 request gets an HTTP/1.0 answer, any later 1.x one the version this server speaks
         HttpVersion version = call.version().minorVersion() == 0 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
@@ -120,11 +120,11 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
         return response(
                 HttpVersion.HTTP_1_1,
                 HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + cause),
-                false);
+                /* keepAlive= */ false);
     }
 
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive) {
-        return response(version, reply, keepAlive, false);
+        return response(version, reply, keepAlive, /* head= */ false);
     }
 
     /** The response; to a HEAD, the headers a GET would get (its content-length too) and no body. */

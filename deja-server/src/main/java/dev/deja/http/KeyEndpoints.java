@@ -3,6 +3,7 @@ package dev.deja.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.metrics.ServerMetrics;
+import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import io.netty.handler.codec.http.HttpMethod;
@@ -43,11 +44,11 @@ final class KeyEndpoints {
             throw HttpProblem.badRequest("parameter e must be a non-empty key");
         }
         limits.key(key, -1);
-        String name = call.parameter("ns") == null ? NamespaceRegistry.DEFAULT : call.parameter("ns");
+        String name = call.parameter("ns") == null ? Namespace.DEFAULT : call.parameter("ns");
         long owner = KeyLimits.owner(call.parameter("owner"));
         metrics.operations(HttpErrors.FRONT_END, op.label(), 1);
         if (op == KeyOp.CHECK) {
-            SeenSet store = namespaces.storeWithoutCreating(name);
+            SeenSet store = storeOrNull(name);
             return HttpResult.now(HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n"));
         }
         long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
@@ -88,7 +89,7 @@ final class KeyEndpoints {
     private CompletableFuture<String[]> execute(KeyOp op, String name, List<byte[]> keys, long[] owners) {
         return switch (op) {
             case CHECK -> {
-                SeenSet store = namespaces.storeWithoutCreating(name);
+                SeenSet store = storeOrNull(name);
                 boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
                 String[] results = new String[held.length];
                 for (int i = 0; i < held.length; i++) {
@@ -115,13 +116,22 @@ final class KeyEndpoints {
                     return results;
                 });
             case FORGET ->
-                namespaces.forgetWithoutCreating(name, keys, owners).thenApply(forgotten -> {
-                    String[] results = new String[forgotten.length];
-                    for (int i = 0; i < forgotten.length; i++) {
-                        results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
-                    }
-                    return results;
-                });
+                namespaces
+                        .getOrEmpty(name) // a namespace not created yet holds no key, and is not created for that
+                        .map(namespace -> namespace.forget(keys, owners))
+                        .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]))
+                        .thenApply(forgotten -> {
+                            String[] results = new String[forgotten.length];
+                            for (int i = 0; i < forgotten.length; i++) {
+                                results[i] = forgotten[i] ? "FORGOTTEN" : "MISSING";
+                            }
+                            return results;
+                        });
         };
+    }
+
+    /** The store to check keys in, or null when the namespace does not exist yet: it holds no key then. */
+    private SeenSet storeOrNull(String name) {
+        return namespaces.getOrEmpty(name).map(Namespace::store).orElse(null);
     }
 }

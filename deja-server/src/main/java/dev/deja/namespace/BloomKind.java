@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * The {@code bloom} kind: a {@link BloomFilter}, sized either by {@code capacity} and {@code fpp} or by an explicit
- * shape, {@code bits} with {@code k} and/or {@code capacity} (seed 001's default is {@code bits=8589934592,k=10}).
+ * shape, {@code bits} with {@code k} and/or {@code capacity} (the default filter of the bloom HTTP server whose
+ * protocol deja follows, Snawoot/bloom, is {@code bits=8589934592,k=10}).
  *
  * <p>The canonical parameters are the resolved shape ({@code bits}, {@code k}, {@code capacity}), so two namespaces
  * asked for in different words but with the same shape can be merged, and a reopened namespace is rebuilt exactly.

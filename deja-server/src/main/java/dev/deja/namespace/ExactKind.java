@@ -1,5 +1,7 @@
 package dev.deja.namespace;
 
+import static dev.deja.namespace.KindParameters.NONE;
+
 import dev.deja.exact.ExactStoreBuilder;
 import dev.deja.exact.IdFormat;
 import dev.deja.text.Units;
@@ -27,7 +29,6 @@ import java.util.Set;
  */
 final class ExactKind implements StoreKind {
 
-    static final String NONE = "none";
     private static final Set<String> KNOWN = Set.of(
             "window",
             "maxBytes",
@@ -139,12 +140,6 @@ final class ExactKind implements StoreKind {
     public NamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
             throws IOException {
         return ExactNamespaceStore.open(namespace, parameters, dir, durability);
-    }
-
-    /** The window parameter of canonical parameters, or null for a size-only store. */
-    static Duration duration(Map<String, String> parameters, String name) {
-        String text = parameters.get(name);
-        return NONE.equals(text) ? null : Units.duration(text);
     }
 
     private static IdFormat idFormat(String text) {

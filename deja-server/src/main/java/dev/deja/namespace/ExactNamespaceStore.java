@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * {@code <namespace>/checkpoints/<UTC time>}.
  *
  * <p>RocksDB's write-ahead log makes writes durable (synced per the server's fsync policy), so there is no deja
- * journal. A write is a write into the log file (the page cache) and a memtable insert, a few microseconds, so it
- * runs on the calling event loop, in the order the client sent it: a later read of the same pipeline sees it.
+ * journal. A write is a write into the log file (the page cache) and a memtable insert, with no wait for the disk, so
+ * it runs on the calling event loop, in the order the client sent it: a later read of the same pipeline sees it.
  * Under {@code --fsync always} the reply then waits for a sync of the log that started after the write; those syncs
  * run one at a time and each covers every write made while the previous one ran ({@link GroupSync}), so the disk's
  * flushes are shared instead of each write waiting for its own. (The store itself is opened with {@code everysec},
@@ -111,7 +111,7 @@ final class ExactNamespaceStore implements NamespaceStore {
                 .memtableBytes(Long.parseLong(parameters.get("memtable")))
                 // under always the server syncs for each group of writes itself (see the class comment)
                 .fsync(durability.fsync() == FsyncPolicy.ALWAYS ? FsyncPolicy.EVERYSEC : durability.fsync());
-        Duration window = ExactKind.duration(parameters, "window");
+        Duration window = KindParameters.canonicalDuration(parameters, "window");
         if (window != null) {
             builder.window(window);
         }
@@ -119,7 +119,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         if (maxBytes > 0) {
             builder.maxBytes(maxBytes);
         }
-        Duration minWindow = ExactKind.duration(parameters, "minWindow");
+        Duration minWindow = KindParameters.canonicalDuration(parameters, "minWindow");
         if (minWindow != null) {
             builder.minWindow(minWindow);
         }
@@ -300,8 +300,8 @@ final class ExactNamespaceStore implements NamespaceStore {
     /**
      * The group sync under {@code --fsync always}: makes the writes applied so far durable. Those writes went into the
      * store serving when they were made; a swap (a clear, a reopen) or a shutdown may have closed it since, and its
-     * close synced its log, so they count as synced unless that sync failed. (Failing them instead answered a write
-     * racing a clear with an error, though it had landed before the clear.)
+     * close synced its log, so they count as synced unless that sync failed: a write racing a clear that landed
+     * before the clear is answered as the success it is.
      */
     private void syncWrites() {
         ExactStore syncing = store;

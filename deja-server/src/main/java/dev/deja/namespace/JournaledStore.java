@@ -11,43 +11,50 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-memory store of a {@link SnapshotKind} made durable by a journal and snapshots in the namespace's directory
- * (DESIGN.md section 5). Besides the journaled writes it offers what only in-memory stores can: dumps, loading a
- * dump, and merging (a bulk union that bypasses the journal, made durable by a snapshot).
+ * An in-memory store made durable by a journal and snapshots in the namespace's directory (docs/DESIGN.md section
+ * 5). Besides the journaled writes it offers what only in-memory stores can: dumps, loading a dump, and merging (a
+ * bulk union that bypasses the journal, made durable by a snapshot). Its kind gives it the store's {@link Content}.
  */
 final class JournaledStore implements NamespaceStore {
 
     private static final Logger log = LoggerFactory.getLogger(JournaledStore.class);
 
+    /**
+     * What a journaled store needs of its kind, for the namespace's parameters: an empty store, the snapshot codec
+     * of its content, and the union of two stores.
+     */
+    interface Content extends SnapshotCodec<HashedSeenSet> {
+
+        /** A new, empty store. */
+        HashedSeenSet empty();
+
+        /** Adds every key of {@code source} into {@code target}. */
+        void merge(HashedSeenSet target, HashedSeenSet source);
+    }
+
     private final String namespace;
-    private final SnapshotKind kind;
-    private final Map<String, String> parameters;
+    private final Content content;
     private final Path dir;
     private final Durability durability;
     private volatile JournaledSeenSet<HashedSeenSet> store;
     /** The store inside the journal, needed for merges and dumps, which are not journaled key by key. */
     private volatile HashedSeenSet inner;
 
-    private JournaledStore(
-            String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir, Durability durability) {
+    private JournaledStore(String namespace, Content content, Path dir, Durability durability) {
         this.namespace = namespace;
-        this.kind = kind;
-        this.parameters = parameters;
+        this.content = content;
         this.dir = dir;
         this.durability = durability;
     }
 
     /** Opens (recovering from the directory) or creates the journaled store. */
-    static JournaledStore open(
-            String namespace, SnapshotKind kind, Map<String, String> parameters, Path dir, Durability durability)
-            throws IOException {
-        JournaledStore opened = new JournaledStore(namespace, kind, parameters, dir, durability);
+    static JournaledStore open(String namespace, Content content, Path dir, Durability durability) throws IOException {
+        JournaledStore opened = new JournaledStore(namespace, content, dir, durability);
         opened.store = opened.openJournal(null);
         return opened;
     }
@@ -59,26 +66,25 @@ final class JournaledStore implements NamespaceStore {
      *                recovery then takes as read rather than decoding a second copy of it; or null
      */
     private JournaledSeenSet<HashedSeenSet> openJournal(HashedSeenSet written) throws IOException {
-        SnapshotCodec<HashedSeenSet> plain = snapshotCodec();
         SnapshotCodec<HashedSeenSet> codec = new SnapshotCodec<>() {
             private HashedSeenSet unread = written;
 
             @Override
-            public void write(HashedSeenSet content, OutputStream out) throws IOException {
-                plain.write(content, out);
+            public void write(HashedSeenSet store, OutputStream out) throws IOException {
+                content.write(store, out);
             }
 
             @Override
             public HashedSeenSet read(InputStream in) throws IOException {
                 // recovery reads a snapshot once it has verified its checksum: the one just written is this content
-                HashedSeenSet loaded = unread != null ? unread : plain.read(in);
+                HashedSeenSet loaded = unread != null ? unread : content.read(in);
                 unread = null;
                 inner = loaded;
                 return loaded;
             }
         };
         JournaledSeenSet<HashedSeenSet> opened = JournaledSeenSet.builder(dir, codec, () -> {
-                    HashedSeenSet created = kind.create(parameters);
+                    HashedSeenSet created = content.empty();
                     inner = created;
                     return created;
                 })
@@ -126,12 +132,12 @@ final class JournaledStore implements NamespaceStore {
 
     @Override
     public void writeContent(OutputStream out) throws IOException {
-        kind.writeSnapshot(inner, out);
+        content.write(inner, out);
     }
 
     @Override
     public CompletableFuture<Path> mergeFrom(NamespaceStore source) {
-        kind.merge(inner, ((JournaledStore) source).inner);
+        content.merge(inner, ((JournaledStore) source).inner);
         store.markChanged(); // no journal record says so: without this the snapshot would find nothing new
         return store.snapshotNow();
     }
@@ -139,19 +145,19 @@ final class JournaledStore implements NamespaceStore {
     /**
      * Forgets every key, as a {@link #replace} with empty content: the empty content is written as a snapshot past
      * every record before the old files go, so a crash at any point of the clear recovers the old content whole or
-     * nothing. Deleting the old files first, as clears once did, let a crash between two deletions recover an old
-     * snapshot without the journal after it. Writing an empty snapshot of the default namespace (1 GiB of bits,
-     * stored sparse) takes a few hundred milliseconds (docs/BENCHMARKS.md).
+     * nothing, never an old snapshot without the journal after it. The empty snapshot of a large filter is stored
+     * sparse, so its time grows with the filter's size, not with what it held (docs/BENCHMARKS.md, section clearing
+     * a namespace).
      */
     @Override
     public void clear() throws IOException {
-        replace(kind.create(parameters));
+        replace(content.empty());
     }
 
     /**
      * Replaces the content with {@code loaded}, durably before it returns. The new content is written as a snapshot
-     * before the old files go ({@link JournaledSeenSet#replaceContent}): deleting them first left a window in which a
-     * crash lost the old content, acknowledged long before, and the new one both. A request that fetched the old
+     * before the old files go ({@link JournaledSeenSet#replaceContent}), so that no crash loses both the old content,
+     * acknowledged long before, and the new one. A request that fetched the old
      * store just before the swap is refused as closed rather than written to files about to be deleted
      * ({@link Namespace} makes it again on the new store). When the snapshot cannot be written, the old content is
      * opened again and keeps serving.
@@ -160,26 +166,12 @@ final class JournaledStore implements NamespaceStore {
     public synchronized void replace(HashedSeenSet loaded) throws IOException {
         store.closeDiscarding();
         try {
-            JournaledSeenSet.replaceContent(dir, snapshotCodec(), loaded);
+            JournaledSeenSet.replaceContent(dir, content, loaded);
         } catch (IOException | RuntimeException e) {
             store = openJournal(null);
             throw e;
         }
         store = openJournal(loaded);
-    }
-
-    private SnapshotCodec<HashedSeenSet> snapshotCodec() {
-        return new SnapshotCodec<>() {
-            @Override
-            public void write(HashedSeenSet content, OutputStream out) throws IOException {
-                kind.writeSnapshot(content, out);
-            }
-
-            @Override
-            public HashedSeenSet read(InputStream in) throws IOException {
-                return kind.readSnapshot(parameters, in);
-            }
-        };
     }
 
     /** Synchronized with {@link #clear} and {@link #replace}, which swap the store: waiting is all it does. */

@@ -1,12 +1,20 @@
 package dev.deja.namespace;
 
+import dev.deja.text.Units;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Reads typed, range-checked values out of a namespace's raw string parameters, for {@link StoreKind}s. */
+/**
+ * Reads typed values out of a namespace's string parameters, for {@link StoreKind}s: range-checked out of raw
+ * parameters, or as canonical parameters write them.
+ */
 public final class KindParameters {
+
+    /** How canonical parameters write an absent bound, such as an exact store's {@code window=none}. */
+    static final String NONE = "none";
 
     private KindParameters() {}
 
@@ -56,6 +64,12 @@ public final class KindParameters {
             throw new IllegalArgumentException(name + " must be in the open interval (0, 1) (got " + text + ")");
         }
         return value;
+    }
+
+    /** A duration of canonical parameters, or null for {@link #NONE}. */
+    static Duration canonicalDuration(Map<String, String> canonical, String name) {
+        String text = canonical.get(name);
+        return NONE.equals(text) ? null : Units.duration(text);
     }
 
     /** The parameter as a boolean ({@code true/yes/1}, {@code false/no/0}), or the default when absent. */

@@ -27,9 +27,13 @@ import java.util.stream.Stream;
  */
 public final class Namespace {
 
+    /**
+     * The namespace that requests naming none use, which always exists: the single filter of the bloom HTTP server
+     * whose protocol deja follows (Snawoot/bloom).
+     */
+    public static final String DEFAULT = "default";
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}");
-    /** The file that holds a namespace's kind and parameters; everything else in its directory is the store's. */
-    static final String METADATA = "namespace.properties";
     /** Swaps a write refused by a closed store waits out before it fails. */
     private static final int SWAPS_WAITED = 8;
 

@@ -1,30 +1,19 @@
 package dev.deja.namespace;
 
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.SeenSet;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -32,8 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every namespace of a server, persisted under the data dir as {@code <data>/<name>/namespace.properties} (kind
- * and parameters) plus its snapshots.
+ * Every namespace of a server, each kept in its directory of the data dir: {@code <data>/<name>/namespace.properties}
+ * (its kind and parameters, {@link NamespaceMetadata}) and its store's files.
+ *
+ * <p>Of the lookups of a namespace that does not exist, only {@link #getOrCreate} creates it. {@link #get} refuses
+ * it as unknown, {@link #find} answers empty, and {@link #getOrEmpty}, for calls that only read or remove keys,
+ * answers empty when auto-create is on (a write would create the namespace empty, so it holds no key) and refuses it
+ * when off.
  *
  * <p>The namespaces stay within {@link NamespaceLimits}. Every namespace reserves the memory its store takes when
  * full against the memory limit ({@link MemoryBudget}) when it is created or loaded, and gives it back when
@@ -45,12 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class NamespaceRegistry implements AutoCloseable {
 
-    /** The namespace that requests naming none use (seed 001's single filter). */
-    public static final String DEFAULT = "default";
-
     private static final Logger log = LoggerFactory.getLogger(NamespaceRegistry.class);
-    private static final String KIND_KEY = "kind";
-    private static final String PARAMETER_PREFIX = "param.";
 
     private final Path dataDir;
     private final StoreKinds kinds;
@@ -60,32 +49,28 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final MemoryBudget memory;
     private final MemoryBudget nativeMemory;
     private final int maxNamespaces;
+    private final NamespaceRemoval removal;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
-    /**
-     * A registry over a data dir; call {@link #open()} before use.
-     *
-     * @param defaultSpec what the {@code default} namespace, and namespaces created on first use, are made of
-     * @param autoCreate  whether a namespace is created on first use rather than refused as unknown
-     * @param durability  the journal's fsync policy and the snapshot interval of every namespace
-     * @param limits      the memory and the number of namespaces the registry may hold
-     */
-    public NamespaceRegistry(
-            Path dataDir,
-            StoreKinds kinds,
-            NamespaceSpec defaultSpec,
-            boolean autoCreate,
-            Durability durability,
-            NamespaceLimits limits) {
-        this.dataDir = dataDir;
-        this.kinds = kinds;
-        this.defaultSpec = defaultSpec;
-        this.autoCreate = autoCreate;
-        this.durability = durability;
-        this.memory = MemoryBudget.heap(limits.memoryBytes());
-        this.nativeMemory = MemoryBudget.nativeMemory(limits.nativeMemoryBytes());
-        this.maxNamespaces = limits.count();
+    private NamespaceRegistry(Builder builder) {
+        this.dataDir = builder.dataDir;
+        this.kinds = builder.kinds;
+        this.defaultSpec = Objects.requireNonNull(builder.defaultSpec, "defaultSpec");
+        this.autoCreate = builder.autoCreate;
+        this.durability = Objects.requireNonNull(builder.durability, "durability");
+        this.memory = MemoryBudget.heap(builder.limits.memoryBytes());
+        this.nativeMemory = MemoryBudget.nativeMemory(builder.limits.nativeMemoryBytes());
+        this.maxNamespaces = builder.limits.count();
+        this.removal = new NamespaceRemoval(dataDir);
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
+    }
+
+    /**
+     * A builder of a registry over {@code dataDir}, which needs {@link Builder#defaultSpec} and
+     * {@link Builder#durability}; the registry it builds is opened with {@link #open()} before use.
+     */
+    public static Builder builder(Path dataDir) {
+        return new Builder(dataDir);
     }
 
     /** Bytes of heap the namespaces may reserve together. Like the three below, it never waits for the lock. */
@@ -116,17 +101,15 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void open() throws IOException {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
-            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(Namespace.METADATA)))
-                    .sorted()
-                    .toList()) {
+            for (Path dir : dirs.filter(NamespaceMetadata::isIn).sorted().toList()) {
                 if (!validName(dir)) {
                     continue;
                 }
                 Namespace namespace = load(dir);
                 namespaces.put(namespace.name(), namespace);
             }
-            if (!namespaces.containsKey(DEFAULT)) {
-                create(DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
+            if (!namespaces.containsKey(Namespace.DEFAULT)) {
+                create(Namespace.DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
             }
             if (namespaces.size() > maxNamespaces) {
                 log.warn(
@@ -162,7 +145,7 @@ public final class NamespaceRegistry implements AutoCloseable {
             throw NamespaceException.exists(name);
         }
         // the default namespace is always created: a data dir without it opens whatever the limit
-        if (namespaces.size() >= maxNamespaces && !name.equals(DEFAULT)) {
+        if (namespaces.size() >= maxNamespaces && !name.equals(Namespace.DEFAULT)) {
             throw NamespaceException.tooMany(name, maxNamespaces);
         }
         reserve(name, storeKind, parameters, "namespace '" + name + "'");
@@ -171,7 +154,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Namespace namespace;
         try {
             Files.createDirectories(dir);
-            writeMetadata(dir, name, storeKind, parameters);
+            new NamespaceMetadata(storeKind, parameters).write(dir, name);
             namespace = Namespace.open(name, storeKind, parameters, dir, durability);
         } catch (IOException | RuntimeException e) {
             throw createFailed(name, dir, existed, e);
@@ -190,8 +173,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         release(name);
         try {
             if (existed) { // not ours to remove, only what we wrote in it
-                Files.deleteIfExists(dir.resolve(Namespace.METADATA + ".tmp"));
-                Files.deleteIfExists(dir.resolve(Namespace.METADATA));
+                NamespaceMetadata.delete(dir);
             } else {
                 Namespace.deleteTree(dir);
             }
@@ -205,7 +187,12 @@ public final class NamespaceRegistry implements AutoCloseable {
                 : (RuntimeException) e;
     }
 
-    /** The namespace, or an {@link NamespaceException.Problem#UNKNOWN} exception. */
+    /**
+     * The namespace; never creates one.
+     *
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when it does not exist
+     * @throws IllegalArgumentException for a name no namespace can have
+     */
     public Namespace get(String name) {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
@@ -216,52 +203,39 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * The namespace for a call that only reads or removes keys: empty when it does not exist and auto-create is on,
-     * since it would be created empty and so holds nothing (such a call does not create it: a check or forget with
-     * a mistyped name must not leave a new namespace behind); the unknown-namespace error when auto-create is off; a
-     * bad name is an error either way.
+     * The namespace if it exists, else empty; never creates one.
+     *
+     * @throws IllegalArgumentException for a name no namespace can have
      */
-    public Optional<Namespace> findWithoutCreating(String name) {
+    public Optional<Namespace> find(String name) {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
             Namespace.checkName(name);
-            if (!autoCreate) {
-                throw NamespaceException.unknown(name, autoCreate);
-            }
         }
         return Optional.ofNullable(namespace);
     }
 
-    /** The store to check keys in, or null when the namespace does not exist and would be created empty. */
-    public SeenSet storeWithoutCreating(String name) {
-        return findWithoutCreating(name).map(Namespace::store).orElse(null);
+    /**
+     * The namespace a call that only reads or removes keys addresses; never creates one, so that a check or a forget
+     * with a mistyped name leaves no new namespace behind. When it does not exist: empty if auto-create is on, since
+     * a write would create it empty and so it holds no key; refused, as {@link #get} refuses it, if auto-create is off.
+     *
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when it does not exist and
+     *                                  auto-create is off
+     * @throws IllegalArgumentException for a name no namespace can have
+     */
+    public Optional<Namespace> getOrEmpty(String name) {
+        return autoCreate ? find(name) : Optional.of(get(name));
     }
 
-    /** Forgets the keys; in a namespace that does not exist yet none is held, and it is not created for that. */
-    public CompletableFuture<boolean[]> forgetWithoutCreating(String name, List<byte[]> keys, long[] owners) {
-        return findWithoutCreating(name)
-                .map(namespace -> namespace.forget(keys, owners))
-                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
-    }
-
-    /** The namespace if it exists; never creates one. */
-    public Optional<Namespace> find(String name) {
-        return Optional.ofNullable(namespaces.get(name));
-    }
-
-    /** The namespace, created with the default kind and parameters when missing and auto-create is on. */
+    /**
+     * The namespace, created with the default kind and parameters when missing and auto-create is on.
+     *
+     * @throws NamespaceException {@link NamespaceException.Problem#UNKNOWN} when it does not exist and auto-create is
+     *                            off; as {@link #create} does when it cannot be created
+     */
     public Namespace getOrCreate(String name) {
-        Namespace namespace = namespaces.get(name);
-        if (namespace != null) {
-            return namespace;
-        }
-        if (!autoCreate) {
-            return get(name);
-        }
-        synchronized (this) {
-            namespace = namespaces.get(name);
-            return namespace != null ? namespace : create(name, defaultSpec.kind(), defaultSpec.parameters());
-        }
+        return autoCreate ? getOrCreate(name, defaultSpec) : get(name);
     }
 
     /** The namespace, created from {@code spec} when missing whatever the auto-create setting (a configured name). */
@@ -286,87 +260,29 @@ public final class NamespaceRegistry implements AutoCloseable {
     /**
      * Deletes the namespace and its files.
      *
-     * @throws IllegalArgumentException for {@code default}, which always exists: requests that name no namespace
-     *                                  use it, and with auto-create off nothing would bring it back until a restart
+     * @throws IllegalArgumentException for {@code default}, which always exists ({@link NamespaceRemoval})
      */
     public synchronized void delete(String name) {
-        if (name.equals(DEFAULT)) {
-            throw new IllegalArgumentException("namespace 'default' cannot be deleted: it always exists (requests"
-                    + " naming no namespace use it); clear it instead (POST /namespaces/default/clear,"
-                    + " DJ.CLEAR default)");
-        }
         Namespace namespace = get(name);
-        checkRemovable(name, "delete", true);
+        removal.checkDelete(name);
         namespaces.remove(name);
         release(name);
         try {
             namespace.delete();
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "namespace '" + name + "' is deleted but some of its files could not be" + " removed", e);
+                    "namespace '" + name + "' is deleted but some of its files could not be removed", e);
         }
         log.info("deleted namespace '{}'", name);
     }
 
     /**
-     * Refuses a change that would have to remove the namespace's files where it cannot: found out halfway, after the
-     * store was closed, a delete left the namespace gone from the server but back after a restart, and a clear or a
-     * loaded dump left it closed, refusing every write. Removing a file needs its directory writable, and removing
-     * the namespace's directory (a delete) the data dir too; none of it needs free space.
-     */
-    private void checkRemovable(String name, String action, boolean directoryToo) {
-        List<Path> directories;
-        try {
-            directories = directoriesOf(dataDir.resolve(name));
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot " + action + " namespace '" + name + "': its files cannot be" + " listed: " + e, e);
-        }
-        for (Path directory : directoryToo
-                ? Stream.concat(Stream.of(dataDir), directories.stream()).toList()
-                : directories) {
-            // one gone since the walk (a checkpoint pruned or renamed into place) needs no removing
-            if (!Files.isWritable(directory) && Files.exists(directory)) {
-                String refusal = "cannot " + action + " namespace '" + name + "': " + directory
-                        + " is not writable, so its files cannot be removed; nothing was changed";
-                throw new UncheckedIOException(refusal, new IOException(refusal));
-            }
-        }
-    }
-
-    /**
-     * The directory and every directory below it. A file that goes away while the tree is walked is passed over:
-     * the namespace's snapshot thread renames and prunes files at any time, and a walk that failed on one of them
-     * refused a clear or a loaded dump for nothing.
-     */
-    private static List<Path> directoriesOf(Path root) throws IOException {
-        List<Path> directories = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-                directories.add(dir);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException && !file.equals(root)) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-        });
-        return directories;
-    }
-
-    /**
-     * Forgets every key of the namespace: its journal and snapshots are deleted. Under the registry's lock, as
-     * delete is: a clear racing a delete of the same namespace used to reopen a store in the directory being
-     * deleted, leaving its files, its threads and a held lock that refused the name until a restart.
+     * Forgets every key of the namespace: its store's files are replaced by empty ones. Under the registry's lock, as
+     * delete is, so that a clear never reopens a store in the directory a delete is removing.
      */
     public synchronized void clear(String name) {
         Namespace namespace = get(name);
-        checkRemovable(name, "clear", false);
+        removal.checkReplace(name, "clear");
         try {
             namespace.clear();
         } catch (IOException e) {
@@ -386,19 +302,11 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * Writes a dump of the namespace: its kind, its parameters and a snapshot payload, in the form {@link
-     * #loadDump} reads (the content of {@code BF.SCANDUMP}).
+     * Writes a dump of the namespace ({@link NamespaceDumps}), which {@link #loadDump} reads: the content of
+     * {@code BF.SCANDUMP}.
      */
     public void writeDump(String name, OutputStream out) throws IOException {
-        Namespace namespace = get(name);
-        Properties metadata = metadata(name, namespace.kind(), namespace.parameters());
-        ByteArrayOutputStream header = new ByteArrayOutputStream();
-        metadata.store(header, null);
-        DataOutputStream data = new DataOutputStream(out);
-        data.writeInt(header.size());
-        header.writeTo(data);
-        namespace.writeContent(data);
-        data.flush();
+        NamespaceDumps.write(get(name), out);
     }
 
     /**
@@ -412,17 +320,9 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized Namespace loadDump(String name, InputStream in) throws IOException {
         Namespace.checkName(name);
         DataInputStream data = new DataInputStream(in);
-        int headerLength = data.readInt();
-        if (headerLength <= 0 || headerLength > 1 << 20) {
-            throw new IllegalArgumentException("dump header length must be in [1, 1048576] (got " + headerLength + ")");
-        }
-        Properties metadata = new Properties();
-        metadata.load(new ByteArrayInputStream(data.readNBytes(headerLength)));
-        StoreKind named = kinds.get(metadata.getProperty(KIND_KEY));
-        if (!(named instanceof SnapshotKind kind)) {
-            throw new IllegalArgumentException("namespaces of kind " + named.name() + " cannot be loaded from a dump");
-        }
-        Map<String, String> parameters = kind.parameters(parameters(metadata));
+        NamespaceDumps.Header header = NamespaceDumps.readHeader(data, kinds);
+        SnapshotKind kind = header.kind();
+        Map<String, String> parameters = header.parameters();
         Namespace namespace = namespaces.get(name);
         if (namespace != null
                 && (!namespace.kind().equals(kind) || !namespace.parameters().equals(parameters))) {
@@ -430,7 +330,7 @@ public final class NamespaceRegistry implements AutoCloseable {
                     + name + "' is " + namespace.kind().name() + " " + namespace.parameters());
         }
         if (namespace != null) {
-            checkRemovable(name, "load a dump into", false);
+            removal.checkReplace(name, "load a dump into");
         }
         // The dump is read into a new store while the namespace's store still serves: two copies until replaced.
         String copy = name + " (loading a dump)";
@@ -490,45 +390,15 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     private Namespace load(Path dir) throws IOException {
-        Path file = dir.resolve(Namespace.METADATA);
         String name = dir.getFileName().toString();
-        // Each failure says which of the data dir's namespaces stops the start, and which file to look at: a failed
-        // create of an older version left parameters behind that no store can open; a file cut short or edited.
-        Properties metadata = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            metadata.load(in);
-        } catch (IOException | IllegalArgumentException e) { // IllegalArgumentException: a malformed \\uXXXX
-            throw cannotLoad(name, file, "cannot be read: " + e, e);
-        }
-        StoreKind kind;
-        Map<String, String> parameters;
-        String kindName = metadata.getProperty(KIND_KEY);
-        if (kindName == null) {
-            throw cannotLoad(
-                    name,
-                    file,
-                    (metadata.isEmpty() ? "is empty or holds no property" : "has no '" + KIND_KEY + "' property")
-                            + "; it must name the kind, one of " + kinds.names(),
-                    null);
-        }
+        NamespaceMetadata metadata = NamespaceMetadata.read(dir, kinds);
+        reserve(name, metadata.kind(), metadata.parameters(), "namespace '" + name + "' (in " + dir + ")");
         try {
-            kind = kinds.get(kindName);
-            parameters = kind.parameters(parameters(metadata));
-        } catch (IllegalArgumentException e) {
-            throw cannotLoad(name, file, e.getMessage(), e);
-        }
-        reserve(name, kind, parameters, "namespace '" + name + "' (in " + dir + ")");
-        try {
-            return Namespace.open(name, kind, parameters, dir, durability);
+            return Namespace.open(name, metadata.kind(), metadata.parameters(), dir, durability);
         } catch (IOException | RuntimeException e) {
             release(name);
             throw e;
         }
-    }
-
-    private static IllegalArgumentException cannotLoad(String name, Path file, String problem, Exception cause) {
-        return new IllegalArgumentException(
-                "namespace '" + name + "' cannot be loaded: " + file + ": " + problem, cause);
     }
 
     /** Reserves the namespace's heap and native memory, both or neither. */
@@ -547,35 +417,52 @@ public final class NamespaceRegistry implements AutoCloseable {
         nativeMemory.release(name);
     }
 
-    private static Map<String, String> parameters(Properties metadata) {
-        Map<String, String> parameters = new TreeMap<>();
-        for (String key : metadata.stringPropertyNames()) {
-            if (key.startsWith(PARAMETER_PREFIX)) {
-                parameters.put(key.substring(PARAMETER_PREFIX.length()), metadata.getProperty(key));
-            }
-        }
-        return parameters;
-    }
+    /** Builds a {@link NamespaceRegistry}; every setter names the setting it sets. */
+    public static final class Builder {
+        private final Path dataDir;
+        private StoreKinds kinds = StoreKinds.standard();
+        private NamespaceSpec defaultSpec;
+        private boolean autoCreate = true;
+        private Durability durability;
+        private NamespaceLimits limits = NamespaceLimits.defaults();
 
-    private static Properties metadata(String name, StoreKind kind, Map<String, String> parameters) {
-        Properties metadata = new Properties();
-        metadata.setProperty("name", name);
-        metadata.setProperty(KIND_KEY, kind.name());
-        Map<String, String> ordered = new LinkedHashMap<>(parameters);
-        ordered.forEach((key, value) -> metadata.setProperty(PARAMETER_PREFIX + key, value));
-        return metadata;
-    }
-
-    private static void writeMetadata(Path dir, String name, StoreKind kind, Map<String, String> parameters)
-            throws IOException {
-        Path tmp = dir.resolve(Namespace.METADATA + ".tmp");
-        try (OutputStream out = Files.newOutputStream(tmp)) {
-            metadata(name, kind, parameters).store(out, "deja namespace");
+        private Builder(Path dataDir) {
+            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
         }
-        Files.move(
-                tmp,
-                dir.resolve(Namespace.METADATA),
-                StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
+
+        /** The kinds namespaces may be of; {@link StoreKinds#standard()} by default. */
+        public Builder kinds(StoreKinds kinds) {
+            this.kinds = Objects.requireNonNull(kinds, "kinds");
+            return this;
+        }
+
+        /** What the {@code default} namespace, and namespaces created on first use, are made of. */
+        public Builder defaultSpec(NamespaceSpec defaultSpec) {
+            this.defaultSpec = defaultSpec;
+            return this;
+        }
+
+        /** Whether a namespace is created on first use rather than refused as unknown; true by default. */
+        public Builder autoCreate(boolean autoCreate) {
+            this.autoCreate = autoCreate;
+            return this;
+        }
+
+        /** The journal's fsync policy and the snapshot interval of every namespace. */
+        public Builder durability(Durability durability) {
+            this.durability = durability;
+            return this;
+        }
+
+        /** The memory and the number of namespaces the registry may hold; {@link NamespaceLimits#defaults()}. */
+        public Builder limits(NamespaceLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** The registry, not opened yet. */
+        public NamespaceRegistry build() {
+            return new NamespaceRegistry(this);
+        }
     }
 }

@@ -8,8 +8,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * A kind held in memory and made durable by a journal of its changes plus snapshots of its whole content (DESIGN.md
- * section 5): bloom and recent. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code BF.LOADCHUNK}).
+ * A kind held in memory and made durable by a journal of its changes plus snapshots of its whole content
+ * (docs/DESIGN.md section 5): bloom and recent. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code
+ * BF.LOADCHUNK}).
  */
 public interface SnapshotKind extends StoreKind {
 
@@ -32,9 +33,35 @@ public interface SnapshotKind extends StoreKind {
         throw Namespace.notMergeable(name());
     }
 
+    /** Opens the store journaled in the namespace's directory, snapshots holding this kind's content. */
     @Override
     default NamespaceStore open(String namespace, Map<String, String> parameters, Path dir, Durability durability)
             throws IOException {
-        return JournaledStore.open(namespace, this, parameters, dir, durability);
+        return JournaledStore.open(namespace, content(parameters), dir, durability);
+    }
+
+    /** This kind's content for the parameters, as the journaled store uses it. */
+    private JournaledStore.Content content(Map<String, String> parameters) {
+        return new JournaledStore.Content() {
+            @Override
+            public HashedSeenSet empty() {
+                return create(parameters);
+            }
+
+            @Override
+            public void write(HashedSeenSet store, OutputStream out) throws IOException {
+                writeSnapshot(store, out);
+            }
+
+            @Override
+            public HashedSeenSet read(InputStream in) throws IOException {
+                return readSnapshot(parameters, in);
+            }
+
+            @Override
+            public void merge(HashedSeenSet target, HashedSeenSet source) {
+                SnapshotKind.this.merge(target, source);
+            }
+        };
     }
 }

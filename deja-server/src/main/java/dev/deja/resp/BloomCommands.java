@@ -38,7 +38,8 @@ final class BloomCommands {
         this.transfers = new DumpTransfers(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(this::reserve)));
         commands.add(RespCommand.write("BF.ADD", 3, this::add));
         commands.add(RespCommand.write("BF.MADD", -3, this::madd));
@@ -233,15 +234,15 @@ final class BloomCommands {
     }
 
     private Namespace existing(String name) {
-        return access.namespaces().find(Namespace.checkName(name)).orElseThrow(() -> new RespError("ERR not found"));
+        return access.namespaces().find(name).orElseThrow(() -> new RespError("ERR not found"));
     }
 
     private static RedisMessage addedResp2(boolean added) {
-        return Replies.bool(false, added);
+        return Replies.bool(/* resp3= */ false, added);
     }
 
     private static RedisMessage addedResp3(boolean added) {
-        return Replies.bool(true, added);
+        return Replies.bool(/* resp3= */ true, added);
     }
 
     private static RedisMessage added(boolean resp3, Verdict[] verdicts) {

@@ -22,23 +22,24 @@ import java.util.List;
  * emits, copying each bulk string's bytes once, straight into its argument.
  *
  * <p>A command is a flat array of bulk strings, so Netty's general aggregators are not used: they join each bulk
- * string's pieces into a composite buffer and each array into a list of messages, which was a third of the
- * server's time under pipelined load. A command with more arguments, a longer bulk string, or more bytes in its
- * arguments together than the server accepts is refused from the header that crosses the limit, and so is a nested
- * array: reading stops, as the rest of the client's bytes cannot be framed, and a {@link Violation} is passed on,
- * which the handler answers after the commands before it with a Redis error, then closes that connection only. A
- * command with an argument that is not a string (an integer, a null), and a string where a command should start,
- * are passed on as {@link #NOT_A_COMMAND}, answered the same way.
+ * string's pieces into a composite buffer and each array into a list of messages, an allocation per piece and per
+ * message that a command needs none of, on the path every request takes. A command with more arguments, a longer bulk
+ * string, or more bytes in its arguments together than the server accepts is refused from the header that crosses the
+ * limit, and so is a nested array: reading stops, as the rest of the client's bytes cannot be framed, and a
+ * {@link Violation} is passed on, which the handler answers after the commands before it with a Redis error, then
+ * closes that connection only. A command with an argument that is not a string (an integer, a null), and a string where
+ * a command should start, are passed on as {@link #NOT_A_COMMAND}, answered the same way.
  *
  * <p>Memory follows the bytes that arrive, never what a header announces: an argument's buffer is allocated when its
  * first bytes come, at their size when they are all of it, and grows as more come, at most doubling, so a header
- * announcing a large bulk string costs nothing until its bytes are sent. The connection's {@link RequestGuard}
- * counts the bytes read; the assembler adds {@link #ARGUMENT_OVERHEAD} per argument, the heap an argument takes
- * beside its bytes, so that the server's request memory bounds the heap its commands take (a bulk string still
- * arriving in parts may occupy up to twice its bytes so far, the room its buffer has grown into). Until the connection authenticates, when the server has a password, a command may have at
- * most {@value #UNAUTHENTICATED_MAX_ARGUMENTS} arguments of at most {@value #UNAUTHENTICATED_MAX_BULK_BYTES} bytes
- * each, as Redis allows an unauthenticated client, with Redis's errors; a command that may authenticate
- * ({@code AUTH}, {@code HELLO}) lifts that limit for the commands after it until it has executed.
+ * announcing a large bulk string costs nothing until its bytes are sent. The connection's {@link RequestGuard} counts
+ * the bytes read; the assembler adds {@link RespArgs#ARGUMENT_OVERHEAD} per argument, the heap an argument takes beside
+ * its bytes, so that the server's request memory bounds the heap its commands take (a bulk string still arriving in
+ * parts may occupy up to twice its bytes so far, the room its buffer has grown into). Until the connection
+ * authenticates, when the server has a password, a command may have at most {@value #UNAUTHENTICATED_MAX_ARGUMENTS}
+ * arguments of at most {@value #UNAUTHENTICATED_MAX_BULK_BYTES} bytes each, as Redis allows an unauthenticated client,
+ * with Redis's errors; a command that may authenticate ({@code AUTH}, {@code HELLO}) lifts that limit for the commands
+ * after it until it has executed.
  */
 final class CommandAssembler extends ChannelInboundHandlerAdapter {
 
@@ -48,8 +49,6 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
     /** What is passed on for a well-framed message that is not a command. */
     static final Violation NOT_A_COMMAND = new Violation("ERR Protocol error: expected an array of bulk strings");
 
-    /** Heap an argument takes beside its bytes: the array's header and the command's reference to it. */
-    static final int ARGUMENT_OVERHEAD = 32;
     /** Most arguments of a command sent before authenticating, as in Redis. */
     static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
     /** Longest bulk string sent before authenticating, as in Redis. */
@@ -122,7 +121,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             if (words == null) {
                 return "ERR Protocol error: unbalanced quotes in request";
             }
-            if (!held((long) words.size() * ARGUMENT_OVERHEAD)) {
+            if (!held((long) words.size() * RespArgs.ARGUMENT_OVERHEAD)) {
                 return null;
             }
             pass(ctx, new RespArgs(words));
@@ -203,7 +202,7 @@ final class CommandAssembler extends ChannelInboundHandlerAdapter {
             pass(ctx, NOT_A_COMMAND); // a string where a command should start
             return null;
         }
-        if (!held(ARGUMENT_OVERHEAD)) {
+        if (!held(RespArgs.ARGUMENT_OVERHEAD)) {
             return null;
         }
         unusable |= value == null;

@@ -2,11 +2,14 @@ package dev.deja.resp;
 
 import io.micrometer.core.instrument.Counter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * The commands by name, found from the name's bytes in any case without building a string: a command name is
- * looked up for every request, and upper-casing it into a new string was a tenth of a pipelined request's cost.
+ * looked up for every request, which should not pay for an upper-cased copy of it.
  * Open addressing over a table at most a quarter full; each entry also holds the command's operations counter.
  */
 final class CommandTable {
@@ -42,6 +45,7 @@ final class CommandTable {
         this.counters = counters;
     }
 
+    /** Adds the command; one added under the same name before is replaced. */
     void add(RespCommand command) {
         if (4 * (size + 1) > slots.length) {
             Entry[] old = slots;
@@ -73,6 +77,29 @@ final class CommandTable {
             }
         }
         return null;
+    }
+
+    /** The command with this upper-case name, or null. */
+    RespCommand find(String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+        for (int i = index(hash(bytes)); slots[i] != null; i = (i + 1) & (slots.length - 1)) {
+            if (slots[i].command.name().equals(name)) {
+                return slots[i].command;
+            }
+        }
+        return null;
+    }
+
+    /** Every command, by name. */
+    List<RespCommand> all() {
+        List<RespCommand> all = new ArrayList<>(size);
+        for (Entry e : slots) {
+            if (e != null) {
+                all.add(e.command);
+            }
+        }
+        all.sort(Comparator.comparing(RespCommand::name));
+        return all;
     }
 
     private void place(Entry e) {

@@ -27,16 +27,18 @@ final class ConnectionCommands {
     private static final String COMMAND_HINT = "Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.";
 
     private final ServerContext context;
-    private final RespCommands commands;
+    private final CommandTable commands;
     private final byte[] password;
 
-    ConnectionCommands(ServerContext context, RespCommands commands) {
+    /** The connection commands, which add themselves to {@code commands} and describe what it holds. */
+    ConnectionCommands(ServerContext context, CommandTable commands) {
         this.context = context;
         this.commands = commands;
         String configured = context.config().password();
         this.password = configured == null ? null : configured.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Adds these commands to the table. */
     void register() {
         commands.add(RespCommand.read("PING", -1, this::ping));
         commands.add(RespCommand.read("ECHO", 2, (s, a) -> Replies.bulk(a.bytes(1))));

@@ -30,7 +30,8 @@ final class DejaCommands {
         this.access = new KeyAccess(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("DJ.CREATE", -3, RespCommand.slow(this::create)));
         commands.add(RespCommand.write("DJ.DROP", 2, RespCommand.slow((s, a) -> {
             namespaces.delete(a.string(1));
@@ -55,7 +56,7 @@ final class DejaCommands {
         commands.add(RespCommand.write("DJ.MERGE", 3, RespCommand.slow(this::merge)));
         commands.add(RespCommand.read("DJ.CHECK", 3, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
-            SeenSet store = namespaces.storeWithoutCreating(a.string(1));
+            SeenSet store = access.forReading(a.string(1));
             return Replies.integer(store != null && store.check(key) ? 1 : 0);
         }));
         commands.add(RespCommand.write("DJ.ADD", -3, this::add));
@@ -110,8 +111,7 @@ final class DejaCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object forget(RespSession session, RespArgs args) {
         long[] owners = owners(args);
-        return namespaces
-                .forgetWithoutCreating(args.string(1), List.of(access.key(args.bytes(2))), owners)
+        return access.forget(args.string(1), List.of(access.key(args.bytes(2))), owners)
                 .thenApply(erased -> Replies.integer(erased[0] ? 1 : 0));
     }
 
@@ -134,7 +134,7 @@ final class DejaCommands {
 
     private RedisMessage mcheck(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        SeenSet store = namespaces.storeWithoutCreating(args.string(1));
+        SeenSet store = access.forReading(args.string(1));
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         return integers(held);
     }
@@ -164,9 +164,7 @@ final class DejaCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object mforget(RespSession session, RespArgs args) {
         Batch batch = batch(args);
-        return namespaces
-                .forgetWithoutCreating(args.string(1), batch.keys(), batch.owners())
-                .thenApply(DejaCommands::integers);
+        return access.forget(args.string(1), batch.keys(), batch.owners()).thenApply(DejaCommands::integers);
     }
 
     /** {@code DJ.ADD} and {@code DJ.CHECKTHENADD}: one key with an optional owner. */

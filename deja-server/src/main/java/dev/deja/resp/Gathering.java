@@ -10,7 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
  * The writes one event loop gathers in one turn, from every connection it serves, to run each kind as one store
  * call: {@code SET ... NX} on the key-value namespace ({@link KvBatch}: a MultiGet per generation, one WriteBatch,
  * one write of RocksDB's log) and {@code BF.ADD} on one namespace ({@link AddBatch}: one lock, one journal append,
- * overlapped cache misses). With many clients, that per-call cost, not the network, was what each command cost.
+ * overlapped cache misses). With many clients, what bounds the commands served is that fixed cost of each store
+ * call, not the network, so one call serves a turn's many.
  *
  * <p>Order: a connection's next command that is not gathered runs everything gathered first ({@link #runNow}),
  * and a write of one kind runs what is gathered of the other kind first, so a connection's commands take effect in
@@ -38,9 +39,27 @@ final class Gathering {
         return CURRENT.get();
     }
 
-    /** Whether the command is one that {@link RespCommands} lets gather instead of running it at once. */
+    /**
+     * Whether the command is one an event loop gathers instead of running it at once: {@code SET ... NX},
+     * {@code SETNX} or {@code BF.ADD}; every other command first runs what was gathered.
+     */
     static boolean gathers(RespArgs args) {
-        return KvCommands.gathered(args) || (args.size() == 3 && args.is(0, "BF.ADD"));
+        return setIfAbsent(args) || (args.size() == 3 && args.is(0, "BF.ADD"));
+    }
+
+    private static boolean setIfAbsent(RespArgs args) {
+        if (args.size() == 3 && args.is(0, "SETNX")) {
+            return true;
+        }
+        if (args.size() < 4 || !args.is(0, "SET")) {
+            return false;
+        }
+        for (int i = 3; i < args.size(); i++) {
+            if (args.is(i, "NX")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Gathers one {@code SET key value NX} on {@code kv}: completes with whether it set the key. */

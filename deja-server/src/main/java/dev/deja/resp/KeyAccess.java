@@ -5,6 +5,7 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerContext;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** How RESP commands reach namespaces and validate keys, with the server's auto-create rule and key limit. */
 final class KeyAccess {
@@ -29,17 +30,28 @@ final class KeyAccess {
     }
 
     /**
-     * The namespace's store, or null when it does not exist (it would be created empty); a bad name is an error, not
-     * a namespace that does not exist yet. Does not apply the auto-create rule: {@code BF.EXISTS} answers 0 for a
-     * filter that does not exist, as RedisBloom does.
+     * The store to check keys in, or null when the namespace does not exist yet and auto-create is on: it holds no
+     * key then; refused as unknown when auto-create is off.
+     */
+    SeenSet forReading(String name) {
+        return namespaces.getOrEmpty(name).map(Namespace::store).orElse(null);
+    }
+
+    /** Forgets the keys; a namespace that does not exist yet holds none, and is not created for that. */
+    CompletableFuture<boolean[]> forget(String name, List<byte[]> keys, long[] owners) {
+        return namespaces
+                .getOrEmpty(name)
+                .map(namespace -> namespace.forget(keys, owners))
+                .orElseGet(() -> CompletableFuture.completedFuture(new boolean[keys.size()]));
+    }
+
+    /**
+     * The namespace's store, or null when it does not exist; a bad name is an error, not a namespace that does not
+     * exist yet. Does not apply the auto-create rule: {@code BF.EXISTS} answers 0 for a filter that does not exist,
+     * as RedisBloom does.
      */
     SeenSet ifExists(String name) {
-        Namespace namespace = namespaces.find(name).orElse(null);
-        if (namespace == null) {
-            Namespace.checkName(name);
-            return null;
-        }
-        return namespace.store();
+        return namespaces.find(name).map(Namespace::store).orElse(null);
     }
 
     /** The key, or an error naming the limit when it is empty or too large. */

@@ -31,7 +31,8 @@ final class KvCommands {
         this.access = new KeyAccess(context);
     }
 
-    void register(RespCommands commands) {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.write("SET", -3, this::set));
         commands.add(RespCommand.write("SETNX", 3, this::setNx));
         commands.add(RespCommand.write("SETEX", 4, (s, a) -> setEx(a, 1000)));
@@ -146,25 +147,6 @@ final class KvCommands {
                 .thenApply(set -> Replies.integer(set ? 1 : 0));
     }
 
-    /**
-     * Whether the command is a {@code SET ... NX} or {@code SETNX}, which the event loop gathers and runs with the
-     * others of its turn ({@link Gathering}, {@link KvBatch}); every other command first runs what was gathered.
-     */
-    static boolean gathered(RespArgs args) {
-        if (args.size() == 3 && args.is(0, "SETNX")) {
-            return true;
-        }
-        if (args.size() < 4 || !args.is(0, "SET")) {
-            return false;
-        }
-        for (int i = 3; i < args.size(); i++) {
-            if (args.is(i, "NX")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object setEx(RespArgs args, long unitMillis) {
@@ -175,7 +157,7 @@ final class KvCommands {
         Namespace kv = writable();
         long expiresAt = expiresAt(kv.exactStore(), unitMillis == 1 ? "PX" : "EX", amount, command);
         return kv.writeExact(store -> {
-            store.put(key, value, expiresAt, false);
+            store.put(key, value, expiresAt, /* keepExpiry= */ false);
             return Replies.OK;
         });
     }

@@ -42,7 +42,7 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
 
     @Override
     protected void encode(ChannelHandlerContext ctx, RedisMessage message, List<Object> out) {
-        flatten(ctx, message, out, true);
+        flatten(ctx, message, out, /* owned= */ true);
     }
 
     /**
@@ -58,14 +58,14 @@ final class Resp3Encoder extends MessageToMessageEncoder<RedisMessage> {
             case Resp3Map map -> {
                 out.add(header(ctx, '%', map.entries().size() / 2));
                 for (RedisMessage entry : map.entries()) {
-                    flatten(ctx, entry, out, true);
+                    flatten(ctx, entry, out, /* owned= */ true);
                 }
             }
             case ArrayRedisMessage array
             when holdsResp3(array) -> {
                 out.add(header(ctx, '*', array.children().size()));
                 for (RedisMessage child : array.children()) {
-                    flatten(ctx, child, out, false);
+                    flatten(ctx, child, out, /* owned= */ false);
                 }
             }
             default -> out.add(owned ? message : ReferenceCountUtil.retain(message));

@@ -12,6 +12,9 @@ import java.util.Locale;
  */
 record RespArgs(List<byte[]> values) {
 
+    /** Heap an argument takes beside its bytes: the array's header and the command's reference to it. */
+    static final int ARGUMENT_OVERHEAD = 32;
+
     /** The command name in upper case. */
     String command() {
         return upper(0);

@@ -2,36 +2,56 @@ package dev.deja.resp;
 
 /**
  * One RESP command: its name, arity (Redis's convention: exact argument count including the name, or at least
- * {@code -arity} when negative) and what it does.
+ * {@code -arity} when negative), what it may touch and what it does.
  *
  * @param name       upper-case name
  * @param arity      Redis-style arity
- * @param beforeAuth whether it runs on a connection that has not authenticated yet
- * @param write      whether it may change data (reported by {@code COMMAND})
+ * @param access     what it may touch, which says whether it runs before the connection authenticates and how
+ *                   {@code COMMAND} reports it
  * @param action     what it does
  * @param subcommand for a command with subcommands ({@code CLIENT}, ...), the check of the subcommand's name and
  *                   arity that Redis makes before running it, and so before queueing it inside MULTI; or null
  */
-record RespCommand(String name, int arity, boolean beforeAuth, boolean write, Action action, Check subcommand) {
+record RespCommand(String name, int arity, Access access, Action action, Check subcommand) {
+
+    /** What a command may touch. */
+    enum Access {
+        /** The connection itself ({@code AUTH}, {@code HELLO}, ...): it runs before the connection authenticates. */
+        CONNECTION,
+        /** Nothing it changes: it reads or answers, once the connection has authenticated. */
+        READ,
+        /** Data it may change, once the connection has authenticated. */
+        WRITE
+    }
 
     /** A command that reads or answers, once the connection has authenticated. */
     static RespCommand read(String name, int arity, Action action) {
-        return new RespCommand(name, arity, false, false, action, null);
+        return new RespCommand(name, arity, Access.READ, action, null);
     }
 
     /** A command that may change data, once the connection has authenticated. */
     static RespCommand write(String name, int arity, Action action) {
-        return new RespCommand(name, arity, false, true, action, null);
+        return new RespCommand(name, arity, Access.WRITE, action, null);
     }
 
     /** A command about the connection itself ({@code AUTH}, {@code HELLO}, ...), which runs before it authenticates. */
     static RespCommand connection(String name, int arity, Action action) {
-        return new RespCommand(name, arity, true, false, action, null);
+        return new RespCommand(name, arity, Access.CONNECTION, action, null);
     }
 
     /** This command, with subcommands whose names and arities {@code check} refuses before it runs. */
     RespCommand withSubcommands(Check check) {
-        return new RespCommand(name, arity, beforeAuth, write, action, check);
+        return new RespCommand(name, arity, access, action, check);
+    }
+
+    /** Whether it runs on a connection that has not authenticated yet. */
+    boolean beforeAuth() {
+        return access == Access.CONNECTION;
+    }
+
+    /** Whether it may change data, as {@code COMMAND} reports it. */
+    boolean write() {
+        return access == Access.WRITE;
     }
 
     /** A command's body: the reply to one call, or a future of it for a write waiting for the journal. */

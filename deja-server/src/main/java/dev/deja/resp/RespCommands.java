@@ -10,20 +10,15 @@ import dev.deja.server.PipelinedHandler;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every RESP command the server knows, and the dispatch that checks authentication and arity and turns failures
- * into Redis error replies.
+ * The dispatch of RESP commands: it puts every command family's commands in one table, then checks each request
+ * against it (arity, subcommand, authentication), queues it inside {@code MULTI} or runs it, and turns failures into
+ * Redis error replies.
  */
 final class RespCommands {
 
@@ -31,7 +26,6 @@ final class RespCommands {
     static final String FRONT_END = "resp";
     private static final RedisMessage QUEUED = Replies.simple("QUEUED");
 
-    private final Map<String, RespCommand> commands = new HashMap<>();
     private final CommandTable table;
     private final ServerContext context;
 
@@ -39,28 +33,11 @@ final class RespCommands {
         this.context = context;
         this.table = new CommandTable(command ->
                 context.metrics().operationsCounter(FRONT_END, command.name().toLowerCase(Locale.ROOT)));
-        new ConnectionCommands(context, this).register();
-        new TransactionCommands(context.config(), this).register();
-        new BloomCommands(context).register(this);
-        new DejaCommands(context).register(this);
-        new KvCommands(context).register(this);
-    }
-
-    void add(RespCommand command) {
-        commands.put(command.name(), command);
-        table.add(command);
-    }
-
-    /** Every command, by name. */
-    Collection<RespCommand> all() {
-        List<RespCommand> all = new ArrayList<>(commands.values());
-        all.sort(Comparator.comparing(RespCommand::name));
-        return all;
-    }
-
-    /** The command with this upper-case name, or null. */
-    RespCommand find(String name) {
-        return commands.get(name);
+        new ConnectionCommands(context, table).register();
+        new TransactionCommands(context.config(), this::runQueued).register(table);
+        new BloomCommands(context).register(table);
+        new DejaCommands(context).register(table);
+        new KvCommands(context).register(table);
     }
 
     /**
@@ -91,8 +68,8 @@ final class RespCommands {
             return refuse(session, command, "NOAUTH Authentication required.", "noauth");
         }
         Transaction transaction = session.transaction;
-        if (transaction != null && !Transaction.runsAtOnce(command)) {
-            String tooLarge = transaction.queue(entry, args);
+        if (transaction != null && !Transaction.runsAtOnce(command.name())) {
+            String tooLarge = transaction.queue(args);
             return tooLarge == null ? QUEUED : failure(tooLarge, "transaction_too_large");
         }
         if (command.action() instanceof RespCommand.Slow) {
@@ -102,8 +79,13 @@ final class RespCommands {
         return run(session, entry, args);
     }
 
-    /** Runs a command that passed its checks (EXEC runs the ones it queued through here). */
-    Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
+    /** Runs a command that passed its checks when {@code MULTI} queued it: what {@code EXEC} runs. */
+    private Object runQueued(RespSession session, RespArgs args) {
+        return run(session, table.find(args), args);
+    }
+
+    /** Runs a command that passed its checks. */
+    private Object run(RespSession session, CommandTable.Entry entry, RespArgs args) {
         if (!Gathering.gathers(args)) {
             Gathering.current().runNow(); // what the client sent before this command takes effect before it
         }

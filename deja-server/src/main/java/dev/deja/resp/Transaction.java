@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The commands one connection queued between {@code MULTI} and {@code EXEC}, as Redis keeps them: each resolved
- * and checked (name, arity, authentication) when queued, run only by {@code EXEC}. A command refused when queued
+ * The commands one connection queued between {@code MULTI} and {@code EXEC}, as Redis keeps them: each checked
+ * (name, arity, authentication) when queued, run only by {@code EXEC}. A command refused when queued
  * dooms the transaction ({@code EXEC} then answers {@code EXECABORT}); from then on nothing more is kept, as in
  * Redis 7, since none of it will run.
  *
@@ -17,15 +17,12 @@ import java.util.Set;
  */
 final class Transaction {
 
-    /** A queued command: what it resolved to when queued, and its arguments. */
-    record Queued(CommandTable.Entry entry, RespArgs args) {}
-
     /** The commands that act at once inside MULTI instead of being queued, as in Redis 7. */
     private static final Set<String> RUN_AT_ONCE = Set.of("EXEC", "DISCARD", "MULTI", "WATCH", "QUIT", "RESET");
 
     private final long maxArguments;
     private final long maxBytes;
-    private final List<Queued> queued = new ArrayList<>();
+    private final List<RespArgs> queued = new ArrayList<>();
     private long arguments;
     private long bytes;
     private boolean doomed;
@@ -35,13 +32,13 @@ final class Transaction {
         this.maxBytes = maxBytes;
     }
 
-    /** Whether the command acts at once inside MULTI (EXEC, DISCARD, ...) rather than being queued. */
-    static boolean runsAtOnce(RespCommand command) {
-        return RUN_AT_ONCE.contains(command.name());
+    /** Whether the command of this upper-case name acts at once inside MULTI (EXEC, DISCARD, ...), unqueued. */
+    static boolean runsAtOnce(String command) {
+        return RUN_AT_ONCE.contains(command);
     }
 
     /** Queues a command that passed its checks; returns the refusal if it would exceed the limit, else null. */
-    String queue(CommandTable.Entry entry, RespArgs args) {
+    String queue(RespArgs args) {
         if (doomed) {
             return null; // answered QUEUED as Redis does, but never run, so not kept
         }
@@ -57,7 +54,7 @@ final class Transaction {
         }
         arguments += args.size();
         bytes += size;
-        queued.add(new Queued(entry, args));
+        queued.add(args);
         return null;
     }
 
@@ -71,13 +68,13 @@ final class Transaction {
         return doomed;
     }
 
-    /** The heap the queued commands hold, counted as {@link CommandAssembler} counts a command's. */
+    /** The heap the queued commands hold: their bytes and {@link RespArgs#ARGUMENT_OVERHEAD} per argument. */
     long heldBytes() {
-        return doomed ? 0 : bytes + CommandAssembler.ARGUMENT_OVERHEAD * arguments;
+        return doomed ? 0 : bytes + RespArgs.ARGUMENT_OVERHEAD * arguments;
     }
 
-    /** The queued commands, in the order they came. */
-    List<Queued> commands() {
+    /** The queued commands' arguments, in the order they came. */
+    List<RespArgs> commands() {
         return queued;
     }
 }

@@ -18,17 +18,24 @@ import java.util.concurrent.CompletableFuture;
  */
 final class TransactionCommands {
 
-    private final RespCommands commands;
+    /** Runs a command {@code MULTI} queued once it passed its checks: its reply, or a future of it. */
+    interface QueuedRun {
+        Object run(RespSession session, RespArgs args);
+    }
+
+    private final QueuedRun queuedRun;
     private final long maxArguments;
     private final long maxBytes;
 
-    TransactionCommands(ServerConfig config, RespCommands commands) {
-        this.commands = commands;
+    /** The transaction commands, whose {@code EXEC} runs each queued command with {@code queuedRun}. */
+    TransactionCommands(ServerConfig config, QueuedRun queuedRun) {
+        this.queuedRun = queuedRun;
         this.maxArguments = config.maxCommandArguments();
         this.maxBytes = config.maxBodyBytes();
     }
 
-    void register() {
+    /** Adds these commands to the table. */
+    void register(CommandTable commands) {
         commands.add(RespCommand.read("MULTI", 1, this::multi));
         commands.add(RespCommand.write("EXEC", 1, this::exec));
         commands.add(RespCommand.read("DISCARD", 1, this::discard));
@@ -75,8 +82,8 @@ final class TransactionCommands {
         }
         List<Object> replies = new ArrayList<>(transaction.commands().size());
         List<CompletableFuture<?>> waiting = new ArrayList<>();
-        for (Transaction.Queued queued : transaction.commands()) {
-            Object reply = commands.run(session, queued.entry(), queued.args());
+        for (RespArgs queued : transaction.commands()) {
+            Object reply = queuedRun.run(session, queued);
             if (reply instanceof CompletableFuture<?> future && !future.isDone()) {
                 waiting.add(future);
             }

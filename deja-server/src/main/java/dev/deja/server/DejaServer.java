@@ -49,13 +49,13 @@ public final class DejaServer implements AutoCloseable {
 
     /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
-        NamespaceRegistry namespaces = new NamespaceRegistry(
-                config.dataDir(),
-                config.kinds(),
-                config.defaultSpec(),
-                config.autoCreate(),
-                config.durability(),
-                config.namespaceLimits());
+        NamespaceRegistry namespaces = NamespaceRegistry.builder(config.dataDir())
+                .kinds(config.kinds())
+                .defaultSpec(config.defaultSpec())
+                .autoCreate(config.autoCreate())
+                .durability(config.durability())
+                .limits(config.namespaceLimits())
+                .build();
         namespaces.open();
         ConnectionLimit httpConnections = new ConnectionLimit(config.maxHttpConnections(), HttpFrontEnd.REFUSAL);
         ConnectionLimit respConnections = new ConnectionLimit(config.maxRespConnections(), RespFrontEnd.REFUSAL);
@@ -88,10 +88,9 @@ public final class DejaServer implements AutoCloseable {
     }
 
     /**
-     * One event loop per core unless configured. Netty's default of two per core made the loops contend for each
-     * namespace's lock and for the cores; one loop per core keeps a bloom namespace as fast as one loop did, and
-     * lets exact namespaces, whose RocksDB writes run on the loops, use both cores of a 2-core machine
-     * (docs/BENCHMARKS.md).
+     * One event loop per core unless configured, not Netty's default of two: loops beyond the cores only contend
+     * for them and for each namespace's lock, while one per core lets exact namespaces, whose RocksDB writes run on
+     * the loops, use every core (docs/BENCHMARKS.md, section Server settings).
      */
     private static int ioThreads(ServerConfig config) {
         return config.ioThreads() > 0

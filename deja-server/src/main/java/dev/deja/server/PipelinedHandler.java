@@ -132,7 +132,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
                 && (pending.size() >= PAUSE_AT || pendingBytes >= RequestMemory.PER_CONNECTION_ALLOWANCE)) {
             paused = true;
             ctx.channel().config().setAutoRead(false);
-            guard.pausedByServer(true);
+            guard.pausedByServer();
         }
     }
 
@@ -241,7 +241,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         if (paused) {
             paused = false;
             ctx.channel().config().setAutoRead(ctx.channel().isWritable() && !refusedConnection);
-            guard.pausedByServer(false);
+            guard.resumedByServer();
         }
         if (!pending.isEmpty()) {
             channelReadComplete(ctx);

@@ -187,16 +187,20 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Called with true when the server stops reading the connection to catch up with its earlier requests, and with
-     * false when it reads again: the request being received is not charged the pause.
+     * Called when the server stops reading the connection to catch up with its earlier requests: the request being
+     * received is not charged the pause, which ends at {@link #resumedByServer}.
      */
-    public void pausedByServer(boolean paused) {
-        long now = System.nanoTime();
-        if (paused && pausedAt < 0) {
-            pausedAt = now;
-        } else if (!paused && pausedAt >= 0) {
+    public void pausedByServer() {
+        if (pausedAt < 0) {
+            pausedAt = System.nanoTime();
+        }
+    }
+
+    /** Called when the server reads the connection again after {@link #pausedByServer}. */
+    public void resumedByServer() {
+        if (pausedAt >= 0) {
             if (startedAt >= 0) {
-                startedAt += now - pausedAt;
+                startedAt += System.nanoTime() - pausedAt;
             }
             pausedAt = -1;
         }

@@ -74,8 +74,11 @@ public record ServerConfig(
 
     public static final NamespaceSpec KV_DEFAULT = NamespaceSpec.parse("exact", KV_DEFAULT_PARAMS);
 
-    /** The seed's filter: 1 GiB of bits and k = 10, for 5e8 keys at 0.1% (seed 001). */
-    public static final NamespaceSpec SEED_DEFAULT =
+    /**
+     * The default namespace's filter: 2^33 bits (1 GiB) and k = 10, for 5e8 keys at 0.1%, the default filter of the
+     * bloom HTTP server whose protocol deja follows (Snawoot/bloom).
+     */
+    public static final NamespaceSpec DEFAULT_FILTER =
             NamespaceSpec.parse("bloom", "bits=8589934592,k=10,capacity=500000000");
 
     public ServerConfig {
@@ -215,7 +218,7 @@ public record ServerConfig(
         private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
         private String password;
         private boolean autoCreate = true;
-        private NamespaceSpec defaultSpec = SEED_DEFAULT;
+        private NamespaceSpec defaultSpec = DEFAULT_FILTER;
         private StoreKinds kinds;
         private String kvNamespace = "kv";
         private NamespaceSpec kvSpec = KV_DEFAULT;

@@ -53,7 +53,7 @@ class ServeCommandTest {
         assertThat(config.fsync()).isEqualTo(FsyncPolicy.EVERYSEC);
         assertThat(config.password()).isNull();
         assertThat(config.maxKeyBytes()).isEqualTo(65536);
-        assertThat(config.defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
+        assertThat(config.defaultSpec()).isEqualTo(ServerConfig.DEFAULT_FILTER);
         assertThat(config.memoryLimit())
                 .as("auto: a share of the heap, resolved by the registry")
                 .isZero();
@@ -185,9 +185,9 @@ class ServeCommandTest {
 
     @Test
     void aDefaultKindGivenAloneTakesThatKindsOwnDefaults() throws Exception {
-        // the seed's bloom parameters belong to bloom: another kind must not inherit them
+        // the default filter's parameters belong to bloom: another kind must not inherit them
         assertThat(parse("--default-kind", "exact").defaultSpec()).isEqualTo(NamespaceSpec.parse("exact", ""));
-        assertThat(parse("--default-kind", "bloom").defaultSpec()).isEqualTo(ServerConfig.SEED_DEFAULT);
+        assertThat(parse("--default-kind", "bloom").defaultSpec()).isEqualTo(ServerConfig.DEFAULT_FILTER);
         assertThat(parse("--default-kind", "recent", "--default-params", "keys=1000")
                         .defaultSpec())
                 .isEqualTo(NamespaceSpec.parse("recent", "keys=1000"));

@@ -33,7 +33,7 @@ class SizeCommandTest {
     }
 
     @Test
-    void recentIssueExampleAnswersTheHeldQuestionAndExplainsTheSeedFigure() {
+    void recentIssueExampleAnswersTheHeldQuestionAndExplainsTheNsqArticlesFigure() {
         Run r = deja("size", "recent", "--rate", "1000", "--window", "1h", "--probability", "0.9", "--ways", "1");
         assertThat(r.code()).isZero();
         assertThat(r.out())
@@ -42,12 +42,13 @@ class SizeCommandTest {
                 .containsPattern("held after window +0\\.9\n")
                 .contains("P(held after x further keys) = (1 - 1/N)^x")
                 .contains("N = ceil(1 / (1 - p_held^(1/x)))")
-                .contains("seed 000's figure for these numbers, 1,563,461 buckets, answers the inverse question");
+                .contains(
+                        "the NSQ article's figure for these numbers, 1,563,461 buckets, answers the inverse question");
         assertThat(r.err()).isEmpty();
     }
 
     @Test
-    void lostProbabilityIsSeed000sReadingAndGivesItsFigure() throws Exception {
+    void lostProbabilityIsTheNsqArticlesReadingAndGivesItsFigure() throws Exception {
         Run r = deja("size", "recent", "--rate", "1000", "--window", "1h", "--lost-probability", "0.9", "--ways", "1");
         assertThat(r.code()).isZero();
         assertThat(r.out())
@@ -73,12 +74,12 @@ class SizeCommandTest {
     }
 
     @Test
-    void theSeedNoteSurvivesWhenTheSeedsReadingExceedsTheLargestFilter() {
-        // 10^11 keys held with 0.001 fit in 2^36 buckets; the seed's reading (held with 0.999) would not.
+    void theNsqArticleNoteSurvivesWhenItsReadingExceedsTheLargestFilter() {
+        // 10^11 keys held with 0.001 fit in 2^36 buckets; the NSQ article's reading (held with 0.999) would not.
         Run r = deja(
                 "size", "recent", "--rate", "1000000", "--window", "100000s", "--probability", "0.001", "--ways", "1");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("seed 000's figure for these numbers, more than the largest filter");
+        assertThat(r.out()).contains("the NSQ article's figure for these numbers, more than the largest filter");
     }
 
     @Test
@@ -196,7 +197,7 @@ class SizeCommandTest {
         assertThat(j.at("/inputs/memoryBytes").asLong()).isEqualTo(1L << 30);
         assertThat(j.at("/results/hashes").asInt()).isEqualTo(expected.hashes());
         assertThat(j.at("/results/fpp").asDouble()).isEqualTo(expected.expectedFpp());
-        // Seed 001's default, 1 GiB for 5e8 keys, stays under 0.1% with the blocked formula.
+        // The 1 GiB default filter, for 5e8 keys, stays under 0.1% with the blocked formula.
         assertThat(j.at("/results/fpp").asDouble()).isLessThan(0.001);
     }
 
@@ -206,7 +207,7 @@ class SizeCommandTest {
                 .json();
         long keys = 1000L * 7 * 86_400;
         assertThat(j.at("/results/keys").asLong()).isEqualTo(keys);
-        double perKey = ExactSizing.bytesPerKey(keys, 16, true, 8);
+        double perKey = ExactSizing.bytesPerKey(keys, 16, /* owners= */ true, 8);
         assertThat(j.at("/results/bytesPerKey").asDouble()).isEqualTo(perKey);
         assertThat(j.at("/results/diskBytes").asLong()).isEqualTo(Math.round(keys * perKey));
         assertThat(j.at("/results/peakDiskBytes").asLong()).isEqualTo(Math.round(keys * 1.125 * perKey));

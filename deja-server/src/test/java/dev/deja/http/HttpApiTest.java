@@ -46,7 +46,7 @@ class HttpApiTest {
     }
 
     @Test
-    void seedEndpointsAnswerAsTheSeedServerDid() throws Exception {
+    void singleKeyEndpointsAnswerAsTheBloomHttpServerDoes() throws Exception {
         assertThat(get("/check?e=Hello%20Habr%21").body()).isEqualTo("MISSING\n");
         HttpResponse<String> added = get("/add?e=Hello%20Habr%21");
         assertThat(added.body()).isEqualTo("ADDED\n");
@@ -58,10 +58,10 @@ class HttpApiTest {
 
     @Test
     void namespaceParameterSelectsAnotherNamespace() throws Exception {
-        assertThat(get("/add?e=only-in-a&ns=seed-a").body()).isEqualTo("ADDED\n");
+        assertThat(get("/add?e=only-in-a&ns=other-a").body()).isEqualTo("ADDED\n");
         assertThat(get("/check?e=only-in-a").body()).isEqualTo("MISSING\n");
-        assertThat(get("/check?e=only-in-a&ns=seed-a").body()).isEqualTo("PRESENT\n");
-        assertThat(json(get("/namespaces/seed-a")).get("count").asLong()).isEqualTo(1);
+        assertThat(get("/check?e=only-in-a&ns=other-a").body()).isEqualTo("PRESENT\n");
+        assertThat(json(get("/namespaces/other-a")).get("count").asLong()).isEqualTo(1);
     }
 
     @Test
@@ -445,7 +445,7 @@ class HttpApiTest {
 
     @Test
     void aDeepPipelineInOneWriteIsAnsweredInFull() throws Exception {
-        // more than Netty's default depth of 128: it used to close the connection unanswered after running them
+        // more than Netty's default depth of 128, past which its handler would close the connection unanswered
         StringBuilder requests = new StringBuilder();
         for (int i = 0; i < 1000; i++) {
             requests.append("GET /checkthenadd?e=deep-")
@@ -536,7 +536,7 @@ class HttpApiTest {
     @Test
     void theStatusLineNamesTheVersionTheServerSpeaks() throws Exception {
         // RFC 9110, section 6.2: an HTTP/1.1 server answers a later 1.x with HTTP/1.1, and cannot answer a later
-        // major version in HTTP/1.1's framing at all; it used to echo "HTTP/2.0 200 OK" in HTTP/1.1 framing
+        // major version in HTTP/1.1's framing at all: echoing "HTTP/2.0 200 OK" in HTTP/1.1 framing would be wrong
         assertThat(exchange("GET /check?e=v HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200 OK\r\n")
                 .endsWith("MISSING\n");
@@ -559,8 +559,9 @@ class HttpApiTest {
 
     @Test
     void aBodyOverTheLimitIsRefusedAfterTheAnswersToTheRequestsBeforeIt() throws Exception {
-        // the 413 used to be written as soon as the header was read, ahead of the answers still owed to the
-        // requests pipelined before it, which were lost with the connection: a client took it for their answer
+        // the 413 comes after the answers still owed to the requests pipelined before it: written as soon as the
+        // header is read, it would go out ahead of them, which would be lost with the connection, and a client would
+        // take it for their answer
         String announced = """
                 POST /batch?op=check HTTP/1.1\r
                 Host: x\r

@@ -228,8 +228,8 @@ class ExactNamespaceStoreDiskFullTest {
 
     /**
      * A clear on a full disk deletes the keys but cannot create the empty store (RocksDB writes files to create one):
-     * the namespace used to be left closed, refusing every write until a restart. The store is now created once the
-     * disk takes writes.
+     * the namespace does not stay closed, refusing every write until a restart; the store is created once the disk
+     * takes writes.
      */
     @Test
     @Timeout(120)

@@ -50,13 +50,13 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry open(StoreKinds kinds, boolean autoCreate, long memoryLimit) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                kinds,
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                autoCreate,
-                DURABILITY,
-                new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(kinds)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .autoCreate(autoCreate)
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(memoryLimit, 0, NamespaceLimits.DEFAULT_COUNT))
+                .build();
         registry.open();
         return registry;
     }
@@ -74,7 +74,7 @@ class NamespaceRegistryTest {
     @Test
     void namespacesBeyondTheMemoryLimitAreRefusedBeforeAnythingIsWritten() throws IOException {
         long limit = 3L << 20;
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, limit)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, limit)) {
             long defaultBytes = registry.memoryReserved(); // the default namespace's bits
             assertThat(registry.memoryLimit()).isEqualTo(limit);
             registry.create("a", "bloom", ONE_MIB_BLOOM);
@@ -110,13 +110,11 @@ class NamespaceRegistryTest {
     void exactNamespacesReserveTheirRocksDbMemoryAgainstTheNativeLimit() throws IOException {
         // 8 MiB of block cache and three 1 MiB memtables: 11 MiB each
         Map<String, String> small = Map.of("blockCache", "8m", "memtable", "1m");
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(0, 24L << 20, NamespaceLimits.DEFAULT_COUNT))
+                .build()) {
             registry.open();
             assertThat(registry.nativeMemoryLimit()).isEqualTo(24L << 20);
             registry.create("e1", "exact", small);
@@ -187,7 +185,7 @@ class NamespaceRegistryTest {
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);
-        try (NamespaceRegistry registry = open(kinds, false, 64L << 20)) {
+        try (NamespaceRegistry registry = open(kinds, /* autoCreate= */ false, 64L << 20)) {
             long reserved = registry.memoryReserved();
             assertThatThrownBy(() -> registry.create("e12", "full", Map.of()))
                     .isInstanceOf(UncheckedIOException.class)
@@ -205,7 +203,7 @@ class NamespaceRegistryTest {
             Files.writeString(dataDir.resolve("e14").resolve("someone-elses"), "y");
             assertThatThrownBy(() -> registry.create("e14", "full", Map.of()))
                     .hasMessageContaining("No space left on device");
-            assertThat(dataDir.resolve("e14").resolve(Namespace.METADATA)).doesNotExist();
+            assertThat(dataDir.resolve("e14").resolve(NamespaceMetadata.FILE)).doesNotExist();
             assertThat(dataDir.resolve("e14").resolve("someone-elses")).exists();
         } finally {
             logger.detachAppender(logged);
@@ -216,20 +214,20 @@ class NamespaceRegistryTest {
                 .allSatisfy(e -> assertThat(e.getFormattedMessage()).startsWith("could not create namespace 'e1"))
                 .allSatisfy(e ->
                         assertThat(e.getThrowableProxy()).as("with its cause").isNotNull());
-        try (NamespaceRegistry registry = open(kinds, false)) {
+        try (NamespaceRegistry registry = open(kinds, /* autoCreate= */ false)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
         }
     }
 
-    /** What an older version's failed create left: parameters the exact store never accepted. */
+    /** A data dir holding a namespace whose parameters the exact store does not accept. */
     @Test
     void aNamespaceThatCannotLoadIsNamedWithItsDirectory() throws IOException {
         Path dir = dataDir.resolve("e12");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(Namespace.METADATA), "name=e12\nkind=exact\nparam.memtable=1\n");
-        assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+        Files.writeString(dir.resolve(NamespaceMetadata.FILE), "name=e12\nkind=exact\nparam.memtable=1\n");
+        assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(Namespace.METADATA)
+                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
                         + ": memtable must be in [64k, 16g] (got 1)");
     }
 
@@ -237,7 +235,7 @@ class NamespaceRegistryTest {
     void aBadMetadataFileIsNamedWithWhatIsWrong() throws IOException {
         Path dir = dataDir.resolve("broken");
         Files.createDirectories(dir);
-        Path file = dir.resolve(Namespace.METADATA);
+        Path file = dir.resolve(NamespaceMetadata.FILE);
         Map<String, String> contents = Map.of(
                 "", "is empty or holds no property; it must name the kind, one of [bloom, recent, exact]",
                 "\\u00zz\n", "cannot be read: java.lang.IllegalArgumentException: Malformed \\uxxxx encoding.",
@@ -246,7 +244,7 @@ class NamespaceRegistryTest {
                 "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
         for (Map.Entry<String, String> c : contents.entrySet()) {
             Files.writeString(file, c.getKey());
-            assertThatThrownBy(() -> open(StoreKinds.standard(), true))
+            assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
                     .as(c.getKey())
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("namespace 'broken' cannot be loaded: " + file + ": " + c.getValue());
@@ -262,9 +260,9 @@ class NamespaceRegistryTest {
         try {
             for (String name : List.of("bad name!", ".hidden")) {
                 Files.createDirectories(dataDir.resolve(name));
-                Files.writeString(dataDir.resolve(name).resolve(Namespace.METADATA), "kind=bloom\n");
+                Files.writeString(dataDir.resolve(name).resolve(NamespaceMetadata.FILE), "kind=bloom\n");
             }
-            try (NamespaceRegistry registry = open(FIXTURE, true)) {
+            try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
                 assertThat(registry.list()).extracting(Namespace::name).containsExactly("default");
             }
             assertThat(events.list)
@@ -272,7 +270,7 @@ class NamespaceRegistryTest {
                     .extracting(ILoggingEvent::getFormattedMessage)
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve("bad name!") + " skipped"))
                     .anySatisfy(m -> assertThat(m).startsWith(dataDir.resolve(".hidden") + " skipped"));
-            assertThat(dataDir.resolve("bad name!").resolve(Namespace.METADATA))
+            assertThat(dataDir.resolve("bad name!").resolve(NamespaceMetadata.FILE))
                     .as("left as it was")
                     .exists();
         } finally {
@@ -283,8 +281,12 @@ class NamespaceRegistryTest {
     @Test
     void namespacesBeyondTheCountLimitAreRefused() throws IOException {
         NamespaceLimits three = new NamespaceLimits(0, 0, 3);
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir, FIXTURE, NamespaceSpec.parse("bloom", "capacity=1000"), true, DURABILITY, three)) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(FIXTURE)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(three)
+                .build()) {
             registry.open(); // default
             registry.create("a", "bloom", Map.of());
             registry.getOrCreate("b"); // created on first use
@@ -300,13 +302,12 @@ class NamespaceRegistryTest {
             assertThat(registry.create("c", "recent", Map.of()).name()).isEqualTo("c");
         }
         // a lower limit than the data dir holds: it still opens, and nothing more can be created
-        try (NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                FIXTURE,
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, 1))) {
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .kinds(FIXTURE)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(0, 0, 1))
+                .build()) {
             registry.open();
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("b", "c", "default");
             assertThatThrownBy(() -> registry.create("d", "bloom", Map.of()))
@@ -316,26 +317,24 @@ class NamespaceRegistryTest {
 
     @Test
     void aDataDirWhoseNamespacesExceedTheLimitDoesNotOpen() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, 4L << 20)) {
             registry.create("a", "bloom", ONE_MIB_BLOOM);
             registry.create("b", "bloom", ONE_MIB_BLOOM);
             registry.get("a")
                     .checkThenAdd(List.of("kept".getBytes(UTF_8)), null)
                     .join();
         }
-        NamespaceRegistry small = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry small = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .limits(new NamespaceLimits(3L << 19, 0, NamespaceLimits.DEFAULT_COUNT))
+                .build();
         assertThatThrownBy(small::open) // a fits, b does not
                 .isInstanceOf(NamespaceException.class)
                 .hasMessageContaining(
                         "namespace 'b' (in " + dataDir.resolve("b") + ") needs 1.1 MiB of memory when full");
         // what it loaded before the refusal was closed again, so the data dir opens with a larger limit
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true, 4L << 20)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true, 4L << 20)) {
             assertThat(registry.list()).extracting(Namespace::name).containsExactly("a", "b", "default");
             assertThat(registry.get("a").store().check("kept".getBytes(UTF_8))).isTrue();
         }
@@ -343,7 +342,7 @@ class NamespaceRegistryTest {
 
     @Test
     void namesThatCouldLeaveTheDataDirAreRefused() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             for (String bad : new String[] {"", "..", "../x", "a/b", ".hidden", "a\\b", "x".repeat(129), "sp ace"}) {
                 assertThatThrownBy(() -> registry.create(bad, "bloom", Map.of()))
                         .as(bad)
@@ -357,18 +356,18 @@ class NamespaceRegistryTest {
 
     @Test
     void unknownNamespaceIsAClearErrorWhenAutoCreateIsOff() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, false)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ false)) {
             assertThatThrownBy(() -> registry.getOrCreate("nope"))
                     .isInstanceOf(NamespaceException.class)
                     .hasMessageContaining("namespace 'nope' does not exist");
             assertThat(registry.find("nope")).isEmpty();
-            assertThat(registry.getOrCreate(NamespaceRegistry.DEFAULT).name()).isEqualTo("default");
+            assertThat(registry.getOrCreate(Namespace.DEFAULT).name()).isEqualTo("default");
         }
     }
 
     @Test
     void realKindsResolveTheirParametersToAShape() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             Namespace a = registry.create("shape-a", "bloom", Map.of("capacity", "10000", "fpp", "0.01"));
             Namespace b = registry.create(
                     "shape-b",
@@ -392,13 +391,13 @@ class NamespaceRegistryTest {
 
     @Test
     void kindParametersAndContentSurviveAReopen() throws IOException {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("kept", "recent", Map.of("keys", "1000"));
             registry.get("kept")
                     .checkThenAdd(List.of("a".getBytes(UTF_8)), new long[] {7})
                     .join();
         }
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             Namespace kept = reopened.get("kept");
             assertThat(kept.kind().name()).isEqualTo("recent");
             assertThat(kept.store().check("a".getBytes(UTF_8))).isTrue();
@@ -413,7 +412,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aClearRacingADeleteLeavesTheNameFreeOrTheNamespaceWhole() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             for (int round = 0; round < 20; round++) {
                 registry.create("raced", "bloom", Map.of("capacity", "100000"));
                 registry.get("raced")
@@ -446,10 +445,9 @@ class NamespaceRegistryTest {
     @Test
     void aClearIsNotRefusedForAFileThatVanishesWhileItsFilesAreChecked() throws Exception {
         // A snapshot writes a temporary file, renames it into place and prunes older ones. The check before a clear
-        // walks the namespace's files and used to fail with NoSuchFileException when one went away between being
-        // listed and being looked at (seen as "received bad data ... .snap.tmp" on the last BF.LOADCHUNK). The
-        // thread below does what the snapshot thread does to the directory, as fast as it can.
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        // walks the namespace's files, and one may go away between being listed and being looked at: that must not
+        // refuse the clear. The thread below does what the snapshot thread does to the directory, as fast as it can.
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("busy", "recent", Map.of("buckets", "4096"));
             Path dir = dataDir.resolve("busy");
             java.util.concurrent.atomic.AtomicLong files = new java.util.concurrent.atomic.AtomicLong();
@@ -468,21 +466,17 @@ class NamespaceRegistryTest {
     }
 
     /**
-     * Writes racing clears land before or after each clear and none fails: a write that reached the store a clear had
-     * just closed used to fail with "store ... is closed" (an ERROR in the server's log, an error for the client);
-     * it is now made again on the new store. Under {@code always} an exact write waits for a group sync, which could
-     * meet the store closed by the clear and failed the write, though it had landed before the clear.
+     * Writes racing clears land before or after each clear and none fails: a write that reaches the store a clear has
+     * just closed is made again on the new store. Under {@code always} an exact write waits for a group sync, which may
+     * meet the store closed by the clear; the write landed before the clear, and succeeds.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"recent, NO", "exact, NO", "recent, ALWAYS", "exact, ALWAYS"})
     void writesRacingClearsNeverFail(String kind, FsyncPolicy fsync) throws Exception {
-        NamespaceRegistry opened = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                new Durability(fsync, Duration.ZERO),
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry opened = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(new Durability(fsync, Duration.ZERO))
+                .build();
         opened.open();
         try (NamespaceRegistry registry = opened) {
             registry.create("raced", kind, kind.equals("recent") ? Map.of("buckets", "4096") : Map.of());
@@ -531,7 +525,7 @@ class NamespaceRegistryTest {
      */
     @Test
     void exactCheckpointsRacingClearsFailOnlyAsClosedAndNeverRefuseTheClear() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("ckpt", "exact", Map.of());
             registry.get("ckpt")
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
@@ -555,7 +549,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aWriteRacingADeleteIsToldTheNamespaceWasDeleted() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             for (int round = 0; round < 20; round++) {
                 Namespace namespace = registry.create("doomed", "recent", Map.of("buckets", "4096"));
                 java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -624,7 +618,7 @@ class NamespaceRegistryTest {
 
     @Test
     void aMergeSurvivesARestartEvenWithNoWriteSinceTheLastSnapshot() throws Exception {
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("ma", "bloom", Map.of("capacity", "1000"));
             registry.create("mb", "bloom", Map.of("capacity", "1000"));
             registry.get("ma").checkThenAdd(List.of("x".getBytes(UTF_8)), null).join();
@@ -633,8 +627,8 @@ class NamespaceRegistryTest {
             registry.get("ma").mergeFrom(registry.get("mb")).join();
             assertThat(registry.get("ma").store().check("y".getBytes(UTF_8))).isTrue();
         }
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
-            // the merge's snapshot used to be skipped (same journal position), and the merged key lost
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
+            // the merge is in the snapshot written after it, though it moved no journal position
             assertThat(reopened.get("ma").store().check("x".getBytes(UTF_8))).isTrue();
             assertThat(reopened.get("ma").store().check("y".getBytes(UTF_8)))
                     .as("merged in")
@@ -646,7 +640,7 @@ class NamespaceRegistryTest {
     void aLoadedDumpIsOnDiskWhenTheLoadReturnsSoACrashRightAfterKeepsIt() throws Exception {
         Map<String, String> big = Map.of("bits", Long.toString(1L << 30), "k", "7"); // 128 MiB: seconds to write
         ByteArrayOutputStream dump = new ByteArrayOutputStream();
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("source", "bloom", big);
             registry.create("target", "bloom", big);
             registry.get("source").checkThenAdd(keys(0, 2000), null).join();
@@ -660,13 +654,10 @@ class NamespaceRegistryTest {
             // written, so the copy recovered neither
             copyTree(dataDir.resolve("target"), tmpCopy.resolve("target"));
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(
-                tmpCopy,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry reopened = NamespaceRegistry.builder(tmpCopy)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build()) {
             reopened.open();
             assertThat(reopened.get("target").store().checkAll(keys(0, 2000))).containsOnly(true);
             assertThat(reopened.get("target").store().check("old".getBytes(UTF_8)))
@@ -685,7 +676,7 @@ class NamespaceRegistryTest {
                         "journal-00000000000000000000.log",
                         "journal-00000000000000000500.log"));
         for (int reopen = 0; reopen < 2; reopen++) {
-            try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+            try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ false)) {
                 Namespace orders = registry.get("orders");
                 for (int i = 0; i < 600; i++) {
                     assertThat(orders.store().check(("order-" + i).getBytes(UTF_8)))
@@ -706,7 +697,7 @@ class NamespaceRegistryTest {
             assertThat(bloomFormatVersion(newest(dataDir.resolve("orders"), "snapshot-")))
                     .isEqualTo(1);
         }
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), false)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ false)) {
             Namespace orders = registry.get("orders");
             assertThat(orders.store().check("fresh-0".getBytes(UTF_8))).isTrue();
             assertThat(orders.store().check("fresh-1".getBytes(UTF_8))).isTrue();
@@ -737,18 +728,18 @@ class NamespaceRegistryTest {
 
     @Test
     void aDamagedSnapshotFallsBackToThePreviousOneAndTheJournal() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("fragile", "bloom", Map.of())
                     .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.get("fragile")
                     .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
         }
         flipByte(newest(dataDir.resolve("fragile"), "snapshot-"), 40);
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             Namespace reloaded = registry.get("fragile");
             assertThat(reloaded.store().check("first".getBytes(UTF_8))).isTrue();
             assertThat(reloaded.store().check("second".getBytes(UTF_8)))
@@ -767,12 +758,12 @@ class NamespaceRegistryTest {
     @Test
     void aNamespaceWhoseSnapshotsAreAllDamagedStopsTheStartInsteadOfOpeningEmpty() throws IOException {
         Path dir = dataDir.resolve("fragile");
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("fragile", "bloom", Map.of())
                     .checkThenAdd(List.of("first".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.get("fragile")
                     .checkThenAdd(List.of("second".getBytes(UTF_8)), null)
                     .join();
@@ -794,7 +785,7 @@ class NamespaceRegistryTest {
             before = files.map(f -> f.getFileName().toString()).sorted().toList();
         }
         for (int start = 0; start < 2; start++) {
-            assertThatThrownBy(() -> open(FIXTURE, true))
+            assertThatThrownBy(() -> open(FIXTURE, /* autoCreate= */ true))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("cannot rebuild the store in " + dir)
                     .hasMessageContaining("no snapshot verifies")
@@ -809,7 +800,7 @@ class NamespaceRegistryTest {
         for (Path file : storeFiles) {
             Files.move(file, kept.resolve(file.getFileName()));
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             Namespace emptied = registry.get("fragile");
             assertThat(emptied.kind().name()).isEqualTo("bloom");
             assertThat(emptied.store().check("first".getBytes(UTF_8))).isFalse();
@@ -821,7 +812,7 @@ class NamespaceRegistryTest {
     void aFinalSnapshotThatFailsIsReportedAndTheJournalStillHoldsEveryWrite() throws IOException {
         Path dir = dataDir.resolve("full");
         List<Path> blockers = new java.util.ArrayList<>();
-        NamespaceRegistry registry = open(FIXTURE, true);
+        NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true);
         try {
             registry.create("full", "bloom", Map.of())
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
@@ -843,7 +834,7 @@ class NamespaceRegistryTest {
             Files.delete(blocker);
             Files.delete(blocker.getParent());
         }
-        try (NamespaceRegistry reopened = open(FIXTURE, true)) {
+        try (NamespaceRegistry reopened = open(FIXTURE, /* autoCreate= */ true)) {
             assertThat(reopened.get("full").store().check("k".getBytes(UTF_8)))
                     .as("replayed from the journal")
                     .isTrue();
@@ -891,13 +882,10 @@ class NamespaceRegistryTest {
     }
 
     private NamespaceRegistry openAt(Path dir) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(
-                dir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry registry = NamespaceRegistry.builder(dir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build();
         registry.open();
         return registry;
     }
@@ -924,15 +912,15 @@ class NamespaceRegistryTest {
     /**
      * A clear writes the empty content as a snapshot past every record before it deletes the old files, so a crash at
      * any point of it recovers the namespace empty. The image below is the worst point: the new snapshot written and
-     * no old file deleted yet. Clears used to delete the files first, in directory order, and a crash between two
-     * deletions recovered an old snapshot without the journal after it.
+     * no old file deleted yet. Deleting the files first would let a crash between two deletions recover an old
+     * snapshot without the journal after it.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"bloom", "recent"})
     void aCrashInTheMiddleOfAClearRecoversTheNamespaceEmpty(String kind) throws Exception {
         Path dir = dataDir.resolve("c");
         Path crashed = tmpCopy.resolve("data");
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create(
                     "c", kind, kind.equals("bloom") ? Map.of("capacity", "100000") : Map.of("buckets", "65536"));
             registry.get("c").checkThenAdd(keys(0, 100), null).join();
@@ -953,13 +941,10 @@ class NamespaceRegistryTest {
                 }
             }
         }
-        try (NamespaceRegistry reopened = new NamespaceRegistry(
-                crashed,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "capacity=1000"),
-                true,
-                DURABILITY,
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT))) {
+        try (NamespaceRegistry reopened = NamespaceRegistry.builder(crashed)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .durability(DURABILITY)
+                .build()) {
             reopened.open();
             assertThat(reopened.get("c").store().checkAll(keys(0, 200)))
                     .as("cleared keys")
@@ -977,7 +962,7 @@ class NamespaceRegistryTest {
     @Test
     void anExactStoreRenamedAsideByAnInterruptedClearIsDeletedAtTheNextStart() throws Exception {
         Path dir = dataDir.resolve("x");
-        try (NamespaceRegistry registry = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             registry.create("x", "exact", Map.of())
                     .checkThenAdd(keys(0, 100), null)
                     .join();
@@ -990,7 +975,7 @@ class NamespaceRegistryTest {
         }
         // the image of a second clear that a crash stopped right after its rename
         Files.move(dir.resolve(ExactNamespaceStore.DB), dir.resolve(ExactNamespaceStore.CLEARED));
-        try (NamespaceRegistry reopened = open(StoreKinds.standard(), true)) {
+        try (NamespaceRegistry reopened = open(StoreKinds.standard(), /* autoCreate= */ true)) {
             assertThat(dir.resolve(ExactNamespaceStore.CLEARED)).doesNotExist();
             assertThat(reopened.get("x").store().checkAll(keys(100, 200))).containsOnly(false);
             reopened.get("x")
@@ -1002,7 +987,7 @@ class NamespaceRegistryTest {
 
     @Test
     void clearForgetsEverythingAndDeleteRemovesTheFiles() throws IOException {
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("gone", "bloom", Map.of())
                     .checkThenAdd(List.of("k".getBytes(UTF_8)), null)
                     .join();
@@ -1017,7 +1002,7 @@ class NamespaceRegistryTest {
                     .checkThenAdd(List.of("after".getBytes(UTF_8)), null)
                     .join();
         }
-        try (NamespaceRegistry registry = open(FIXTURE, true)) {
+        try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             assertThat(registry.get("gone").store().check("k".getBytes(UTF_8)))
                     .as("clear is durable")
                     .isFalse();

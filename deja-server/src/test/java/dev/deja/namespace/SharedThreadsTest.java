@@ -87,13 +87,11 @@ class SharedThreadsTest {
     }
 
     private NamespaceRegistry open(FsyncPolicy fsync) throws IOException {
-        NamespaceRegistry registry = new NamespaceRegistry(
-                dataDir,
-                StoreKinds.standard(),
-                NamespaceSpec.parse("bloom", "bits=16384,k=7"),
-                false,
-                new Durability(fsync, Duration.ofSeconds(1)),
-                new NamespaceLimits(0, 0, NamespaceLimits.DEFAULT_COUNT));
+        NamespaceRegistry registry = NamespaceRegistry.builder(dataDir)
+                .defaultSpec(NamespaceSpec.parse("bloom", "bits=16384,k=7"))
+                .autoCreate(false)
+                .durability(new Durability(fsync, Duration.ofSeconds(1)))
+                .build();
         registry.open();
         return registry;
     }

@@ -229,7 +229,7 @@ class RespCompatibilityTest {
 
     @Test
     void bloomAnswersAreBooleansUnderResp3AsRedisBloomGivesThem() throws Exception {
-        // node-redis reads BF.ADD's RESP3 reply as a boolean; an integer there broke every call
+        // node-redis reads BF.ADD's RESP3 reply as a boolean, and fails every call that answers an integer
         String reply = exchange("""
                         HELLO 3\r
                         BF.ADD rb a\r

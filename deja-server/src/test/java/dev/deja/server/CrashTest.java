@@ -176,10 +176,10 @@ class CrashTest {
     }
 
     /**
-     * SIGUSR1 while the namespaces load neither ends the process (the signal's default action: the handler used to be
-     * installed only once the server had started) nor is lost: the snapshot is taken once the server serves. The
-     * default namespace here is a 256 MiB filter, whose snapshot takes about a second to load: the window the signal
-     * is sent in. A write journaled after the last snapshot gives the signal's snapshot something to write.
+     * SIGUSR1 while the namespaces load neither ends the process (the signal's default action, which applies until the
+     * handler is installed) nor is lost: the snapshot is taken once the server serves. The default namespace here is a
+     * 256 MiB filter, whose snapshot takes a while to load: the window the signal is sent in. A write journaled after
+     * the last snapshot gives the signal's snapshot something to write.
      */
     @Test
     void sigusr1WhileTheNamespacesLoadIsTakenOnceTheServerServes() throws Exception {

@@ -117,8 +117,8 @@ class ExactNamespaceTest {
     }
 
     /**
-     * Parameters outside the exact store's own ranges are refused before anything is written (they used to fail
-     * when the store opened, leaving a namespace directory that stopped the next start).
+     * Parameters outside the exact store's own ranges are refused before anything is written: failing only when the
+     * store opens would leave a namespace directory that stops the next start.
      */
     @Test
     void parametersOutsideTheStoresRangesAreRefusedUpFrontOverHttpAndResp() throws Exception {
@@ -240,8 +240,8 @@ class ExactNamespaceTest {
     }
 
     /**
-     * A lookup that meets a damaged table file is an error, never "new", and not a persistence error: it used to get
-     * Redis's MISCONF prefix (and HTTP 503, "try later"), as a write refused by a full disk does.
+     * A lookup that meets a damaged table file is an error, never "new", and not a persistence error: not Redis's
+     * MISCONF prefix (nor HTTP 503, "try later"), which a write refused by a full disk gets.
      */
     @Test
     void aDamagedTableFileIsAReadErrorNeverANewKey() throws Exception {

@@ -328,8 +328,8 @@ class HostileClientsTest {
             }
             List<Thread> senders = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                int seed = t;
-                Thread sender = new Thread(() -> sendBatchesUntilClosed(server.respPort(), seed));
+                int senderId = t;
+                Thread sender = new Thread(() -> sendBatchesUntilClosed(server.respPort(), senderId));
                 sender.start();
                 senders.add(sender);
             }
@@ -352,11 +352,11 @@ class HostileClientsTest {
     }
 
     /** Sends BF.MADD commands of 100,000 keys, one at a time, until the server goes away. */
-    private static void sendBatchesUntilClosed(int port, int seed) {
+    private static void sendBatchesUntilClosed(int port, int sender) {
         int keys = 100_000;
         StringBuilder batch = new StringBuilder("*" + (keys + 2) + "\r\n$7\r\nBF.MADD\r\n$3\r\nbig\r\n");
         for (int i = 0; i < keys; i++) {
-            String key = String.format("k%d-%07d", seed, i);
+            String key = String.format("k%d-%07d", sender, i);
             batch.append('$').append(key.length()).append("\r\n").append(key).append("\r\n");
         }
         byte[] command = batch.toString().getBytes(StandardCharsets.US_ASCII);

@@ -51,7 +51,7 @@ class RequestGuardTest {
     @Test
     void bytesBeyondTheAllowanceComeFromTheRequestMemoryUntilTheRequestHasExecuted() {
         RequestMemory memory = new RequestMemory(1 << 20);
-        RequestGuard guard = guard(memory, 1 << 20, false, 0);
+        RequestGuard guard = guard(memory, 1 << 20, /* smallOnly= */ false, 0);
         Sink sink = new Sink();
         EmbeddedChannel channel = new EmbeddedChannel(guard, sink);
         channel.writeInbound(bytes(ALLOWANCE / 2));
@@ -71,7 +71,7 @@ class RequestGuardTest {
     @Test
     void aClosedConnectionGivesBackWhatItHeld() {
         RequestMemory memory = new RequestMemory(1 << 20);
-        EmbeddedChannel channel = new EmbeddedChannel(guard(memory, 1 << 20, false, 0), new Sink());
+        EmbeddedChannel channel = new EmbeddedChannel(guard(memory, 1 << 20, /* smallOnly= */ false, 0), new Sink());
         channel.writeInbound(bytes(300_000));
         assertThat(memory.held()).isEqualTo(300_000 - ALLOWANCE);
         channel.close().syncUninterruptibly();
@@ -82,7 +82,7 @@ class RequestGuardTest {
     void aRequestOverTheConnectionsLimitIsRefusedAndItsConnectionNoLongerRead() {
         RequestMemory memory = new RequestMemory(1 << 20);
         Sink sink = new Sink();
-        EmbeddedChannel channel = new EmbeddedChannel(guard(memory, 200_000, false, 0), sink);
+        EmbeddedChannel channel = new EmbeddedChannel(guard(memory, 200_000, /* smallOnly= */ false, 0), sink);
         channel.writeInbound(bytes(150_000));
         channel.writeInbound(bytes(60_000));
         assertThat(sink.refusals).extracting(RequestRefusal::reason).containsExactly(RequestRefusal.Reason.TOO_LARGE);
@@ -99,8 +99,8 @@ class RequestGuardTest {
         RequestMemory memory = new RequestMemory(100_000);
         Sink first = new Sink();
         Sink second = new Sink();
-        EmbeddedChannel one = new EmbeddedChannel(guard(memory, 1 << 20, false, 0), first);
-        EmbeddedChannel two = new EmbeddedChannel(guard(memory, 1 << 20, false, 0), second);
+        EmbeddedChannel one = new EmbeddedChannel(guard(memory, 1 << 20, /* smallOnly= */ false, 0), first);
+        EmbeddedChannel two = new EmbeddedChannel(guard(memory, 1 << 20, /* smallOnly= */ false, 0), second);
         one.writeInbound(bytes(ALLOWANCE + 80_000));
         two.writeInbound(bytes(ALLOWANCE + 30_000));
         assertThat(first.refusals).isEmpty();
@@ -116,7 +116,8 @@ class RequestGuardTest {
     @Test
     void aConnectionLimitedToSmallRequestsIsRefusedPastTheAllowance() {
         Sink sink = new Sink();
-        EmbeddedChannel channel = new EmbeddedChannel(guard(new RequestMemory(1 << 20), 1 << 20, true, 0), sink);
+        EmbeddedChannel channel =
+                new EmbeddedChannel(guard(new RequestMemory(1 << 20), 1 << 20, /* smallOnly= */ true, 0), sink);
         channel.writeInbound(bytes(ALLOWANCE + 1));
         assertThat(sink.refusals).singleElement().satisfies(refusal -> {
             assertThat(refusal.reason()).isEqualTo(RequestRefusal.Reason.TOO_LARGE);
@@ -127,16 +128,16 @@ class RequestGuardTest {
     @Test
     void aRequestThatTakesLongerThanTheTimeoutIsRefusedUnlessTheServerPausedIt() throws Exception {
         Sink sink = new Sink();
-        RequestGuard guard = guard(new RequestMemory(1 << 20), 1 << 20, false, 100);
+        RequestGuard guard = guard(new RequestMemory(1 << 20), 1 << 20, /* smallOnly= */ false, 100);
         EmbeddedChannel channel = new EmbeddedChannel(guard, sink);
         channel.writeInbound(bytes(1));
-        guard.pausedByServer(true);
+        guard.pausedByServer();
         TimeUnit.MILLISECONDS.sleep(300);
         channel.runScheduledPendingTasks();
         assertThat(sink.refusals)
                 .as("the server was not reading: its pause is not the client's")
                 .isEmpty();
-        guard.pausedByServer(false);
+        guard.resumedByServer();
         TimeUnit.MILLISECONDS.sleep(300);
         channel.runScheduledPendingTasks();
         assertThat(sink.refusals).extracting(RequestRefusal::reason).containsExactly(RequestRefusal.Reason.TIMEOUT);
@@ -145,7 +146,7 @@ class RequestGuardTest {
     @Test
     void eachRequestHasItsOwnTime() throws Exception {
         Sink sink = new Sink();
-        RequestGuard guard = guard(new RequestMemory(1 << 20), 1 << 20, false, 200);
+        RequestGuard guard = guard(new RequestMemory(1 << 20), 1 << 20, /* smallOnly= */ false, 200);
         EmbeddedChannel channel = new EmbeddedChannel(guard, sink);
         for (int i = 0; i < 4; i++) {
             channel.writeInbound(bytes(1));

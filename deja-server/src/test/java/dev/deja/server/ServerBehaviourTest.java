@@ -66,7 +66,7 @@ class ServerBehaviourTest {
 
     @Test
     void readsAndForgetsNeverCreateANamespace() throws Exception {
-        // the default kind is bloom (1 GiB): a mistyped name in a forget used to create one, then fail
+        // the default kind is bloom (1 GiB): a mistyped name in a check or forget must not create one
         try (TestServer server = TestServer.start(dataDir, b -> b)) {
             assertThat(get(server, "/forget?e=k&ns=ghost1", null).body()).isEqualTo("MISSING\n");
             assertThat(get(server, "/check?e=k&ns=ghost2", null).body()).isEqualTo("MISSING\n");

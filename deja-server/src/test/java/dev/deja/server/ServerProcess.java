@@ -54,7 +54,7 @@ final class ServerProcess implements AutoCloseable {
     private static ServerProcess start(
             List<String> wrapper, Path dataDir, Map<String, String> environment, String... extraArgs)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(wrapper, TEST_JVM_OPTIONS, dataDir, environment, false, extraArgs);
+        ServerProcess server = launch(wrapper, TEST_JVM_OPTIONS, dataDir, environment, /* resp= */ false, extraArgs);
         server.awaitOutput("HTTP on http://");
         return server;
     }
@@ -65,14 +65,14 @@ final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess startWithResp(List<String> jvmOptions, Path dataDir, String... extraArgs)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(List.of(), jvmOptions, dataDir, Map.of(), true, extraArgs);
+        ServerProcess server = launch(List.of(), jvmOptions, dataDir, Map.of(), /* resp= */ true, extraArgs);
         server.awaitOutput("RESP on ");
         return server;
     }
 
     /** Starts the server as {@link #start(Path, String...)} does, without waiting for it to listen. */
     static ServerProcess launch(Path dataDir, String... extraArgs) throws IOException {
-        return launch(List.of(), TEST_JVM_OPTIONS, dataDir, Map.of(), false, extraArgs);
+        return launch(List.of(), TEST_JVM_OPTIONS, dataDir, Map.of(), /* resp= */ false, extraArgs);
     }
 
     private static ServerProcess launch(
