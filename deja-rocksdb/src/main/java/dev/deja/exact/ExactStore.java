@@ -44,7 +44,7 @@ import java.util.Optional;
  *       column family ({@link StoreGuard}).</li>
  * </ul>
  *
- * <p>A store created with {@link ExactStoreBuilder#values(boolean) values} also keeps a small value and an optional
+ * <p>A store opened with values (its builder's {@code values(true)}) also keeps a small value and an optional
  * expiry per key, for the key-value idiom of Redis ({@code SET id value NX EX seconds}): see {@link #putIfAbsent}
  * and {@link KeyValues}. A key whose expiry has passed is not held for any operation; it stays on disk, shadowed or
  * not, until its generation ages out.
@@ -70,11 +70,6 @@ public final class ExactStore implements SeenSet {
     ExactStore(StoreEngine engine) {
         this.engine = engine;
         this.keyValues = engine.options().values() ? new KeyValues(engine) : null;
-    }
-
-    /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
-    public static ExactStoreBuilder builder(Path directory) {
-        return new ExactStoreBuilder(Require.nonNull("directory", directory));
     }
 
     // ---- single-key operations: batches of one, so every path shares one implementation ----

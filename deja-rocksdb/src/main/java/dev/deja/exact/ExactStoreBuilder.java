@@ -7,8 +7,10 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Options of an {@link ExactStore}, validated as they are set; at least one of {@link #window} and
- * {@link #maxBytes} is required. {@link #open()} creates the store or reopens the generations a directory holds.
+ * Opens an {@link ExactStore}: {@code ExactStoreBuilder.at(directory).window(Duration.ofHours(24)).open()}. Options
+ * are validated as they are set; at least one of {@link #window} and {@link #maxBytes} is required. {@link #open()}
+ * creates the store or reopens the generations a directory holds. The builder is where a store begins, as in
+ * Caffeine, so that the store does not know how it is built.
  */
 public final class ExactStoreBuilder {
 
@@ -46,8 +48,13 @@ public final class ExactStoreBuilder {
     private long memtableBytes = 16L << 20;
     private Clock clock = Clock.systemUTC();
 
-    ExactStoreBuilder(Path directory) {
+    private ExactStoreBuilder(Path directory) {
         this.directory = directory;
+    }
+
+    /** A builder for a store kept in the given directory (created if missing, reopened if it holds one). */
+    public static ExactStoreBuilder at(Path directory) {
+        return new ExactStoreBuilder(Require.nonNull("directory", directory));
     }
 
     /** Keys are held for at least this long (and at most one slice, {@code window / generations}, longer). */

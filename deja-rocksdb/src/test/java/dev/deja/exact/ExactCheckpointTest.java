@@ -25,7 +25,7 @@ class ExactCheckpointTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open(Path dir) {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(8))
                 .clock(clock)
                 .memtableBytes(1 << 20)

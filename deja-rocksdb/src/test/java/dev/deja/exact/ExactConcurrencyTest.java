@@ -37,7 +37,7 @@ class ExactConcurrencyTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS) // a lock-order deadlock would hang here
     void racingBatchesAndSingleCallsAgreeOnOneWinnerPerKeyWhoseOwnerIsStored() throws Exception {
-        try (ExactStore store = ExactStore.builder(dir)
+        try (ExactStore store = ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(1))
                 .memtableBytes(1 << 20)
                 .blockCacheBytes(1 << 20)

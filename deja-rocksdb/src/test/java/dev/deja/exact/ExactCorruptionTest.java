@@ -30,7 +30,7 @@ class ExactCorruptionTest {
     }
 
     private ExactStore open() {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .fsync(FsyncPolicy.EVERYSEC)
                 .memtableBytes(1 << 20)

@@ -50,7 +50,7 @@ class ExactCrashTest {
     }
 
     private static ExactStore open(Path dir, FsyncPolicy fsync) {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .fsync(fsync)
                 .memtableBytes(1 << 20)

@@ -32,7 +32,7 @@ class ExactFilterTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStore open() {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(8))
                 .generations(8)
                 .clock(clock)

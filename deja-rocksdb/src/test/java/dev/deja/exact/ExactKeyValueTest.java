@@ -39,7 +39,7 @@ class ExactKeyValueTest {
 
     /** An 8-hour window in eight 1-hour generations, with values. */
     private ExactStoreBuilder builder() {
-        return ExactStore.builder(dir.resolve("store"))
+        return ExactStoreBuilder.at(dir.resolve("store"))
                 .window(Duration.ofMillis(WINDOW))
                 .generations(8)
                 .values(true)
@@ -253,7 +253,7 @@ class ExactKeyValueTest {
                     .isEqualTo(WINDOW - Duration.ofMinutes(30).toMillis());
         }
         Path other = dir.resolve("size-only");
-        try (ExactStore store = ExactStore.builder(other)
+        try (ExactStore store = ExactStoreBuilder.at(other)
                 .maxBytes(1L << 30)
                 .values(true)
                 .clock(clock)
@@ -318,7 +318,7 @@ class ExactKeyValueTest {
     void theLayoutIsFixedWhenTheStoreIsCreated() {
         Path plain = dir.resolve("plain");
         Path kv = dir.resolve("kv");
-        try (ExactStore store = ExactStore.builder(plain)
+        try (ExactStore store = ExactStoreBuilder.at(plain)
                 .window(Duration.ofHours(1))
                 .clock(clock)
                 .open()) {
@@ -333,32 +333,32 @@ class ExactKeyValueTest {
             assertThatThrownBy(() -> store.remainingMillis(b("a"))).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(store::maxExpiresAtMillis).isInstanceOf(IllegalStateException.class);
         }
-        assertThatThrownBy(() -> ExactStore.builder(plain)
+        assertThatThrownBy(() -> ExactStoreBuilder.at(plain)
                         .window(Duration.ofHours(1))
                         .values(true)
                         .open())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("values must match")
                 .hasMessageContaining("values(false)");
-        try (ExactStore store = ExactStore.builder(kv)
+        try (ExactStore store = ExactStoreBuilder.at(kv)
                 .window(Duration.ofHours(1))
                 .values(true)
                 .clock(clock)
                 .open()) {
             store.put(b("a"), b("v"), 0, false);
         }
-        assertThatThrownBy(
-                        () -> ExactStore.builder(kv).window(Duration.ofHours(1)).open())
+        assertThatThrownBy(() ->
+                        ExactStoreBuilder.at(kv).window(Duration.ofHours(1)).open())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("values must match")
                 .hasMessageContaining("values(true)");
-        try (ExactStore store = ExactStore.builder(plain)
+        try (ExactStore store = ExactStoreBuilder.at(plain)
                 .window(Duration.ofHours(1))
                 .clock(clock)
                 .open()) {
             assertThat(store.check(b("a"))).isTrue();
         }
-        try (ExactStore store = ExactStore.builder(kv)
+        try (ExactStore store = ExactStoreBuilder.at(kv)
                 .window(Duration.ofHours(1))
                 .values(true)
                 .clock(clock)

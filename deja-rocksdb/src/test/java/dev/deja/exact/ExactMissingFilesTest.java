@@ -26,7 +26,7 @@ class ExactMissingFilesTest {
     }
 
     private ExactStore open() {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .memtableBytes(1 << 20)
                 .blockCacheBytes(1 << 20)

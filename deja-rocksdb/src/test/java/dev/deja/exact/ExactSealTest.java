@@ -30,7 +30,7 @@ class ExactSealTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open() {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(8))
                 .clock(clock)
                 .memtableBytes(4 << 20)
@@ -114,7 +114,7 @@ class ExactSealTest {
         logged.start();
         sealer.addAppender(logged);
         generation.addAppender(logged);
-        try (ExactStore store = ExactStore.builder(dir)
+        try (ExactStore store = ExactStoreBuilder.at(dir)
                 .maxBytes(64)
                 .clock(clock)
                 .memtableBytes(64 << 10)
@@ -139,7 +139,7 @@ class ExactSealTest {
     /** An empty generation is no fuller than when it was created: rolling it over would only make another. */
     @Test
     void anIdleStoreUnderATinySizeBoundKeepsItsEmptyGeneration() throws RocksDBException {
-        try (ExactStore store = ExactStore.builder(dir)
+        try (ExactStore store = ExactStoreBuilder.at(dir)
                 .maxBytes(64)
                 .clock(clock)
                 .memtableBytes(64 << 10)

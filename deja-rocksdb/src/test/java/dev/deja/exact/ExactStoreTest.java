@@ -36,7 +36,7 @@ class ExactStoreTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStoreBuilder builder() {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .clock(clock)
                 .memtableBytes(1 << 20)
@@ -231,16 +231,16 @@ class ExactStoreTest {
 
     @Test
     void badOptionsAreRejectedByName() {
-        assertThatThrownBy(() -> ExactStore.builder(dir).open())
+        assertThatThrownBy(() -> ExactStoreBuilder.at(dir).open())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("window and maxBytes");
-        assertThatThrownBy(() -> ExactStore.builder(dir).window(Duration.ofMillis(10)))
+        assertThatThrownBy(() -> ExactStoreBuilder.at(dir).window(Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("window");
-        assertThatThrownBy(() -> ExactStore.builder(dir).maxBytes(0))
+        assertThatThrownBy(() -> ExactStoreBuilder.at(dir).maxBytes(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxBytes must be > 0");
-        assertThatThrownBy(() -> ExactStore.builder(dir).generations(1))
+        assertThatThrownBy(() -> ExactStoreBuilder.at(dir).generations(1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("generations must be in [2,");
         assertThatThrownBy(() -> builder().minWindow(Duration.ofHours(25)).open())

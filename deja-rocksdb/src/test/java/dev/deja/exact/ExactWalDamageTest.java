@@ -35,7 +35,7 @@ class ExactWalDamageTest {
     }
 
     private static ExactStore open(Path d) {
-        return ExactStore.builder(d)
+        return ExactStoreBuilder.at(d)
                 .window(Duration.ofHours(24))
                 .fsync(FsyncPolicy.ALWAYS)
                 .memtableBytes(4 << 20)

@@ -32,7 +32,7 @@ class ExactWindowTest {
 
     /** An 8-hour window in eight 1-hour generations. */
     private ExactStore openTimeBounded(boolean refresh) {
-        return ExactStore.builder(dir)
+        return ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(8))
                 .generations(8)
                 .refreshOnDuplicate(refresh)
@@ -155,7 +155,7 @@ class ExactWindowTest {
     @Test
     void theSizeBoundDropsWholeOldGenerationsAndWarnsWhenTheWindowFallsBelowTheMinimum() {
         long maxBytes = 1L << 20;
-        try (ExactStore store = ExactStore.builder(dir)
+        try (ExactStore store = ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .maxBytes(maxBytes)
                 .generations(4)

@@ -100,7 +100,7 @@ final class ExactNamespaceStore implements NamespaceStore {
     }
 
     private ExactStore openStore() {
-        ExactStoreBuilder builder = ExactStore.builder(dir.resolve(DB))
+        ExactStoreBuilder builder = ExactStoreBuilder.at(dir.resolve(DB))
                 .generations(Integer.parseInt(parameters.get("generations")))
                 .idFormat(IdFormat.valueOf(parameters.get("idFormat").toUpperCase(Locale.ROOT)))
                 .refreshOnDuplicate(Boolean.parseBoolean(parameters.get("refresh")))

@@ -43,7 +43,7 @@ final class ExactTarget implements LoadTarget {
         this.dayKeys = dayKeys;
         this.dir = dir;
         this.memtableBytes = memtableBytes;
-        this.builder = ExactStore.builder(dir)
+        this.builder = ExactStoreBuilder.at(dir)
                 .window(Duration.ofHours(24))
                 .generations(generations)
                 .idFormat(IdFormat.UUID)
