@@ -224,50 +224,29 @@ final class ChunkedBits {
         return n;
     }
 
-    /**
-     * ORs every block of {@code other} (same size) into this array, each under its stripe of {@code locks}, which
-     * counts the bits it newly sets.
-     */
-    void orAll(ChunkedBits other, BlockLocks locks) {
-        for (int i = 0; i < other.chunks.length; i++) {
-            long[] source = (long[]) CHUNK.getAcquire(other.chunks, i);
-            if (source == null) {
-                continue;
-            }
-            for (int slot = 0, from = LEAD_WORDS; from < source.length; slot++, from += BLOCK_WORDS) {
-                orBlock(source, from, (i << SLOT_SHIFT) | slot, locks);
-            }
-        }
-        for (int from = 0; from < other.lastSlots.length; from += BLOCK_WORDS) {
-            orBlock(other.lastSlots, from, ((from / BLOCK_WORDS) << SLOT_SHIFT) | SLOT_MASK, locks);
-        }
+    /** Receives a block of the array: where its words are, and its index. */
+    @FunctionalInterface
+    interface BlockVisitor {
+        /** Block {@code block}'s eight words are {@code array[from .. from+7]}. */
+        void visit(long[] array, int from, int block);
     }
 
-    /** ORs the block at {@code source[from..from+7]} into block {@code block}, allocating its chunk only if needed. */
-    private void orBlock(long[] source, int from, int block, BlockLocks locks) {
-        long any = 0;
-        for (int j = 0; j < BLOCK_WORDS; j++) {
-            any |= get(source, from + j);
-        }
-        if (any == 0) {
-            return;
-        }
-        long[] target = arrayForWrite(block);
-        int to = firstWord(block);
-        int stripe = BlockLocks.stripe(block);
-        long added = 0;
-        locks.lock(stripe);
-        try {
-            for (int j = 0; j < BLOCK_WORDS; j++) {
-                long old = read(target, to + j);
-                long merged = old | get(source, from + j);
-                if (merged != old) {
-                    write(target, to + j, merged);
-                    added += Long.bitCount(merged & ~old);
-                }
+    /**
+     * Hands every block that may hold a set bit to the visitor: each block of an allocated chunk, then every chunk's
+     * last slot. Blocks of chunks never written to are skipped; they are zero.
+     */
+    void forEachBlock(BlockVisitor visitor) {
+        for (int i = 0; i < chunks.length; i++) {
+            long[] chunk = (long[]) CHUNK.getAcquire(chunks, i);
+            if (chunk == null) {
+                continue;
             }
-        } finally {
-            locks.unlock(stripe, added);
+            for (int slot = 0, from = LEAD_WORDS; from < chunk.length; slot++, from += BLOCK_WORDS) {
+                visitor.visit(chunk, from, (i << SLOT_SHIFT) | slot);
+            }
+        }
+        for (int from = 0; from < lastSlots.length; from += BLOCK_WORDS) {
+            visitor.visit(lastSlots, from, ((from / BLOCK_WORDS) << SLOT_SHIFT) | SLOT_MASK);
         }
     }
 
