@@ -13,9 +13,7 @@ import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * A cache-friendly blocked Bloom filter: a set of keys that may answer "seen" for a key never added, with
@@ -58,14 +56,6 @@ import java.util.zip.CRC32C;
  */
 public final class BloomFilter implements HashedSeenSet {
 
-    private static final int HEADER_BYTES = 32;
-    /**
-     * Bytes of bit array that {@link #readFrom} tests for zero at a time: eight blocks, so that a filter holding
-     * keys here and there stores little more than their blocks, at one comparison call per 512 bytes.
-     */
-    static final int ZERO_PIECE_BYTES = 512;
-
-    private static final byte[] ZERO_PIECE = new byte[ZERO_PIECE_BYTES];
     /** Why no Bloom filter supports {@code forget}. */
     static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
             + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget";
@@ -378,23 +368,10 @@ public final class BloomFilter implements HashedSeenSet {
      * second copy of the bit array is made. Concurrent adds during the write may or may not be included.
      */
     public void writeTo(OutputStream out) throws IOException {
-        Require.nonNull("out", out);
-        byte[] header = new byte[HEADER_BYTES];
-        header[5] = BloomFormat.KIND_BLOOM;
-        header[6] = Hash128.HASH_ID_XXH3_128;
-        header[7] = (byte) hashes;
-        BloomFormat.putLong(header, 8, bits);
-        BloomFormat.putLong(header, 16, capacity);
-        BloomFormat.putLong(header, 24, Double.doubleToRawLongBits(targetFpp));
-        BloomFormat.writeHeader(out, header, layout.formatVersion());
-        CRC32C crc = new CRC32C();
-        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, sizeInBytes())];
-        for (long offset = 0; offset < sizeInBytes(); offset += buffer.length) {
-            int n = readBits(offset, buffer, 0, buffer.length);
-            crc.update(buffer, 0, n);
-            out.write(buffer, 0, n);
-        }
-        BloomFormat.writeCrc(out, (int) crc.getValue());
+        BloomFilterCodec.write(
+                Require.nonNull("out", out),
+                new BloomFilterCodec.Header(layout, bits, hashes, capacity, targetFpp),
+                array);
     }
 
     /**
@@ -417,67 +394,12 @@ public final class BloomFilter implements HashedSeenSet {
 
     /** {@link #readFrom(InputStream)}, with the header's shape also passed to {@code shapeCheck} first. */
     static BloomFilter readFrom(InputStream in, ShapeCheck shapeCheck) throws IOException {
-        Require.nonNull("in", in);
-        byte[] header = BloomFormat.readHeader(
-                in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(), HEADER_BYTES, "bloom filter");
-        BloomLayout layout = BloomLayout.ofFormatVersion(header[4]);
-        if (header[6] != Hash128.HASH_ID_XXH3_128) {
-            throw new IOException("bloom filter uses unknown hash id " + (header[6] & 0xFF) + " (this reader knows "
-                    + Hash128.HASH_ID_XXH3_128 + " = XXH3-128)");
-        }
-        int k = header[7] & 0xFF;
-        long bits = BloomFormat.getLong(header, 8);
-        long capacity = BloomFormat.getLong(header, 16);
-        double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 24));
-        try {
-            BloomSizing.checkShape(bits, k);
-            Require.positive("capacity", capacity);
-            // [0, 1], not the builder's (0, 1): an explicit shape whose capacity saturates it has a target fpp of 1
-            if (!(fpp >= 0 && fpp <= 1)) {
-                throw new IllegalArgumentException("target fpp must be in [0, 1] (got " + fpp + ")");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IOException("bloom filter header holds impossible parameters: " + e.getMessage(), e);
-        }
-        shapeCheck.check(layout, bits, k);
-        BloomFilter filter = new BloomFilter(layout, bits, k, capacity, fpp);
-        CRC32C crc = new CRC32C();
-        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, filter.sizeInBytes())];
-        for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
-            int n = (int) Math.min(buffer.length, filter.sizeInBytes() - offset);
-            BloomFormat.readFully(
-                    in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
-            crc.update(buffer, 0, n);
-            filter.loadNonZero(offset, buffer, n);
-        }
-        if (BloomFormat.readCrc(in, "bit array checksum") != (int) crc.getValue()) {
-            throw new IOException("corrupt bloom filter: bit array checksum mismatch");
-        }
+        BloomFilterCodec.Header header = BloomFilterCodec.readHeader(Require.nonNull("in", in));
+        shapeCheck.check(header.layout(), header.bits(), header.hashes());
+        BloomFilter filter =
+                new BloomFilter(header.layout(), header.bits(), header.hashes(), header.capacity(), header.targetFpp());
+        BloomFilterCodec.readBits(in, filter.array, filter.sizeInBytes());
         return filter;
-    }
-
-    /**
-     * {@link #loadBits} for the pieces of {@code buffer} that hold a set bit, the rest being zero already in a filter
-     * that was just built and that nobody else holds yet. A mostly empty filter's bit array is mostly zero (its
-     * snapshot is a sparse file that reads back as zeros): storing those zeros word by word took 0.6 s of the load of
-     * a 1 GiB filter holding one key, where finding them zero costs one vectorised comparison per piece. Runs of
-     * non-zero pieces are stored with one call.
-     */
-    private void loadNonZero(long offset, byte[] buffer, int length) {
-        int run = -1; // start of the current run of non-zero pieces, or -1
-        for (int from = 0; from < length; from += ZERO_PIECE_BYTES) {
-            int to = Math.min(from + ZERO_PIECE_BYTES, length);
-            boolean zero = Arrays.mismatch(buffer, from, to, ZERO_PIECE, 0, to - from) < 0;
-            if (zero && run >= 0) {
-                array.storeBytes(offset + run, buffer, run, from - run);
-                run = -1;
-            } else if (!zero && run < 0) {
-                run = from;
-            }
-        }
-        if (run >= 0) {
-            array.storeBytes(offset + run, buffer, run, length - run);
-        }
     }
 
     @Override

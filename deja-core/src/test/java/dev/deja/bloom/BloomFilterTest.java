@@ -279,7 +279,7 @@ class BloomFilterTest {
         BloomFilter filter = BloomFilter.builder().bits(1L << 27).hashes(7).build(); // 16 MiB
         long size = filter.sizeInBytes();
         long chunk = 64L << ChunkedBits.SLOT_SHIFT; // logical bytes of a chunk, its last slot included
-        long piece = BloomFilter.ZERO_PIECE_BYTES;
+        long piece = BloomFilterCodec.ZERO_PIECE_BYTES;
         long buffer = BloomFormat.BUFFER_BYTES;
         long[] offsets = {
             0,
