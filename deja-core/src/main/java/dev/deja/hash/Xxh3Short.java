@@ -42,18 +42,30 @@ final class Xxh3Short {
 
     private Xxh3Short() {}
 
+    /**
+     * Makes the caller's value of a hash's two halves, so that this class returns the hash without an allocation of
+     * its own and without knowing the type that holds it.
+     *
+     * @param <T> the type of the hash's value
+     */
+    @FunctionalInterface
+    interface Halves<T> {
+        /** The value of the hash whose most significant half is {@code high} and least significant {@code low}. */
+        T of(long high, long low);
+    }
+
     /** Whether this class hashes keys of this length. */
     static boolean covers(int length) {
         return length > 8 && length <= 128;
     }
 
     /** The hash of {@code length} bytes, 9 to 128, of {@code b} from {@code off}. */
-    static Hash128 hash(byte[] b, int off, int length) {
-        return length <= 16 ? hash9To16(b, off, length) : hash17To128(b, off, length);
+    static <T> T hash(byte[] b, int off, int length, Halves<T> value) {
+        return length <= 16 ? hash9To16(b, off, length, value) : hash17To128(b, off, length, value);
     }
 
     /** The hash of {@code length} bytes, 9 to 16, of {@code b} from {@code off}. */
-    static Hash128 hash9To16(byte[] b, int off, int length) {
+    static <T> T hash9To16(byte[] b, int off, int length, Halves<T> value) {
         long inputHigh = word(b, off + length - 8);
         long m = word(b, off) ^ inputHigh ^ BITFLIP_LOW;
         inputHigh ^= BITFLIP_HIGH;
@@ -61,10 +73,10 @@ final class Xxh3Short {
         long mHigh = Math.unsignedMultiplyHigh(m, PRIME64_1) + inputHigh + (inputHigh & 0xFFFFFFFFL) * (PRIME32_2 - 1);
         mLow ^= Long.reverseBytes(mHigh);
         long high = Math.unsignedMultiplyHigh(mLow, PRIME64_2) + mHigh * PRIME64_2;
-        return new Hash128(avalanche(high), avalanche(mLow * PRIME64_2));
+        return value.of(avalanche(high), avalanche(mLow * PRIME64_2));
     }
 
-    private static Hash128 hash17To128(byte[] b, int off, int length) {
+    private static <T> T hash17To128(byte[] b, int off, int length, Halves<T> value) {
         long accLow = length * PRIME64_1;
         long accHigh = 0;
         // Pairs of 16-byte lanes from both ends, innermost first; each pair mixes into both accumulators.
@@ -80,7 +92,7 @@ final class Xxh3Short {
         }
         long low = avalanche(accLow + accHigh);
         long high = -avalanche(accLow * PRIME64_1 + accHigh * PRIME64_4 + length * PRIME64_2);
-        return new Hash128(high, low);
+        return value.of(high, low);
     }
 
     /** The 128-bit product folded to 64 bits by XOR of its halves. */
