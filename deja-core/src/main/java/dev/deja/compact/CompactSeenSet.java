@@ -38,7 +38,7 @@ public final class CompactSeenSet {
      * ({@link #decode(String, int)} gives the numbers), so a service decoding strings from clients passes the
      * size its own sets reach.
      */
-    public static final int MAX_SIZE = 1024;
+    public static final int MAX_SIZE = CompactFormat.MAX_SIZE;
 
     private static final long[] NONE = {};
 
@@ -77,7 +77,7 @@ public final class CompactSeenSet {
      *                                  URL-safe base64, of another format version, truncated, extended or corrupted
      */
     public static CompactSeenSet decode(String encoded) {
-        return CompactFormat.decode(encoded, MAX_SIZE);
+        return CompactFormat.decode(encoded, MAX_SIZE, CompactSeenSet::new);
     }
 
     /**
@@ -98,7 +98,7 @@ public final class CompactSeenSet {
      */
     public static CompactSeenSet decode(String encoded, int maxSize) {
         Require.inRange("maxSize", maxSize, 0, MAX_SIZE);
-        return CompactFormat.decode(encoded, maxSize);
+        return CompactFormat.decode(encoded, maxSize, CompactSeenSet::new);
     }
 
     /** Whether the key was added, or (with probability {@link #expectedFpp()}) shares a fingerprint with one. */
