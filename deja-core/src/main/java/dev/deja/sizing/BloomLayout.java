@@ -22,10 +22,12 @@ public enum BloomLayout {
     /** Format version 2, the layout of every new filter: bit {@code i} in word {@code i mod 8}, at a 6-bit offset. */
     SECTORED(2);
 
+    /** Bits per block, in either layout: one 64-byte cache line. */
+    static final int BLOCK_BITS = 512;
     /** Words (sectors) per block in the sectored layout. */
     public static final int SECTORS = 8;
     /** Bits per sector: one 64-bit word. */
-    static final int SECTOR_BITS = 64;
+    static final int SECTOR_BITS = BLOCK_BITS / SECTORS;
 
     private final int formatVersion;
 
@@ -61,7 +63,7 @@ public enum BloomLayout {
      */
     double blockFpp(int keys, int k) {
         if (this == SCATTERED) {
-            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)), k);
+            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BLOCK_BITS)), k);
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;
@@ -83,7 +85,7 @@ public enum BloomLayout {
      */
     public double expectedFill(double lambda, int k) {
         if (this == SCATTERED) {
-            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)));
+            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BLOCK_BITS)));
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;

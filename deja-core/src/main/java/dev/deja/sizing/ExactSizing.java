@@ -26,11 +26,6 @@ public final class ExactSizing {
     public static final double OVERHEAD_BYTES = 4.25;
     /** The measurement {@link #OVERHEAD_BYTES} is calibrated on: bytes per key at 100 million UUIDs. */
     public static final double CALIBRATION_BYTES_PER_KEY = 17.30;
-    /** The false-positive rate of the exact store's in-memory key filters (one per generation). */
-    public static final double FILTER_FPP = 0.001;
-    /** Bits per key those filters take: the blocked Bloom filter's size at {@link #FILTER_FPP}. */
-    public static final double FILTER_BITS_PER_KEY =
-            (double) BloomSizing.forCapacity(1_000_000, FILTER_FPP).bits() / 1_000_000;
     /** The store's default number of generations per window. */
     public static final int DEFAULT_GENERATIONS = 8;
     /** The longest key deja accepts for sizing. */

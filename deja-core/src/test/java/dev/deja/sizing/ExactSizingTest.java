@@ -20,7 +20,7 @@ class ExactSizingTest {
     @Test
     void filterMemoryIsAboutTwoBytesPerKeyAtThePeak() {
         // A blocked Bloom filter at 0.1% takes 15.73 bits per key (deja size bloom --capacity 12500000 --fpp 0.001).
-        assertThat(ExactSizing.FILTER_BITS_PER_KEY).isCloseTo(15.73, within(0.01));
+        assertThat(ExactSize.FILTER_BITS_PER_KEY).isCloseTo(15.73, within(0.01));
         ExactSize size = Sizing.exact(100_000_000, 16, false);
         assertThat(size.peakFilterBytes()).isCloseTo(Math.round(100_000_000 * 1.125 * 15.73 / 8), within(200_000L));
     }
