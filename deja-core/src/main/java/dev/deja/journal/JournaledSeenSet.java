@@ -86,12 +86,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSeenSet {
 
-    /**
-     * The suffix of the files recovery sets aside in the directory (rejected snapshots, damaged journal data): never
-     * read, and never replaced or deleted by the store; whoever clears the directory should keep them too.
-     */
-    public static final String SET_ASIDE_SUFFIX = ".corrupt";
-
     private static final Logger LOG = LoggerFactory.getLogger(JournaledSeenSet.class);
 
     private final Path dir;
