@@ -169,17 +169,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         this.snapshotPosition = recovery.snapshot().isPresent() ? recovery.snapshotPosition() : -1;
         // before the journal, whose background work may ask for a snapshot (snapshotAfterLostSegment)
         this.snapshotter = new TaskQueue("snapshots of " + dir, b.threads.snapshots());
-        this.journal = new Journal(
-                dir,
-                recovered.nextSeq(),
-                b.fsync,
-                b.segmentBytes,
-                b.bufferRecords,
-                b.groupRecords,
-                b.retryDelay,
-                b.opener,
-                this::snapshotAfterLostSegment,
-                b.threads.journals());
+        this.journal = new Journal(b.journalSettings(), recovered.nextSeq(), this::snapshotAfterLostSegment);
         this.takesBackFailedAdds = store.guarantee() != Guarantee.NEVER_FALSE_NEW;
         this.takeBacks = task -> {
             try {
@@ -713,7 +703,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         private int bufferRecords = 1 << 16;
         private int groupRecords = 1 << 12;
         private Duration retryDelay = Duration.ofSeconds(1);
-        private Journal.ChannelOpener opener = Journal.FILES;
+        private ChannelOpener opener = ChannelOpener.FILES;
         private JournalThreads threads = JournalThreads.shared();
 
         private Builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
@@ -776,9 +766,14 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         }
 
         /** How segment files are opened; tests pass slow or failing channels. */
-        Builder<S> channelOpener(Journal.ChannelOpener opener) {
+        Builder<S> channelOpener(ChannelOpener opener) {
             this.opener = Require.nonNull("opener", opener);
             return this;
+        }
+
+        private JournalSettings journalSettings() {
+            return new JournalSettings(
+                    dir, fsync, segmentBytes, bufferRecords, groupRecords, retryDelay, opener, threads.journals());
         }
 
         /**
