@@ -287,7 +287,11 @@ final class Journal implements AutoCloseable {
             if (!pending.isEmpty() && !writePending()) {
                 LOG.error("journal {}: closed with {} records not written", dir, pending.size());
             }
-            segment.close(failure == null);
+            if (failure == null) {
+                segment.close();
+            } else {
+                segment.closeWithoutFsync();
+            }
         } finally {
             writeLock.unlock();
         }
@@ -430,8 +434,10 @@ final class Journal implements AutoCloseable {
                 }
             }
             groupBuffer.flip();
-            if (groupBuffer.hasRemaining()) {
-                segment.append(groupBuffer, policy == FsyncPolicy.ALWAYS);
+            if (groupBuffer.hasRemaining() && policy == FsyncPolicy.ALWAYS) {
+                segment.writeAndForce(groupBuffer);
+            } else if (groupBuffer.hasRemaining()) {
+                segment.write(groupBuffer);
             }
             for (int i = 0; i < n; i++) {
                 Entry e = pending.pollFirst();

@@ -109,10 +109,19 @@ final class SegmentWriter {
     }
 
     /**
-     * Writes a group of records at the segment's good end, and fsyncs it when {@code force} is set. On failure the
-     * group is cut off again, so the segment ends at its last whole group.
+     * Writes a group of records at the segment's good end. On failure the group is cut off again, so the segment
+     * ends at its last whole group.
      */
-    void append(ByteBuffer group, boolean force) throws IOException {
+    void write(ByteBuffer group) throws IOException {
+        append(group, false);
+    }
+
+    /** Writes a group of records as {@link #write} does, and fsyncs it; a failed fsync cuts the group off too. */
+    void writeAndForce(ByteBuffer group) throws IOException {
+        append(group, true);
+    }
+
+    private void append(ByteBuffer group, boolean force) throws IOException {
         long goodEnd = segmentSize;
         try {
             writeAt(group);
@@ -197,8 +206,17 @@ final class SegmentWriter {
         return true;
     }
 
-    /** Closes the segment, fsynced first unless {@code force} is false (writes are failing); logs a failure. */
-    void close(boolean force) {
+    /** Fsyncs and closes the segment; logs a failure. */
+    void close() {
+        close(true);
+    }
+
+    /** Closes the segment without an fsync, which would fail as the writes do; logs a failure. */
+    void closeWithoutFsync() {
+        close(false);
+    }
+
+    private void close(boolean force) {
         if (channel == null) {
             return;
         }
