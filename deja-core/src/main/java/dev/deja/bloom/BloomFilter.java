@@ -23,13 +23,13 @@ import java.util.List;
  * Space-Efficient Bloom Filters", 2007): the bit array is cut into 512-bit blocks, one 64-byte cache line each, and a
  * key sets all its {@code k} bits inside one block, so a lookup costs one cache miss instead of {@code k}. Inside the
  * block, bit {@code i} lies in the block's word {@code i mod 8} (the "sectorized" variant of Lang et al., VLDB 2019:
- * {@link SectoredBlocks} says why). Following seed 001, the indexes are sliced out of one wide hash rather than
- * computed by {@code k} salted hashes: the key's XXH3-128 {@code high} half picks the block by multiply-high
- * reduction (64-bit, so filters may exceed 2^32 bits), and its {@code low} half supplies the 6-bit offsets
- * ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill unevenly, so the filter is sized with the blocked
- * filter's own false-positive formula ({@link BloomSizing}), which asks for a little more memory than the classic
- * one for the same fpp. Filters written in format version 1 keep its layout, bits anywhere in the block
- * ({@link BloomLayout#SCATTERED}), when read back, and answer and grow as they did.
+ * {@link SectoredBlocks} says why). As in the bloom HTTP server whose protocol deja follows (Snawoot/bloom), the
+ * indexes are sliced out of one wide hash rather than computed by {@code k} salted hashes: the key's XXH3-128
+ * {@code high} half picks the block by multiply-high reduction (64-bit, so filters may exceed 2^32 bits), and its
+ * {@code low} half supplies the 6-bit offsets ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill unevenly, so
+ * the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which asks for a
+ * little more memory than the classic one for the same fpp. Filters written in format version 1 keep its layout, bits
+ * anywhere in the block ({@link BloomLayout#SCATTERED}), when read back, and answer and grow as they did.
  *
  * <p>Storage and concurrency, without a global lock, are {@link BlockedBits}': bits in lazily allocated chunks, so
  * memory grows with the fill, and writers of a block under its stripe lock. {@code check} takes no lock: it sees
@@ -244,7 +244,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     public long approximateCount() {
         // With every bit set the estimate is unbounded; a filter that full holds at least the keys it takes to set
-        // all but one bit, which is what it reports (BF.CARD answered 2^63 - 1 for an overfilled filter).
+        // all but one bit, which is what it reports rather than 2^63 - 1.
         double fill = Math.min(fillRatio(), 1.0 - 1.0 / bits);
         return Math.round(layout.keysPerBlockAtFill(fill, hashes) * blocks);
     }

@@ -19,12 +19,12 @@ import java.lang.invoke.VarHandle;
  * A Bloom filter migrated from Guava's {@code BloomFilter.writeTo}, answering exactly as Guava's {@code mightContain}
  * and {@code put} would; read one with {@link GuavaBloomFilters#read}.
  *
- * <p>It keeps Guava's own layout and hashing so that no answer changes on migration (seed 003 keeps such a filter in
- * a cookie): the bits are Guava's {@code LockFreeBitArray} words ({@code data.length * 64} bits, bit {@code i} in
- * word {@code i >>> 6} at {@code 1L << i}), and the {@code k} indexes follow its {@code MURMUR128_MITZ_64} strategy:
- * Murmur3 x64 128 (seed 0) of the key's bytes gives {@code h1, h2}, and index {@code i} is
- * {@code ((h1 + i * h2) & Long.MAX_VALUE) % bits}. Murmur3 comes from hash4j ({@code Hashing.murmur3_128()}), whose
- * output equals Guava's, so it is not reimplemented here.
+ * <p>It keeps Guava's own layout and hashing so that no answer changes on migration (such a filter, in base64, is
+ * how a per-user "seen" set is often kept in a cookie): the bits are Guava's {@code LockFreeBitArray} words
+ * ({@code data.length * 64} bits, bit {@code i} in word {@code i >>> 6} at {@code 1L << i}), and the {@code k}
+ * indexes follow its {@code MURMUR128_MITZ_64} strategy: Murmur3 x64 128 (seed 0) of the key's bytes gives
+ * {@code h1, h2}, and index {@code i} is {@code ((h1 + i * h2) & Long.MAX_VALUE) % bits}. Murmur3 comes from hash4j
+ * ({@code Hashing.murmur3_128()}), whose output equals Guava's, so it is not reimplemented here.
  *
  * <p>Because its hash is Murmur3, not deja's XXH3-128, it is a {@link SeenSet} on keys rather than a
  * {@code HashedSeenSet}. Its adds are atomic ORs: a key's bits are spread over the whole array, not kept in one

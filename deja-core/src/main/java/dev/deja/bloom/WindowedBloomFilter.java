@@ -35,13 +35,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * capacity} keys. A lookup asks every generation; as each holds at most {@code per} keys its false-positive
  * probability is at most {@code fpp / G}, so by the union bound the answer's is at most {@code fpp}. This is the
  * rotating scheme of "stable" and "aging" Bloom filters for duplicate detection in streams (Deng and Rafiei 2006;
- * Yoon 2010), with the blocked filter of seed 001 inside.
+ * Yoon 2010), with deja's blocked filter inside.
  *
  * <p>With a {@code window}, generations also rotate every {@code span = ceil(window / (G - 1))} milliseconds of the
  * injected clock, so a key recorded at time {@code t} is held until at least {@code t + window}: its generation
  * started after {@code t - span} and is dropped {@code G} spans after its start, later than
  * {@code t + (G - 1) * span >= t + window}. The span is rounded up, not down, for that inequality: rounded down, a
- * 100 ms window over 64 generations rotated every millisecond and dropped keys after 64 ms. A key is dropped by
+ * 100 ms window over 64 generations would rotate every millisecond and drop keys after 64 ms. A key is dropped by
  * {@code t + G * span}, less than {@code window * G / (G - 1) + G} ms after it was recorded. The count limit still
  * applies, to keep the fpp bound; when a generation fills before its span ends it rotates early, and keys are then
  * held for the last {@code capacity} keys rather than the whole window.
@@ -68,7 +68,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final double fpp;
     private final int generations;
     private final long perGeneration;
-    /** The shape of a new generation, found once: the search for it takes milliseconds, too long for each rotation. */
+    /** The shape of a new generation, found once: the search for it is too slow to repeat at every rotation. */
     private final BloomSize generationSize;
 
     private final long windowMillis;
@@ -281,7 +281,10 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         return true;
     }
 
-    /** Drops the oldest {@code drop} generations of {@code from} and appends as many fresh ones, unless another thread already rotated. */
+    /**
+     * Drops the oldest {@code drop} generations of {@code from} and appends as many fresh ones, unless another thread
+     * already rotated.
+     */
     private void rotate(Snapshot from, int drop, long newestStart) {
         BloomFilter[] next = Arrays.copyOfRange(from.filters(), drop, drop + generations);
         for (int i = generations - drop; i < generations; i++) {

@@ -14,7 +14,8 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and writes a recent filter's buckets and count of insertions in the streamed, checksummed format of {@code docs/FORMAT.md} section 3.
+ * Reads and writes a recent filter's buckets and count of insertions in the streamed, checksummed format of
+ * {@code docs/FORMAT.md} section 3.
  *
  * <p>The header carries everything needed to rebuild the filter and its own CRC32C, so a corrupt header is
  * rejected before anything is allocated; the body is streamed set by set through a small buffer into arrays that
