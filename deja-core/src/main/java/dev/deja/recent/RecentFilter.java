@@ -14,25 +14,26 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A fixed-memory seen-set that may forget old keys but never reports a new key as seen: seed 000's "opposite of
- * a Bloom filter", made set-associative.
+ * A fixed-memory seen-set that may forget old keys but never reports a new key as seen: the NSQ de-duplication
+ * design's "opposite of a Bloom filter", made set-associative.
  *
- * <p>Design. Seed 000 (after J. Hodges' "opposite of a Bloom filter") keeps a fixed array of buckets; a key's hash
- * picks a bucket, the bucket stores the key's fingerprint, and a later key that lands in the same bucket simply
- * overwrites it. A lookup answers "seen" only if the bucket holds exactly this fingerprint, so the only error is
- * forgetting (a duplicate slips through), never inventing (a new message dropped). Here the buckets are grouped
- * into {@code S} sets of {@code W} ways ({@code N = S * W}): a key goes to set {@code reduce(high, S)} and is
- * compared with the set's {@code W} fingerprints; a new key enters at the front of its set and the oldest entry
- * falls off the end (FIFO: a lookup does not refresh a key, so a key's survival depends only on how many new keys
- * arrived after it). With {@code W = 1} this is exactly the seed's direct-mapped design. At equal memory, more
- * ways keep a key much longer, because a key is lost only after {@code W} later keys hit its set rather than one
- * (the retention formula is in {@link RecentSizing}; the measurement is in {@code docs/BENCHMARKS.md}); 8 ways
+ * <p>Design. The NSQ de-duplication design (after J. Hodges' "opposite of a Bloom filter") keeps a fixed array of
+ * buckets; a key's hash picks a bucket, the bucket stores the key's fingerprint, and a later key that lands in the same
+ * bucket simply overwrites it. A lookup answers "seen" only if the bucket holds exactly this fingerprint, so the only
+ * error is forgetting (a duplicate slips through), never inventing (a new message dropped). Here the buckets are
+ * grouped into {@code S} sets of {@code W} ways ({@code N = S * W}): a key goes to set {@code reduce(high, S)} and is
+ * compared with the set's {@code W} fingerprints; a new key enters at the front of its set and the oldest entry falls
+ * off the end (FIFO: a lookup does not refresh a key, so a key's survival depends only on how many new keys arrived
+ * after it). With {@code W = 1} this is exactly that direct-mapped design. At equal memory, more ways keep a key much
+ * longer, because a key is lost only after {@code W} later keys hit its set rather than one (the retention formula is
+ * in {@link RecentSizing}; docs/BENCHMARKS.md, section "recent: retention by associativity", measures it); 8 ways
  * (one 64-byte cache line of fingerprints) is the default.
  *
  * <p>Layout. The buckets ({@link RecentBuckets}) keep a set's {@code W} fingerprints contiguous, newest first, so a
  * lookup reads one cache line (for {@code W <= 8}) and stops at the first empty slot; fingerprints are the 64-bit
  * {@code low} half of the key hash, with 0 reserved for "empty" (a hash whose {@code low} is 0 uses
- * {@link #ZERO_FINGERPRINT} instead). Owners (seed 004), when enabled, live in a parallel array with the same layout.
+ * {@link #ZERO_FINGERPRINT} instead). Owners (a partition and offset in Tapjoy's Redis design), when enabled, live in a
+ * parallel array with the same layout.
  *
  * <p>Error. A fresh key is reported {@code DUPLICATE} only if its fingerprint equals one of the at most {@code W}
  * fingerprints stored in its set; the set index and the fingerprint come from independent halves of the hash,
@@ -40,8 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Concurrency. Every operation on a set runs under that set's lock stripe, so {@code checkThenAdd} and
  * {@code forget} are atomic and linearizable per key: of many threads racing on one new key, exactly one is told
- * {@link Verdict#NEW}. {@code forget} erases only if the set still holds our fingerprint (and our owner, when one
- * is given): seed 000's failed-message case, where blindly clearing the bucket would erase a newer key.
+ * {@link Verdict#NEW}. {@code forget} erases only if the set still holds our fingerprint (and our owner, when one is
+ * given): the NSQ design's case of a failed message, where blindly clearing the bucket would erase a newer key.
  */
 public final class RecentFilter implements HashedSeenSet {
 
@@ -249,7 +250,7 @@ public final class RecentFilter implements HashedSeenSet {
             return this;
         }
 
-        /** Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 (default) or 16. */
+        /** Buckets per set: 1 (the NSQ design's direct-mapped filter), 2, 4, 8 (default) or 16. */
         public Builder ways(int ways) {
             RecentSizing.checkWays(ways);
             this.ways = ways;
