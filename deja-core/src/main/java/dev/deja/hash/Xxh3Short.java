@@ -9,13 +9,11 @@ import java.nio.ByteOrder;
  * ({@code XXH3_len_9to16_128b} and {@code XXH3_len_17to128_128b}), written out so that they compile into the caller
  * and allocate nothing.
  *
- * <p>Why not only hash4j: its one entry point for every length, {@code hashBytesTo128Bits}, is 2,668 bytes of
- * bytecode, far above what HotSpot inlines, so each hash was a full call returning a heap-allocated
- * {@code HashValue128}. Written out, they raised the bloom filter's single {@code checkThenAdd} on a 1 GiB filter
- * from 5.5 to 8.9 million per second, and its in-cache single calls by about a tenth (docs/BENCHMARKS.md, bloom run
- * 7). Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26). Every other
- * length still goes to hash4j, and the tests hold these paths to hash4j's answers for every length from 1 to 300
- * bytes.
+ * <p>Why not only hash4j: its one entry point for every length, {@code hashBytesTo128Bits}, is far more bytecode than
+ * HotSpot inlines, so each hash would be a full call returning a heap-allocated {@code HashValue128}, on every single
+ * call of every store. Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26).
+ * Every other length still goes to hash4j, and the tests hold these paths to hash4j's answers for every length from 1
+ * to 300 bytes.
  */
 final class Xxh3Short {
 

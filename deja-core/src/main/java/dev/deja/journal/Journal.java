@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       writers wait, the larger the groups and the more widely the fsync cost is shared.
  *   <li>{@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO}: the appender itself, in {@link #writeNow} right
  *       after its call (as Redis writes its append-only file before answering, in the same thread): handing each
- *       call to another thread and back cost more than the write to the page cache. The background work only
+ *       call to another thread and back costs more than the write to the page cache. The background work only
  *       fsyncs once a second (outside the lock, so appenders do not wait for the disk's flush), retries failed
  *       writes and writes anything an appender left.
  * </ul>

@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
 /**
  * An in-memory {@link HashedSeenSet} made durable by a write-ahead journal and periodic snapshots in one directory.
  *
- * <p>Design (DESIGN.md section 5, seed 001 and its readers' request for an operation log). Every change is
- * applied to the store and appended to the {@link Journal} under one per-store lock, so the journal's order is the
- * order in which changes were applied; the caller then waits, outside the lock, until its record is written (and
- * fsynced under {@link FsyncPolicy#ALWAYS}); under the other policies the caller writes the records itself. Only
- * changes are journaled: an add or check-then-add that found the key new becomes {@code ADD}, a forget that
- * erased it becomes {@code FORGET}; a duplicate or retry changes nothing and is not journaled, though it still
- * waits for the records before it so that it never acknowledges a change that a crash could undo. Checks take no lock and never wait for the disk, so they keep answering while
- * the disk is full or slow (they may see a change whose writer is still waiting for it to become durable).
+ * <p>Design (docs/DESIGN.md section 5; the operation log that readers of the bloom HTTP server whose protocol deja
+ * follows, Snawoot/bloom, asked for). Every change is applied to the store and appended to the {@link Journal} under
+ * one per-store lock, so the journal's order is the order in which changes were applied; the caller then waits, outside
+ * the lock, until its record is written (and fsynced under {@link FsyncPolicy#ALWAYS}); under the other policies the
+ * caller writes the records itself. Only changes are journaled: an add or check-then-add that found the key new becomes
+ * {@code ADD}, a forget that erased it becomes {@code FORGET}; a duplicate or retry changes nothing and is not
+ * journaled, though it still waits for the records before it so that it never acknowledges a change that a crash could
+ * undo. Checks take no lock and never wait for the disk, so they keep answering while the disk is full or slow (they
+ * may see a change whose writer is still waiting for it to become durable).
  *
  * <p>Snapshots are fuzzy, so they never stop writers: the snapshot reads the journal position P under the lock (every
  * record before P is already in the store) and then streams the live store through the {@link SnapshotCodec}
