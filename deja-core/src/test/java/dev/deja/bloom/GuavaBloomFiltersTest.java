@@ -187,7 +187,7 @@ class GuavaBloomFiltersTest {
     void aBatchHoldingANullKeyIsRefusedBeforeAnyKeyIsRecorded() throws IOException {
         GuavaBloomFilter filter = read(serialise(BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01)));
         List<byte[]> keys = Arrays.asList("a".getBytes(StandardCharsets.UTF_8), null);
-        // "a" used to be recorded before the null was met: a refused call that had half happened
+        // refused as a whole: "a" is not recorded before the null is met, so no refused call half happens
         assertThatThrownBy(() -> filter.checkThenAddAll(keys))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
