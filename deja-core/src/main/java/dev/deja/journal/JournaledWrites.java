@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The write protocol of a {@link JournaledSeenSet}: each change is applied to the store and appended to the journal
@@ -46,33 +48,30 @@ final class JournaledWrites {
 
     /** {@link HashedSeenSet#checkThenAddHash}, returning once the change is durable. */
     Verdict checkThenAdd(long high, long low, long owner) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Verdict verdict;
-        lockOrThrow();
-        try {
-            verdict = store.checkThenAddHash(high, low, owner);
-            if (verdict == Verdict.NEW) {
-                journal.append(Segment.ADD, high, low, owner, done);
-            } else {
-                journal.sync(done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        journal.writeNow();
-        await(verdict == Verdict.NEW ? takeBacks.settled(done, high, low, owner) : done);
-        return verdict;
+        return changeOne(
+                Segment.ADD, high, low, owner, () -> store.checkThenAddHash(high, low, owner), v -> v == Verdict.NEW);
     }
 
     /** {@link HashedSeenSet#forgetHash}, returning once the change is durable. */
     boolean forget(long high, long low, long owner) {
+        return changeOne(Segment.FORGET, high, low, owner, () -> store.forgetHash(high, low, owner), erased -> erased);
+    }
+
+    /**
+     * A call on one key: {@code apply} runs under the lock, and when {@code changed} says that its answer changed the
+     * store, the record {@code op} of the key is appended; else the call waits for the records before it. The records
+     * are then written and waited for outside the lock; a failed add is taken back before its failure is thrown.
+     */
+    private <T> T changeOne(byte op, long high, long low, long owner, Supplier<T> apply, Predicate<T> changed) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        boolean erased;
+        T answer;
+        boolean journaled;
         lockOrThrow();
         try {
-            erased = store.forgetHash(high, low, owner);
-            if (erased) {
-                journal.append(Segment.FORGET, high, low, owner, done);
+            answer = apply.get();
+            journaled = changed.test(answer);
+            if (journaled) {
+                journal.append(op, high, low, owner, done);
             } else {
                 journal.sync(done);
             }
@@ -80,8 +79,8 @@ final class JournaledWrites {
             lock.unlock();
         }
         journal.writeNow();
-        await(done);
-        return erased;
+        await(journaled && op == Segment.ADD ? takeBacks.settled(done, high, low, owner) : done);
+        return answer;
     }
 
     /** {@link #checkThenAddAllAsync}, written now and waited for. */

@@ -98,31 +98,35 @@ final class RecentBuckets {
 
     /** Puts a key at the front of its set; the oldest entry falls off the end. Under the set's lock. */
     void insert(long base, long fp, long owner) {
-        pushFront(fingerprints, base, fp);
-        if (owners != null) {
-            pushFront(owners, base, owner);
-        }
-    }
-
-    private void pushFront(LongChunks array, long base, long value) {
-        long[] chunk = array.chunk(base);
-        int off = array.offset(base);
-        System.arraycopy(chunk, off, chunk, off + 1, ways - 1);
-        chunk[off] = value;
+        move(base, 0, 1, ways - 1);
+        put(base, 0, fp, owner);
     }
 
     /** Erases one way, keeping the others in order and the empty slots at the end. Under the set's lock. */
     void remove(long base, int way) {
-        pullOut(fingerprints, base, way);
+        move(base, way + 1, way, ways - 1 - way);
+        put(base, ways - 1, EMPTY, SeenSet.NO_OWNER);
+    }
+
+    /** Moves {@code length} ways of the set at {@code base} from way {@code from} to way {@code to}, owners too. */
+    private void move(long base, int from, int to, int length) {
+        move(fingerprints, base, from, to, length);
         if (owners != null) {
-            pullOut(owners, base, way);
+            move(owners, base, from, to, length);
         }
     }
 
-    private void pullOut(LongChunks array, long base, int way) {
+    private static void move(LongChunks array, long base, int from, int to, int length) {
         long[] chunk = array.chunk(base);
         int off = array.offset(base);
-        System.arraycopy(chunk, off + way + 1, chunk, off + way, ways - 1 - way);
-        chunk[off + ways - 1] = EMPTY;
+        System.arraycopy(chunk, off + from, chunk, off + to, length);
+    }
+
+    /** Stores a fingerprint in way {@code way} of the set at {@code base}, and its owner when owners are kept. */
+    private void put(long base, int way, long fp, long owner) {
+        fingerprints.chunk(base)[fingerprints.offset(base) + way] = fp;
+        if (owners != null) {
+            owners.chunk(base)[owners.offset(base) + way] = owner;
+        }
     }
 }
