@@ -136,7 +136,10 @@ public final class CompactSeenSet {
         return with(utf8(key));
     }
 
-    /** The unpadded URL-safe base64 encoding, {@code docs/FORMAT.md} section 4; its length depends only on size and range. */
+    /**
+     * The unpadded URL-safe base64 encoding, {@code docs/FORMAT.md} section 4; its length depends only on size and
+     * range.
+     */
     public String encode() {
         return CompactFormat.encode(range, fingerprints);
     }
