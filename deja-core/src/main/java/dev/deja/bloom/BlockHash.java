@@ -7,12 +7,12 @@ import dev.deja.sizing.BloomLayout;
  * The arithmetic that maps a key's 128-bit hash to its block and its bit positions inside the block
  * (docs/FORMAT.md section 2.1), for both layouts ({@link dev.deja.sizing.BloomLayout}).
  *
- * <p>Seed 001 slices one wide hash into {@code k} indexes instead of salting a narrow hash {@code k} times; we do
- * the same with the 128-bit key hash. {@code high} picks the block by multiply-high reduction and {@code low}
- * supplies the positions: ten 6-bit offsets (bits 0..59) in the sectored layout, seven 9-bit positions (bits 0..62)
- * in the scattered one. Further positions come from the 64-bit words {@code mix(low + j * GOLDEN)},
- * {@code j = 1, 2, ...}, where {@code mix} is the SplitMix64 finaliser: a bijection with full avalanche, so the extra
- * words are as uniform as {@code low} itself and cost two multiplications.
+ * <p>As in the bloom HTTP server whose protocol deja follows (Snawoot/bloom), one wide hash is sliced into {@code k}
+ * indexes instead of salting a narrow hash {@code k} times, here the 128-bit key hash. {@code high} picks the block by
+ * multiply-high reduction and {@code low} supplies the positions: ten 6-bit offsets (bits 0..59) in the sectored
+ * layout, seven 9-bit positions (bits 0..62) in the scattered one. Further positions come from the 64-bit words
+ * {@code mix(low + j * GOLDEN)}, {@code j = 1, 2, ...}, where {@code mix} is the SplitMix64 finaliser: a bijection with
+ * full avalanche, so the extra words are as uniform as {@code low} itself and cost two multiplications.
  */
 final class BlockHash {
 

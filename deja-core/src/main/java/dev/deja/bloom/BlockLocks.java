@@ -12,12 +12,10 @@ import java.lang.invoke.VarHandle;
  * <p>Why a lock rather than an atomic OR per word. A new key of a filter at its design load has half of its bits
  * clear, spread over its block's eight words; setting them atomically costs a locked read-modify-write per word, and a
  * shared counter updated atomically one more. A stripe lock costs one locked instruction to take and a plain store to
- * release, and the words between are written without a branch on their bits. With the straight-line setting of
- * {@link SectoredBlocks#setFromLow}, single calls of new keys on the 1 GiB filter at its design load ran 1.24x
- * ({@code add}) and 1.36x ({@code checkThenAdd}) as fast as with the per-bit atomic loop (JMH, paired runs), and in a
- * timing loop 250 to 280 ns per {@code add} against 295 to 299 ns with an unconditional atomic OR per word
- * (docs/BENCHMARKS.md). {@code synchronized} would not do: taking and releasing a monitor are both locked
- * instructions on HotSpot.
+ * release, and the words between are written without a branch on their bits, in the straight-line form of
+ * {@link SectoredBlocks#setFromLow}: one locked instruction per new key instead of one per word it changes
+ * (docs/BENCHMARKS.md, section "bloom vs Guava", puts the lock's cost beside a plain store's). {@code synchronized}
+ * would not do: taking and releasing a monitor are both locked instructions on HotSpot.
  *
  * <p>The lock is a test-and-set word per stripe, held for a few dozen instructions that neither block nor allocate
  * (the caller allocates the block's chunk before taking it). A waiter spins with {@link Thread#onSpinWait} and, in

@@ -13,10 +13,7 @@ import dev.deja.sizing.BloomSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.zip.CRC32C;
 
 /**
  * A cache-friendly blocked Bloom filter: a set of keys that may answer "seen" for a key never added, with
@@ -26,36 +23,23 @@ import java.util.zip.CRC32C;
  * Space-Efficient Bloom Filters", 2007): the bit array is cut into 512-bit blocks, one 64-byte cache line each, and a
  * key sets all its {@code k} bits inside one block, so a lookup costs one cache miss instead of {@code k}. Inside the
  * block, bit {@code i} lies in the block's word {@code i mod 8} (the "sectorized" variant of Lang et al., VLDB 2019:
- * {@link SectoredBlocks} says why). Following seed 001, the indexes are sliced out of one wide hash rather than
- * computed by {@code k} salted hashes: the key's XXH3-128 {@code high} half picks the block by multiply-high
- * reduction (64-bit, so filters may exceed 2^32 bits), and its {@code low} half supplies the 6-bit offsets
- * ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill unevenly, so the filter is sized with the blocked
- * filter's own false-positive formula ({@link BloomSizing}), which asks for a little more memory than the classic
- * one for the same fpp. Filters written in format version 1 keep its layout, bits anywhere in the block
- * ({@link BloomLayout#SCATTERED}), when read back, and answer and grow as they did.
+ * {@link SectoredBlocks} says why). As in the bloom HTTP server whose protocol deja follows (Snawoot/bloom), the
+ * indexes are sliced out of one wide hash rather than computed by {@code k} salted hashes: the key's XXH3-128
+ * {@code high} half picks the block by multiply-high reduction (64-bit, so filters may exceed 2^32 bits), and its
+ * {@code low} half supplies the 6-bit offsets ({@link BlockHash}, docs/FORMAT.md section 2.1). Blocks fill unevenly, so
+ * the filter is sized with the blocked filter's own false-positive formula ({@link BloomSizing}), which asks for a
+ * little more memory than the classic one for the same fpp. Filters written in format version 1 keep its layout, bits
+ * anywhere in the block ({@link BloomLayout#SCATTERED}), when read back, and answer and grow as they did.
  *
- * <p>Storage. Words live in lazily allocated chunks of one G1 heap region each, 1 to 32 MiB ({@link ChunkedBits}):
- * an empty 1 GiB filter (seed 001's default: k = 10, 5e8 keys at 0.1%) costs almost nothing, and memory grows a
- * chunk at a time as keys land in chunks not written before. Keys spread evenly over the chunks, so a filter of
- * {@code c} chunks is fully allocated after about {@code c ln c} keys (for 1 GiB, about 600 in 8 MiB chunks, the
- * size on a 12 GiB heap, or 7,000 in 1 MiB chunks).
- * Region-sized chunks waste no heap, and they start every block on a cache line, so a lookup costs one cache miss
- * rather than two ({@link ChunkedBits} says how).
- *
- * <p>Concurrency, without a global lock. Every write of bits ({@code add}, {@code checkThenAdd}, a merge) takes the
- * lock of its block's stripe ({@link BlockLocks}, one of {@value BlockLocks#STRIPES}), so concurrent writers never lose
- * each other's bits while writers of other stripes proceed in parallel; {@code check} reads the chunk and its words
- * with plain loads (enough, as {@link ChunkedBits#read} explains) and takes no lock: it sees every add that
- * happens-before it, and one racing with an add may or may not see it. So a thread that waits for another thread's add
- * by calling {@code check} in a loop must also synchronize with that thread (a volatile read, a lock,
- * {@link Thread#onSpinWait}): without that the compiler may read the words once for the whole loop.
- * {@code checkThenAdd} must be linearizable per key: when many threads race on the same new key, exactly one is told
- * {@link Verdict#NEW}. Atomic ORs alone cannot give that, since two racers may each set a different missing bit of the
- * same key and both conclude it was new. A key's bits all lie in one block, so its block's lock serialises every
- * {@code checkThenAdd} of the same key, and inside the lock the answer is {@code NEW} exactly when this call set a bit
- * that was clear. Before locking, a lock-free check answers {@code DUPLICATE} for keys whose bits are all set already
- * (bits are never cleared, so that answer stays true), which keeps the lock off the path of the duplicates that
- * dominate a de-duplication workload.
+ * <p>Storage and concurrency, without a global lock, are {@link BlockedBits}': bits in lazily allocated chunks, so
+ * memory grows with the fill, and writers of a block under its stripe lock. {@code check} takes no lock: it sees
+ * every add that happens-before it, and one racing with an add may or may not see it. So a thread that waits for
+ * another thread's add by calling {@code check} in a loop must also synchronize with that thread (a volatile read, a
+ * lock, {@link Thread#onSpinWait}): without that the compiler may read the words once for the whole loop.
+ * {@code checkThenAdd} is linearizable per key: when many threads race on the same new key, exactly one is told
+ * {@link Verdict#NEW}. Before locking, a lock-free check answers {@code DUPLICATE} for keys whose bits are all set
+ * already (bits are never cleared, so that answer stays true), which keeps the lock off the path of the duplicates
+ * that dominate a de-duplication workload.
  *
  * <p>Batches ({@code checkAll}, {@code addAll}, {@code checkThenAddAll}) hash every key first, then touch every
  * key's block in a short loop whose iterations do not depend on each other, so the processor overlaps a large
@@ -72,14 +56,6 @@ import java.util.zip.CRC32C;
  */
 public final class BloomFilter implements HashedSeenSet {
 
-    private static final int HEADER_BYTES = 32;
-    /**
-     * Bytes of bit array that {@link #readFrom} tests for zero at a time: eight blocks, so that a filter holding
-     * keys here and there stores little more than their blocks, at one comparison call per 512 bytes.
-     */
-    static final int ZERO_PIECE_BYTES = 512;
-
-    private static final byte[] ZERO_PIECE = new byte[ZERO_PIECE_BYTES];
     /** Why no Bloom filter supports {@code forget}. */
     static final String FORGET_UNSUPPORTED = "bloom cannot forget a key: its bits are shared with other keys, so "
             + "clearing them would make those keys wrongly answer \"new\"; use a recent or exact store to forget";
@@ -87,36 +63,19 @@ public final class BloomFilter implements HashedSeenSet {
     private final long bits;
     private final int hashes;
     private final BloomLayout layout;
-    /** {@code layout == SECTORED}, the test the lookup makes: a final boolean the compiler folds per filter. */
-    private final boolean sectored;
-    /**
-     * Sectored with {@code k = 8}, the shape of most filters: one test of this flag takes the lookup to its
-     * straight-line code, where testing the layout and then {@code k} twice took seven instructions more.
-     */
-    private final boolean sectoredEight;
-
     private final long blocks;
     private final long capacity;
     private final double targetFpp;
-    private final ChunkedBits words;
-    /** Bits set by restores ({@link ChunkedBits#storeBytes}); writes under the locks count there. */
-    private final LongAdder setBits = new LongAdder();
-
-    private final BlockLocks locks = new BlockLocks();
-    /** Written with the words {@link #touchBlocks} loads, only so that the compiler cannot drop those loads. */
-    @SuppressWarnings("unused")
-    private long touchSink;
+    private final BlockedBits array;
 
     private BloomFilter(BloomLayout layout, long bits, int hashes, long capacity, double targetFpp) {
         this.layout = layout;
-        this.sectored = layout == BloomLayout.SECTORED;
-        this.sectoredEight = sectored && hashes == BlockHash.SECTORS;
         this.bits = bits;
         this.hashes = hashes;
         this.blocks = bits / BlockHash.BLOCK_BITS;
         this.capacity = capacity;
         this.targetFpp = targetFpp;
-        this.words = new ChunkedBits(bits / 64);
+        this.array = new BlockedBits(layout, bits, hashes);
     }
 
     /** A builder; give either {@code capacity} and {@code fpp}, or {@code bits} with {@code hashes} and/or capacity. */
@@ -128,51 +87,7 @@ public final class BloomFilter implements HashedSeenSet {
 
     @Override
     public boolean checkHash(long high, long low) {
-        // ChunkedBits.arrayOrNull and firstWord, written out so that the rare last slot costs one branch, not two:
-        // measured, 10.6 to 10.9 lookups per microsecond out of cache against 10.0 to 10.6.
-        int block = (int) BlockHash.block(high, blocks);
-        int slot = block & ChunkedBits.SLOT_MASK;
-        long[] array;
-        int base;
-        if (slot != ChunkedBits.SLOT_MASK) {
-            array = words.chunkForLookup(block >>> ChunkedBits.SLOT_SHIFT);
-            base = ChunkedBits.LEAD_WORDS + ChunkedBits.BLOCK_WORDS * slot;
-        } else {
-            array = words.lastSlots();
-            base = ChunkedBits.BLOCK_WORDS * (block >>> ChunkedBits.SLOT_SHIFT);
-        }
-        return array != null && allSet(array, base, low);
-    }
-
-    /** Whether all the key's bits are set in the block starting at word {@code base} of the chunk. */
-    private boolean allSet(long[] chunk, int base, long low) {
-        if (sectoredEight) {
-            return SectoredBlocks.eightSet(chunk, base, low);
-        }
-        return sectored
-                ? SectoredBlocks.allSet(chunk, base, low, hashes)
-                : ScatteredBlocks.allSet(chunk, base, low, hashes);
-    }
-
-    /**
-     * Sets the key's {@code k} bits in the block starting at word {@code base} and counts the bits this call set, in
-     * either layout ({@link BlockHash#position}); under the block's lock. Sectored keys of 8 to 10 bits (most filters)
-     * take {@link SectoredBlocks#setFromLow}'s straight-line form; others the reference derivation, bit by bit.
-     */
-    private int setAll(long[] chunk, int base, long low) {
-        if (sectored && hashes >= BlockHash.SECTORS && hashes <= BlockHash.OFFSETS_PER_WORD) {
-            return SectoredBlocks.setFromLow(chunk, base, low, hashes);
-        }
-        int newlySet = 0;
-        for (int i = 0; i < hashes; i++) {
-            int pos = BlockHash.position(layout, low, i);
-            int w = base + (pos >>> 6);
-            long bit = 1L << pos;
-            long word = ChunkedBits.read(chunk, w);
-            ChunkedBits.write(chunk, w, word | bit);
-            newlySet += Long.bitCount(bit & ~word);
-        }
-        return newlySet;
+        return array.contains(high, low);
     }
 
     /** Records the key's hash; the owner is ignored (a Bloom filter stores no owners). */
@@ -180,8 +95,8 @@ public final class BloomFilter implements HashedSeenSet {
     public void addHash(long high, long low, long owner) {
         // The branch-free test first: a key already held (the common case of a de-duplication stream) then costs
         // no branch per bit on the loaded block, and bits are never cleared, so "all set" stays true.
-        if (!checkHash(high, low)) {
-            put(high, low);
+        if (!array.contains(high, low)) {
+            array.put(high, low);
         }
     }
 
@@ -192,7 +107,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     @Override
     public Verdict checkThenAddHash(long high, long low, long owner) {
-        return checkHash(high, low) || !put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
+        return array.contains(high, low) || !array.put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
     }
 
     /**
@@ -233,7 +148,7 @@ public final class BloomFilter implements HashedSeenSet {
     @Override
     public void addAll(List<byte[]> keys) {
         long[] hashes = Hash128.ofAll(keys);
-        touchBlocks(hashes);
+        array.touch(hashes);
         for (int i = 0; i < hashes.length; i += 2) {
             addHash(hashes[i], hashes[i + 1], NO_OWNER);
         }
@@ -241,24 +156,24 @@ public final class BloomFilter implements HashedSeenSet {
 
     /**
      * {@link #checkThenAddHash} for each key, in order, with the same answers: every key's block is first brought
-     * toward the cache with the misses overlapped ({@link #touchBlocks}); then a key whose bits are all set is a
+     * toward the cache with the misses overlapped ({@link BlockedBits#touch}); then a key whose bits are all set is a
      * duplicate (bits are never cleared) and any other goes through the striped lock.
      */
     @Override
     public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
         Require.hashBatch(hashes, owners, out); // the owners are ignored, but a caller's mistake is still reported
-        touchBlocks(hashes);
+        array.touch(hashes);
         for (int i = 0; i < out.length; i++) {
             long high = hashes[2 * i];
             long low = hashes[2 * i + 1];
-            out[i] = checkHash(high, low) || !put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
+            out[i] = array.contains(high, low) || !array.put(high, low) ? Verdict.DUPLICATE : Verdict.NEW;
         }
     }
 
     /**
      * {@link #checkHash} for each key given by its hash pair ({@code high} at {@code 2i}, {@code low} at
      * {@code 2i+1}, as {@link Hash128#ofAll} makes them), with a large filter's cache misses overlapped
-     * ({@link #touchBlocks}).
+     * ({@link BlockedBits#touch}).
      */
     public boolean[] checkHashes(long[] hashes) {
         boolean[] out = new boolean[Require.nonNull("hashes", hashes).length / 2];
@@ -282,53 +197,12 @@ public final class BloomFilter implements HashedSeenSet {
             throw new IllegalArgumentException(
                     "maybe has " + maybe.length + " entries for " + hashes.length / 2 + " keys; it needs one per key");
         }
-        touchBlocks(hashes);
+        array.touch(hashes);
         for (int i = 0; i < maybe.length; i++) {
             if (!maybe[i]) {
-                maybe[i] = checkHash(hashes[2 * i], hashes[2 * i + 1]);
+                maybe[i] = array.contains(hashes[2 * i], hashes[2 * i + 1]);
             }
         }
-    }
-
-    /**
-     * Loads both ends of every key's block, from a loop body so short and free of dependencies between iterations
-     * that the processor keeps the misses of many keys in flight at once; the tests that follow find the blocks in
-     * the cache. Tested directly, a key's {@code k} loads and their arithmetic fill the processor's window, and one
-     * key's misses barely overlap the next key's. Both ends, because blocks are cache-line aligned only where
-     * {@link ChunkedBits} can align them (G1); elsewhere a 64-byte block usually straddles two cache lines, and
-     * aligned, the second load finds the line the first brought. The block of each key is computed again by the
-     * test; a multiply and a load from the small chunk table cost less than arrays to remember them in.
-     */
-    private void touchBlocks(long[] hashes) {
-        long touched = 0;
-        for (int i = 0; i < hashes.length; i += 2) {
-            int block = (int) BlockHash.block(hashes[i], blocks);
-            long[] chunk = words.arrayOrNull(block);
-            if (chunk != null) {
-                int base = ChunkedBits.firstWord(block);
-                touched ^= ChunkedBits.read(chunk, base) ^ ChunkedBits.read(chunk, base + 7);
-            }
-        }
-        touchSink = touched;
-    }
-
-    /**
-     * Sets the key's bits under its block's lock; true when at least one bit was clear. No presence test of its own:
-     * every caller has just made the branch-free one ({@link #checkHash}), so a key already held takes no lock.
-     */
-    boolean put(long high, long low) {
-        int block = (int) BlockHash.block(high, blocks);
-        long[] chunk = words.arrayForWrite(block); // may allocate, so before the lock
-        int base = ChunkedBits.firstWord(block);
-        int stripe = BlockLocks.stripe(block);
-        int newlySet = 0;
-        locks.lock(stripe);
-        try {
-            newlySet = setAll(chunk, base, low);
-        } finally {
-            locks.unlock(stripe, newlySet);
-        }
-        return newlySet != 0;
     }
 
     // ---- shape and statistics ----
@@ -360,7 +234,7 @@ public final class BloomFilter implements HashedSeenSet {
 
     /** Fraction of bits set. */
     public double fillRatio() {
-        return (double) (setBits.sum() + locks.bitsSet()) / bits;
+        return (double) array.bitsSet() / bits;
     }
 
     /**
@@ -370,7 +244,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     public long approximateCount() {
         // With every bit set the estimate is unbounded; a filter that full holds at least the keys it takes to set
-        // all but one bit, which is what it reports (BF.CARD answered 2^63 - 1 for an overfilled filter).
+        // all but one bit, which is what it reports rather than 2^63 - 1.
         double fill = Math.min(fillRatio(), 1.0 - 1.0 / bits);
         return Math.round(layout.keysPerBlockAtFill(fill, hashes) * blocks);
     }
@@ -380,7 +254,7 @@ public final class BloomFilter implements HashedSeenSet {
      * block locks every filter carries from its creation.
      */
     public long allocatedBytes() {
-        return words.allocatedBytes() + BlockLocks.HEAP_BYTES;
+        return array.allocatedBytes();
     }
 
     /**
@@ -401,7 +275,7 @@ public final class BloomFilter implements HashedSeenSet {
      */
     public static long heapBytes(long bits) {
         BloomSizing.checkShape(bits, 1);
-        return ChunkedBits.heapBytesWhenFull(bits / 64) + BlockLocks.HEAP_BYTES;
+        return BlockedBits.heapBytesWhenFull(bits);
     }
 
     private double fppAtFill(double fill) {
@@ -412,9 +286,17 @@ public final class BloomFilter implements HashedSeenSet {
         return keys == 0 ? 0.0 : BloomSizing.fpp(layout, bits, hashes, keys);
     }
 
+    /**
+     * Sets the key's bits under its block's lock; true when at least one bit was clear. Callers test the key first
+     * ({@link #checkHash}), so that a key already held takes no lock.
+     */
+    boolean put(long high, long low) {
+        return array.put(high, low);
+    }
+
     /** The lock stripe a key's block maps to; equal for equal keys in filters of the same shape. */
     int stripe(long high) {
-        return BlockLocks.stripe(BlockHash.block(high, blocks));
+        return array.stripe(high);
     }
 
     // ---- union and raw access ----
@@ -433,7 +315,7 @@ public final class BloomFilter implements HashedSeenSet {
                     + other.hashes + ", layout " + other.layout);
         }
         if (other != this) {
-            words.orAll(other.words, locks);
+            array.orAll(other.array);
         }
     }
 
@@ -452,7 +334,7 @@ public final class BloomFilter implements HashedSeenSet {
     public int readBits(long offset, byte[] dst, int dstOffset, int length) {
         checkRange(offset, dst, dstOffset, length);
         int n = (int) Math.min(length, sizeInBytes() - offset);
-        words.loadBytes(offset, dst, dstOffset, n);
+        array.readBytes(offset, dst, dstOffset, n);
         return n;
     }
 
@@ -468,7 +350,7 @@ public final class BloomFilter implements HashedSeenSet {
             throw new IllegalArgumentException("chunk of " + length + " bytes at offset " + offset
                     + " overruns the bit array of " + sizeInBytes() + " bytes");
         }
-        setBits.add(words.storeBytes(offset, src, srcOffset, length));
+        array.storeBytes(offset, src, srcOffset, length);
     }
 
     private void checkRange(long offset, byte[] buffer, int bufferOffset, int length) {
@@ -486,23 +368,10 @@ public final class BloomFilter implements HashedSeenSet {
      * second copy of the bit array is made. Concurrent adds during the write may or may not be included.
      */
     public void writeTo(OutputStream out) throws IOException {
-        Require.nonNull("out", out);
-        byte[] header = new byte[HEADER_BYTES];
-        header[5] = BloomFormat.KIND_BLOOM;
-        header[6] = Hash128.HASH_ID_XXH3_128;
-        header[7] = (byte) hashes;
-        BloomFormat.putLong(header, 8, bits);
-        BloomFormat.putLong(header, 16, capacity);
-        BloomFormat.putLong(header, 24, Double.doubleToRawLongBits(targetFpp));
-        BloomFormat.writeHeader(out, header, layout.formatVersion());
-        CRC32C crc = new CRC32C();
-        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, sizeInBytes())];
-        for (long offset = 0; offset < sizeInBytes(); offset += buffer.length) {
-            int n = readBits(offset, buffer, 0, buffer.length);
-            crc.update(buffer, 0, n);
-            out.write(buffer, 0, n);
-        }
-        BloomFormat.writeCrc(out, (int) crc.getValue());
+        BloomFilterCodec.write(
+                Require.nonNull("out", out),
+                new BloomFilterCodec.Header(layout, bits, hashes, capacity, targetFpp),
+                array);
     }
 
     /**
@@ -525,67 +394,12 @@ public final class BloomFilter implements HashedSeenSet {
 
     /** {@link #readFrom(InputStream)}, with the header's shape also passed to {@code shapeCheck} first. */
     static BloomFilter readFrom(InputStream in, ShapeCheck shapeCheck) throws IOException {
-        Require.nonNull("in", in);
-        byte[] header = BloomFormat.readHeader(
-                in, BloomFormat.KIND_BLOOM, BloomLayout.SECTORED.formatVersion(), HEADER_BYTES, "bloom filter");
-        BloomLayout layout = BloomLayout.ofFormatVersion(header[4]);
-        if (header[6] != Hash128.HASH_ID_XXH3_128) {
-            throw new IOException("bloom filter uses unknown hash id " + (header[6] & 0xFF) + " (this reader knows "
-                    + Hash128.HASH_ID_XXH3_128 + " = XXH3-128)");
-        }
-        int k = header[7] & 0xFF;
-        long bits = BloomFormat.getLong(header, 8);
-        long capacity = BloomFormat.getLong(header, 16);
-        double fpp = Double.longBitsToDouble(BloomFormat.getLong(header, 24));
-        try {
-            BloomSizing.checkShape(bits, k);
-            Require.positive("capacity", capacity);
-            // [0, 1], not the builder's (0, 1): an explicit shape whose capacity saturates it has a target fpp of 1
-            if (!(fpp >= 0 && fpp <= 1)) {
-                throw new IllegalArgumentException("target fpp must be in [0, 1] (got " + fpp + ")");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IOException("bloom filter header holds impossible parameters: " + e.getMessage(), e);
-        }
-        shapeCheck.check(layout, bits, k);
-        BloomFilter filter = new BloomFilter(layout, bits, k, capacity, fpp);
-        CRC32C crc = new CRC32C();
-        byte[] buffer = new byte[(int) Math.min(BloomFormat.BUFFER_BYTES, filter.sizeInBytes())];
-        for (long offset = 0; offset < filter.sizeInBytes(); offset += buffer.length) {
-            int n = (int) Math.min(buffer.length, filter.sizeInBytes() - offset);
-            BloomFormat.readFully(
-                    in, buffer, 0, n, "bit array at byte " + offset + " of " + filter.sizeInBytes() + ",");
-            crc.update(buffer, 0, n);
-            filter.loadNonZero(offset, buffer, n);
-        }
-        if (BloomFormat.readCrc(in, "bit array checksum") != (int) crc.getValue()) {
-            throw new IOException("corrupt bloom filter: bit array checksum mismatch");
-        }
+        BloomFilterCodec.Header header = BloomFilterCodec.readHeader(Require.nonNull("in", in));
+        shapeCheck.check(header.layout(), header.bits(), header.hashes());
+        BloomFilter filter =
+                new BloomFilter(header.layout(), header.bits(), header.hashes(), header.capacity(), header.targetFpp());
+        BloomFilterCodec.readBits(in, filter.array, filter.sizeInBytes());
         return filter;
-    }
-
-    /**
-     * {@link #loadBits} for the pieces of {@code buffer} that hold a set bit, the rest being zero already in a filter
-     * that was just built and that nobody else holds yet. A mostly empty filter's bit array is mostly zero (its
-     * snapshot is a sparse file that reads back as zeros): storing those zeros word by word took 0.6 s of the load of
-     * a 1 GiB filter holding one key, where finding them zero costs one vectorised comparison per piece. Runs of
-     * non-zero pieces are stored with one call.
-     */
-    private void loadNonZero(long offset, byte[] buffer, int length) {
-        int run = -1; // start of the current run of non-zero pieces, or -1
-        for (int from = 0; from < length; from += ZERO_PIECE_BYTES) {
-            int to = Math.min(from + ZERO_PIECE_BYTES, length);
-            boolean zero = Arrays.mismatch(buffer, from, to, ZERO_PIECE, 0, to - from) < 0;
-            if (zero && run >= 0) {
-                setBits.add(words.storeBytes(offset + run, buffer, run, from - run));
-                run = -1;
-            } else if (!zero && run < 0) {
-                run = from;
-            }
-        }
-        if (run >= 0) {
-            setBits.add(words.storeBytes(offset + run, buffer, run, length - run));
-        }
     }
 
     @Override

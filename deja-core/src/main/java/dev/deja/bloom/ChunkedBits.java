@@ -12,7 +12,7 @@ import java.util.Arrays;
  *
  * <p>Layout. The array is a sequence of 512-bit blocks (8 words; a filter key touches one block). Block {@code b}
  * is slot {@code b & SLOT_MASK} of chunk {@code b >>> SLOT_SHIFT}: a shift and a mask, so the lookup's address
- * arithmetic stays as short as it can be (a division here halved the out-of-cache lookup rate, docs/BENCHMARKS.md).
+ * arithmetic stays as short as it can be (a division here would stand between every lookup and its cache miss).
  * A chunk's {@code long[]} holds its slots but the last; every chunk's last slot lives in one small array of its own,
  * {@code lastSlots} (8 words per chunk), which a lookup reaches one time in {@code 2^SLOT_SHIFT}. That keeps each
  * chunk array exactly {@link #CHUNK_BYTES} bytes as a heap object, header included:
@@ -96,8 +96,7 @@ final class ChunkedBits {
      * reads), and one racing with that add may see {@code null} or the chunk, both answers that some ordering of the
      * two permits; a chunk is zero when it is published (default values are visible to every thread), and its bits
      * are set after. Unlike {@link #chunkOrNull}'s acquiring read, it lets the compiler keep the filter's fields in
-     * registers across the iterations of a caller's loop: measured, single {@code checkThenAdd} calls on a 1 GiB
-     * filter 1.54x to 1.64x as fast in a tight loop (docs/BENCHMARKS.md).
+     * registers across the iterations of a caller's loop, and schedule the loads of consecutive lookups together.
      */
     long[] chunkForLookup(int index) {
         return chunks[index];
@@ -224,50 +223,29 @@ final class ChunkedBits {
         return n;
     }
 
-    /**
-     * ORs every block of {@code other} (same size) into this array, each under its stripe of {@code locks}, which
-     * counts the bits it newly sets.
-     */
-    void orAll(ChunkedBits other, BlockLocks locks) {
-        for (int i = 0; i < other.chunks.length; i++) {
-            long[] source = (long[]) CHUNK.getAcquire(other.chunks, i);
-            if (source == null) {
-                continue;
-            }
-            for (int slot = 0, from = LEAD_WORDS; from < source.length; slot++, from += BLOCK_WORDS) {
-                orBlock(source, from, (i << SLOT_SHIFT) | slot, locks);
-            }
-        }
-        for (int from = 0; from < other.lastSlots.length; from += BLOCK_WORDS) {
-            orBlock(other.lastSlots, from, ((from / BLOCK_WORDS) << SLOT_SHIFT) | SLOT_MASK, locks);
-        }
+    /** Receives a block of the array: where its words are, and its index. */
+    @FunctionalInterface
+    interface BlockVisitor {
+        /** Block {@code block}'s eight words are {@code array[from .. from+7]}. */
+        void visit(long[] array, int from, int block);
     }
 
-    /** ORs the block at {@code source[from..from+7]} into block {@code block}, allocating its chunk only if needed. */
-    private void orBlock(long[] source, int from, int block, BlockLocks locks) {
-        long any = 0;
-        for (int j = 0; j < BLOCK_WORDS; j++) {
-            any |= get(source, from + j);
-        }
-        if (any == 0) {
-            return;
-        }
-        long[] target = arrayForWrite(block);
-        int to = firstWord(block);
-        int stripe = BlockLocks.stripe(block);
-        long added = 0;
-        locks.lock(stripe);
-        try {
-            for (int j = 0; j < BLOCK_WORDS; j++) {
-                long old = read(target, to + j);
-                long merged = old | get(source, from + j);
-                if (merged != old) {
-                    write(target, to + j, merged);
-                    added += Long.bitCount(merged & ~old);
-                }
+    /**
+     * Hands every block that may hold a set bit to the visitor: each block of an allocated chunk, then every chunk's
+     * last slot. Blocks of chunks never written to are skipped; they are zero.
+     */
+    void forEachBlock(BlockVisitor visitor) {
+        for (int i = 0; i < chunks.length; i++) {
+            long[] chunk = (long[]) CHUNK.getAcquire(chunks, i);
+            if (chunk == null) {
+                continue;
             }
-        } finally {
-            locks.unlock(stripe, added);
+            for (int slot = 0, from = LEAD_WORDS; from < chunk.length; slot++, from += BLOCK_WORDS) {
+                visitor.visit(chunk, from, (i << SLOT_SHIFT) | slot);
+            }
+        }
+        for (int from = 0; from < lastSlots.length; from += BLOCK_WORDS) {
+            visitor.visit(lastSlots, from, ((from / BLOCK_WORDS) << SLOT_SHIFT) | SLOT_MASK);
         }
     }
 
@@ -300,15 +278,15 @@ final class ChunkedBits {
     /**
      * Copies words from {@code wordIndex} on, as little-endian bytes at {@code dst[at..]}: at most {@code max} words,
      * as many as lie together in one array (to the end of a chunk, or of a last slot); returns how many it copied.
-     * A range in a chunk never written to is zero-filled without touching any word. Writing a snapshot of a mostly
-     * empty 1 GiB filter spent most of its time in the lookup per word this replaces (see docs/BENCHMARKS.md).
+     * A range in a chunk never written to is zero-filled without touching any word, so a snapshot of a mostly empty
+     * filter costs little more than its zeros; a lookup per word would cost more than the copy it serves.
      *
      * <p>Each word is read with an opaque load: read whole (unlike a plain long, which the memory model lets tear),
      * and holding every bit set by a {@link #write} that happens-before the read (happens-before consistency holds for
      * every read, {@link #read}); the chunk itself was read with an acquiring load, so its allocation is seen. Words
      * read later in the run may hold bits set after earlier ones were read, the fuzziness a snapshot taken while adds
-     * run already has (the journal's replay completes it). An acquiring load per word gave nothing more a copy needs,
-     * and copying a full 1 GiB filter took about four times as long with it (0.65 s against 0.16 s).
+     * run already has (the journal's replay completes it). An acquiring load per word would give nothing more a copy
+     * needs, and would keep each load from passing the ones before it.
      */
     private int loadWords(long wordIndex, byte[] dst, int at, int max) {
         int block = (int) (wordIndex >>> 3);
@@ -328,9 +306,8 @@ final class ChunkedBits {
 
     /**
      * Copies {@code count} words from {@code array[from..]} to {@code dst[at..]} as little-endian bytes. A method of
-     * its own so that the loop is compiled for itself: inlined into {@link #loadWords}, after the zero-fill branch had
-     * been taken for a while (mostly empty filters), the same loop copied a filter with every chunk allocated three
-     * times slower than in a JVM that had only ever copied.
+     * its own so that the loop is compiled for itself: inlined into {@link #loadWords}, it would be compiled for the
+     * profile that mostly empty filters give there (the zero-fill branch), and copy full chunks slowly from then on.
      */
     private static void copyWords(long[] array, int from, byte[] dst, int at, int count) {
         for (int j = 0; j < count; j++) {
@@ -387,8 +364,7 @@ final class ChunkedBits {
     /**
      * Replaces words {@code at .. at+count-1} of a block with the little-endian words at {@code src[from..]}; returns
      * the change in set bits. The block's array is looked up once for its words, not once per word: per word, the
-     * lookup took most of the time of loading a full filter (a full 1 GiB filter from a cached snapshot: 2.2 s with a
-     * lookup per word, 1.4 s with one per block). Zero words falling in an absent chunk allocate nothing.
+     * lookup would cost more than the store it serves. Zero words falling in an absent chunk allocate nothing.
      */
     private long storeWords(int block, int at, byte[] src, int from, int count) {
         long[] array = arrayOrNull(block);

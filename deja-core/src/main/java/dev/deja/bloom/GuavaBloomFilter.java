@@ -19,12 +19,12 @@ import java.lang.invoke.VarHandle;
  * A Bloom filter migrated from Guava's {@code BloomFilter.writeTo}, answering exactly as Guava's {@code mightContain}
  * and {@code put} would; read one with {@link GuavaBloomFilters#read}.
  *
- * <p>It keeps Guava's own layout and hashing so that no answer changes on migration (seed 003 keeps such a filter in
- * a cookie): the bits are Guava's {@code LockFreeBitArray} words ({@code data.length * 64} bits, bit {@code i} in
- * word {@code i >>> 6} at {@code 1L << i}), and the {@code k} indexes follow its {@code MURMUR128_MITZ_64} strategy:
- * Murmur3 x64 128 (seed 0) of the key's bytes gives {@code h1, h2}, and index {@code i} is
- * {@code ((h1 + i * h2) & Long.MAX_VALUE) % bits}. Murmur3 comes from hash4j ({@code Hashing.murmur3_128()}), whose
- * output equals Guava's, so it is not reimplemented here.
+ * <p>It keeps Guava's own layout and hashing so that no answer changes on migration (such a filter, in base64, is
+ * how a per-user "seen" set is often kept in a cookie): the bits are Guava's {@code LockFreeBitArray} words
+ * ({@code data.length * 64} bits, bit {@code i} in word {@code i >>> 6} at {@code 1L << i}), and the {@code k}
+ * indexes follow its {@code MURMUR128_MITZ_64} strategy: Murmur3 x64 128 (seed 0) of the key's bytes gives
+ * {@code h1, h2}, and index {@code i} is {@code ((h1 + i * h2) & Long.MAX_VALUE) % bits}. Murmur3 comes from hash4j
+ * ({@code Hashing.murmur3_128()}), whose output equals Guava's, so it is not reimplemented here.
  *
  * <p>Because its hash is Murmur3, not deja's XXH3-128, it is a {@link SeenSet} on keys rather than a
  * {@code HashedSeenSet}. Its adds are atomic ORs: a key's bits are spread over the whole array, not kept in one
@@ -37,16 +37,31 @@ import java.lang.invoke.VarHandle;
  */
 public final class GuavaBloomFilter implements SeenSet {
 
+    /** Guava's ordinal for its {@code MURMUR128_MITZ_64} strategy, the one every Guava since 14 writes. */
+    static final int MURMUR128_MITZ_64 = 1;
+
+    /**
+     * The Guava funnel the filter's keys were put with. Both funnels feed Murmur3 the same bytes (a string funnel
+     * feeds its UTF-8 encoding), so both are answered by the same code: pass byte keys for {@link #BYTE_ARRAY} and
+     * strings (or their UTF-8 bytes) for {@link #UTF8_STRING}.
+     */
+    public enum Funnel {
+        /** {@code Funnels.byteArrayFunnel()}. */
+        BYTE_ARRAY,
+        /** {@code Funnels.stringFunnel(StandardCharsets.UTF_8)}. */
+        UTF8_STRING
+    }
+
     private static final Hasher128 MURMUR3_128 = Hashing.murmur3_128();
     private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] data;
     private final int hashes;
     private final long bits;
-    private final GuavaBloomFilters.Funnel funnel;
+    private final Funnel funnel;
     private final Object[] stripes = new Object[BlockLocks.STRIPES];
 
-    GuavaBloomFilter(long[] data, int hashes, GuavaBloomFilters.Funnel funnel) {
+    GuavaBloomFilter(long[] data, int hashes, Funnel funnel) {
         this.data = data;
         this.hashes = hashes;
         this.bits = (long) data.length * Long.SIZE;
@@ -137,14 +152,14 @@ public final class GuavaBloomFilter implements SeenSet {
     }
 
     /** The funnel the keys were declared with when reading. */
-    public GuavaBloomFilters.Funnel funnel() {
+    public Funnel funnel() {
         return funnel;
     }
 
     /** Writes the filter back in Guava's format, readable by Guava's {@code BloomFilter.readFrom}. */
     public void writeTo(OutputStream out) throws IOException {
         DataOutputStream dout = new DataOutputStream(Require.nonNull("out", out));
-        dout.writeByte(GuavaBloomFilters.MURMUR128_MITZ_64);
+        dout.writeByte(MURMUR128_MITZ_64);
         dout.writeByte(hashes);
         dout.writeInt(data.length);
         for (int i = 0; i < data.length; i++) {

@@ -12,22 +12,8 @@ import java.util.Arrays;
  */
 public final class GuavaBloomFilters {
 
-    /** Guava's ordinal for its {@code MURMUR128_MITZ_64} strategy, the one every Guava since 14 writes. */
-    static final int MURMUR128_MITZ_64 = 1;
     /** Words allocated before any is read: 8192 (64 KiB); the array then doubles as the words arrive. */
     private static final int FIRST_WORDS = 1 << 13;
-
-    /**
-     * The Guava funnel the filter's keys were put with. Both funnels feed Murmur3 the same bytes (a string funnel
-     * feeds its UTF-8 encoding), so both are answered by the same code: pass byte keys for {@link #BYTE_ARRAY} and
-     * strings (or their UTF-8 bytes) for {@link #UTF8_STRING}.
-     */
-    public enum Funnel {
-        /** {@code Funnels.byteArrayFunnel()}. */
-        BYTE_ARRAY,
-        /** {@code Funnels.stringFunnel(StandardCharsets.UTF_8)}. */
-        UTF8_STRING
-    }
 
     private GuavaBloomFilters() {}
 
@@ -40,7 +26,7 @@ public final class GuavaBloomFilters {
      * @throws IOException if the stream is truncated, names a strategy other than {@code MURMUR128_MITZ_64} (1),
      *                     or holds an impossible {@code k} (0) or length (not positive)
      */
-    public static GuavaBloomFilter read(InputStream in, Funnel funnel) throws IOException {
+    public static GuavaBloomFilter read(InputStream in, GuavaBloomFilter.Funnel funnel) throws IOException {
         Require.nonNull("in", in);
         Require.nonNull("funnel", funnel);
         DataInputStream din = new DataInputStream(in);
@@ -54,7 +40,7 @@ public final class GuavaBloomFilters {
         } catch (EOFException e) {
             throw new EOFException("truncated Guava bloom filter stream: the 6-byte header is cut short");
         }
-        if (strategy != MURMUR128_MITZ_64) {
+        if (strategy != GuavaBloomFilter.MURMUR128_MITZ_64) {
             throw new IOException("Guava bloom filter uses strategy " + strategy + "; only MURMUR128_MITZ_64 (1) "
                     + "is supported (0 = MURMUR128_MITZ_32 was written only by Guava 11-13)");
         }

@@ -9,9 +9,8 @@ package dev.deja.bloom;
  * processor overlaps the misses of consecutive lookups, which it does only while few instructions and loads lie
  * between them. With every bit at a fixed word, the test loads the block's eight words at constant offsets from one
  * base and needs a shift and an AND per bit (and a rotation to bring the next offset down), with no word index
- * computed and no load at a computed index: about half the work of the scattered test. Measured in alternating
- * bursts in one JVM ({@code BloomPairedRun}, 2026-11-25), single lookups of a 1 GiB filter ran 55% to 60% faster
- * than the scattered layout's, and those of a 1 MiB filter 24% faster (docs/BENCHMARKS.md).
+ * computed and no load at a computed index: about half the work of the scattered test, so more lookups of a filter
+ * larger than the cache are in flight at once.
  */
 final class SectoredBlocks {
 
@@ -73,9 +72,8 @@ final class SectoredBlocks {
     private static long eightBits(long[] chunk, int base, long low) {
         // A shift uses its count's low six bits, so the offsets need no masking: words 0 to 4 take theirs from the low
         // 32 bits of low, rotated down six bits after each word, and words 5 to 7 from bits 30 and up. A rotation is
-        // one instruction; an offset computed afresh from the long took three (copy, shift, zero-extend), and a chain
-        // of plain shifts is folded back into that by the compiler. With the k = 8 flag of BloomFilter and the length
-        // test of Hash128, 148 instructions per check in the benchmark loop became 128 (docs/BENCHMARKS.md).
+        // one instruction; an offset computed afresh from the long takes three (copy, shift, zero-extend), and the
+        // compiler folds a chain of plain shifts back into that.
         int offsets = (int) low;
         long all = chunk[base] >>> offsets;
         offsets = Integer.rotateRight(offsets, BlockHash.OFFSET_BITS);
@@ -99,8 +97,8 @@ final class SectoredBlocks {
      * Sets the bits of a key with {@code 8 <= k <= 10}, all of whose offsets lie in {@code low} (bit {@code i} in word
      * {@code i % 8} at offset {@code low >>> 6i}, where {@link BlockHash#position} puts it), and counts the bits it
      * set; under the block's lock ({@link BlockLocks}). Straight-line, one mask and one write per word, with no branch
-     * on the words' bits: the loop over {@link BlockHash#position} took about 60 instructions per bit, and a branch
-     * per bit on a word just loaded is mispredicted about half the time at a filter's design load.
+     * on the words' bits: the loop over {@link BlockHash#position} derives every bit afresh, and a branch per bit on a
+     * word just loaded is mispredicted about half the time at a filter's design load.
      */
     static int setFromLow(long[] chunk, int base, long low, int k) {
         long bit8 = k > BlockHash.SECTORS ? 1L << (low >>> (BlockHash.OFFSET_BITS * 8)) : 0L;
@@ -133,8 +131,9 @@ final class SectoredBlocks {
 
     /**
      * The key's bits 8 .. k-1 (a second round over the words), each shifted to bit 0 and ANDed. Bits 8 and 9, the
-     * last of the ten offsets in {@code low}, are written out: k = 10 is the seed's default filter, the one
-     * {@code deja serve} answers for requests without a namespace.
+     * last of the ten offsets in {@code low}, are written out: k = 10 is the default filter of the bloom HTTP server
+     * whose protocol deja follows (Snawoot/bloom), the one {@code deja serve} answers for requests without a
+     * namespace.
      */
     private static long beyondEight(long[] chunk, int base, long low, int k) {
         long all = chunk[base] >>> (low >>> (BlockHash.OFFSET_BITS * 8));

@@ -12,7 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * fast only while the processor works on several of them at once; how many it holds in flight is bounded by its
  * integer registers and reorder buffer, which the scalar test's 31 instructions (eight loads, eight shifts, seven
  * ANDs, seven rotations) fill. Here the same test is about a dozen instructions, on the vector registers, which the
- * rest of the lookup does not use. Measured in alternating bursts ({@code BloomPairedRun}, docs/BENCHMARKS.md).
+ * rest of the lookup does not use (docs/BENCHMARKS.md, section "Vector lookups", measures it beside the scalar
+ * test).
  *
  * <p>The Vector API is an incubator module: this class is loaded only when the JVM was started with
  * {@code --add-modules jdk.incubator.vector} (as {@code ./deja} and the benchmarks do) and the processor has 256-bit

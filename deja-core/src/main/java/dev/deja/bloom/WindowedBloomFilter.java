@@ -35,13 +35,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * capacity} keys. A lookup asks every generation; as each holds at most {@code per} keys its false-positive
  * probability is at most {@code fpp / G}, so by the union bound the answer's is at most {@code fpp}. This is the
  * rotating scheme of "stable" and "aging" Bloom filters for duplicate detection in streams (Deng and Rafiei 2006;
- * Yoon 2010), with the blocked filter of seed 001 inside.
+ * Yoon 2010), with deja's blocked filter inside.
  *
  * <p>With a {@code window}, generations also rotate every {@code span = ceil(window / (G - 1))} milliseconds of the
  * injected clock, so a key recorded at time {@code t} is held until at least {@code t + window}: its generation
  * started after {@code t - span} and is dropped {@code G} spans after its start, later than
  * {@code t + (G - 1) * span >= t + window}. The span is rounded up, not down, for that inequality: rounded down, a
- * 100 ms window over 64 generations rotated every millisecond and dropped keys after 64 ms. A key is dropped by
+ * 100 ms window over 64 generations would rotate every millisecond and drop keys after 64 ms. A key is dropped by
  * {@code t + G * span}, less than {@code window * G / (G - 1) + G} ms after it was recorded. The count limit still
  * applies, to keep the fpp bound; when a generation fills before its span ends it rotates early, and keys are then
  * held for the last {@code capacity} keys rather than the whole window.
@@ -68,8 +68,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     private final double fpp;
     private final int generations;
     private final long perGeneration;
-    /** The shape of a new generation, found once: the search for it takes milliseconds, too long for each rotation. */
-    private final BloomSize generationSize;
+    /** The checked settings, and the shape of a new generation found once from them. */
+    private final Shape shape;
 
     private final long windowMillis;
     private final long spanMillis;
@@ -85,32 +85,70 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         }
     }
 
-    private WindowedBloomFilter(
-            long capacity,
-            double fpp,
-            int generations,
-            long windowMillis,
-            InstantSource clock,
-            BloomSize generationSize,
-            BloomFilter[] filters,
-            long newestStart,
-            long newestKeys) {
-        this.capacity = capacity;
-        this.fpp = fpp;
-        this.generations = generations;
+    /**
+     * The settings a filter is built from, checked, and the shape of its generations, found once: the search for it
+     * is too slow to repeat at every rotation.
+     */
+    private record Shape(long capacity, double fpp, int generations, long windowMillis, BloomSize generationSize) {
+
+        /**
+         * Checks what the builder and the reader both take on trust: capacity, fpp, G, and a window of 0 (none) or at
+         * least one millisecond per span; and finds the shape of every generation.
+         *
+         * @throws IllegalArgumentException naming the first impossible value, or when a generation would exceed the
+         *                                  largest bloom filter
+         */
+        static Shape of(long capacity, double fpp, int generations, long windowMillis) {
+            Require.positive("capacity", capacity);
+            Require.probability("fpp", fpp);
+            Require.inRange("generations", generations, 2, MAX_GENERATIONS);
+            Require.inRange("window (ms)", windowMillis, 0, Long.MAX_VALUE);
+            if (windowMillis > 0 && windowMillis < generations - 1) {
+                throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for "
+                        + generations + " generations (got " + windowMillis + " ms)");
+            }
+            long per = perGeneration(capacity, generations);
+            try {
+                return new Shape(
+                        capacity, fpp, generations, windowMillis, BloomSizing.forCapacity(per, fpp / generations));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "each of the " + generations + " generations holds ceil(capacity / " + (generations - 1)
+                                + ") = " + per + " keys at fpp / " + generations + ": " + e.getMessage(),
+                        e);
+            }
+        }
+
+        /** The filter {@code capacity(perGeneration).fpp(fpp / G)} builds, without searching for its shape again. */
+        BloomFilter newGeneration() {
+            return BloomFilter.builder()
+                    .bits(generationSize.bits())
+                    .hashes(generationSize.hashes())
+                    .capacity(perGeneration(capacity, generations))
+                    .build();
+        }
+
+        /** Every generation new and empty. */
+        BloomFilter[] newGenerations() {
+            BloomFilter[] filters = new BloomFilter[generations];
+            Arrays.setAll(filters, i -> newGeneration());
+            return filters;
+        }
+    }
+
+    private WindowedBloomFilter(Shape shape, InstantSource clock, Snapshot start) {
+        this.shape = shape;
+        this.capacity = shape.capacity();
+        this.fpp = shape.fpp();
+        this.generations = shape.generations();
         this.perGeneration = perGeneration(capacity, generations);
-        this.generationSize = generationSize;
-        this.windowMillis = windowMillis;
+        this.windowMillis = shape.windowMillis();
         this.spanMillis = Math.ceilDiv(windowMillis, generations - 1);
         this.clock = clock;
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = new Object();
         }
-        if (filters == null) {
-            filters = new BloomFilter[generations];
-            Arrays.setAll(filters, i -> newGeneration());
-        }
-        this.current = new AtomicReference<>(new Snapshot(filters, newestStart, new AtomicLong(newestKeys)));
+        this.current = new AtomicReference<>(start);
     }
 
     /** A builder: capacity and fpp are required; generations default to 4; window and clock are optional. */
@@ -220,33 +258,6 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         return Math.ceilDiv(capacity, generations - 1);
     }
 
-    /**
-     * The shape of every generation, after checking what the builder and the reader both take on trust: capacity,
-     * fpp, G, and a window of 0 (none) or at least one millisecond per span.
-     *
-     * @throws IllegalArgumentException naming the first impossible value, or when a generation would exceed the
-     *                                  largest bloom filter
-     */
-    private static BloomSize generationSize(long capacity, double fpp, int generations, long windowMillis) {
-        Require.positive("capacity", capacity);
-        Require.probability("fpp", fpp);
-        Require.inRange("generations", generations, 2, MAX_GENERATIONS);
-        Require.inRange("window (ms)", windowMillis, 0, Long.MAX_VALUE);
-        if (windowMillis > 0 && windowMillis < generations - 1) {
-            throw new IllegalArgumentException("window must be at least " + (generations - 1) + " ms for " + generations
-                    + " generations (got " + windowMillis + " ms)");
-        }
-        long per = perGeneration(capacity, generations);
-        try {
-            return BloomSizing.forCapacity(per, fpp / generations);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "each of the " + generations + " generations holds ceil(capacity / " + (generations - 1) + ") = "
-                            + per + " keys at fpp / " + generations + ": " + e.getMessage(),
-                    e);
-        }
-    }
-
     /** The current snapshot, after any rotations the clock calls for. */
     private Snapshot live() {
         Snapshot s = current.get();
@@ -281,22 +292,16 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         return true;
     }
 
-    /** Drops the oldest {@code drop} generations of {@code from} and appends as many fresh ones, unless another thread already rotated. */
+    /**
+     * Drops the oldest {@code drop} generations of {@code from} and appends as many fresh ones, unless another thread
+     * already rotated.
+     */
     private void rotate(Snapshot from, int drop, long newestStart) {
         BloomFilter[] next = Arrays.copyOfRange(from.filters(), drop, drop + generations);
         for (int i = generations - drop; i < generations; i++) {
-            next[i] = newGeneration();
+            next[i] = shape.newGeneration();
         }
         current.compareAndSet(from, new Snapshot(next, newestStart, new AtomicLong()));
-    }
-
-    /** The filter {@code capacity(perGeneration).fpp(fpp / G)} builds, without searching for its shape again. */
-    private BloomFilter newGeneration() {
-        return BloomFilter.builder()
-                .bits(generationSize.bits())
-                .hashes(generationSize.hashes())
-                .capacity(perGeneration)
-                .build();
     }
 
     // ---- serialisation ----
@@ -355,9 +360,9 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                     + Long.toUnsignedString(window) + " ms (the most is " + Long.MAX_VALUE + ")");
         }
         long per;
-        BloomSize sectored;
+        Shape shape;
         try {
-            sectored = generationSize(capacity, fpp, generations, window);
+            shape = Shape.of(capacity, fpp, generations, window);
             per = perGeneration(capacity, generations);
             Require.inRange("keys in the newest generation", newestKeys, 0, per);
         } catch (IllegalArgumentException e) {
@@ -366,7 +371,8 @@ public final class WindowedBloomFilter implements HashedSeenSet {
         // Generation by generation, each shape checked before its bit array is allocated: nothing is built ahead
         // of the bytes that fill it, so a forged header cannot make the reader allocate G filters up front.
         BloomFilter[] filters = new BloomFilter[generations];
-        Map<BloomLayout, BloomSize> expectedShapes = new EnumMap<>(Map.of(BloomLayout.SECTORED, sectored));
+        Map<BloomLayout, BloomSize> expectedShapes =
+                new EnumMap<>(Map.of(BloomLayout.SECTORED, shape.generationSize()));
         for (int i = 0; i < generations; i++) {
             int generation = i;
             filters[i] = readGeneration(in, i, generations, (layout, bits, hashes) -> {
@@ -380,16 +386,9 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                 }
             });
         }
-        return new WindowedBloomFilter(
-                capacity,
-                fpp,
-                generations,
-                window,
-                clock,
-                sectored,
-                filters,
-                plausibleStart(newestStart, clock.millis()),
-                newestKeys);
+        Snapshot restored =
+                new Snapshot(filters, plausibleStart(newestStart, clock.millis()), new AtomicLong(newestKeys));
+        return new WindowedBloomFilter(shape, clock, restored);
     }
 
     /**
@@ -478,17 +477,10 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                         + capacity + ", fpp=" + fpp + ")");
             }
             long windowMillis = window.toMillis();
-            BloomSize generationSize = generationSize(capacity, fpp, generations, windowMillis);
-            return new WindowedBloomFilter(
-                    capacity,
-                    fpp,
-                    generations,
-                    windowMillis,
-                    clock,
-                    generationSize,
-                    null,
-                    windowMillis > 0 ? clock.millis() : 0,
-                    0);
+            Shape shape = Shape.of(capacity, fpp, generations, windowMillis);
+            Snapshot fresh =
+                    new Snapshot(shape.newGenerations(), windowMillis > 0 ? clock.millis() : 0, new AtomicLong());
+            return new WindowedBloomFilter(shape, clock, fresh);
         }
     }
 }

@@ -22,6 +22,9 @@ final class CompactFormat {
     /** The format version this class writes and reads. */
     static final int VERSION = 1;
 
+    /** The most fingerprints an encoding holds (and never more than its range). */
+    static final int MAX_SIZE = 1024;
+
     /** The largest fingerprint range a code can express: 15 * 2^31. */
     static final long MAX_RANGE = 15L << 31;
 
@@ -32,6 +35,18 @@ final class CompactFormat {
     private static final Base64.Decoder BASE64_DECODER = Base64.getUrlDecoder();
 
     private CompactFormat() {}
+
+    /**
+     * Makes the caller's value of what an encoding holds, so that this class decodes without knowing the type of the
+     * set.
+     *
+     * @param <T> the type of the decoded set
+     */
+    @FunctionalInterface
+    interface Content<T> {
+        /** The set of these sorted distinct fingerprints drawn from {@code range}. */
+        T of(long range, long[] fingerprints);
+    }
 
     /** The smallest range a code expresses that is at least {@code min}; min in [1, MAX_RANGE]. */
     static long rangeAtLeast(long min) {
@@ -68,10 +83,11 @@ final class CompactFormat {
     }
 
     /**
-     * Decodes an encoding into its range and sorted fingerprints, or says precisely why it cannot; a set of more
-     * than {@code maxSize} fingerprints is refused once its header is read, before the costly unranking.
+     * Decodes an encoding into its range and sorted fingerprints, handed to {@code content}, or says precisely why it
+     * cannot; a set of more than {@code maxSize} fingerprints is refused once its header is read, before the costly
+     * unranking.
      */
-    static CompactSeenSet decode(String encoded, int maxSize) {
+    static <T> T decode(String encoded, int maxSize, Content<T> content) {
         if (Require.nonNull("encoded", encoded).isEmpty()) {
             throw new IllegalArgumentException("encoded must not be empty");
         }
@@ -114,7 +130,7 @@ final class CompactFormat {
                 break;
             }
         }
-        long mostInRange = Math.min(range, CompactSeenSet.MAX_SIZE);
+        long mostInRange = Math.min(range, MAX_SIZE);
         if (size > mostInRange) {
             throw new IllegalArgumentException(
                     "encoded holds " + size + " fingerprints; a range of " + range + " holds at most " + mostInRange);
@@ -135,7 +151,7 @@ final class CompactFormat {
             throw new IllegalArgumentException(
                     "encoded is corrupted: its rank is not below C(" + range + ", " + size + ")");
         }
-        return new CompactSeenSet(range, SubsetRank.unrank(rank, (int) size, range));
+        return content.of(range, SubsetRank.unrank(rank, (int) size, range));
     }
 
     /** The range a code stands for: (8 + low 3 bits) shifted left by the high 5 bits. */

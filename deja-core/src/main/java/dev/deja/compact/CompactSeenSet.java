@@ -9,9 +9,9 @@ import java.util.Arrays;
  * An immutable set of keys small enough for a cookie, which may say "seen" for a key never added (with
  * probability {@link #expectedFpp()}) and never says "not seen" for a key it holds.
  *
- * <p>Typical use keeps a per-user "seen" set in a cookie (seed 003): {@link #decode} it, {@link #contains} each
- * candidate, {@link #with} what was shown, {@link #encode} it back. 100 keys at 1% take 140 characters, every
- * time, where a Guava Bloom filter serialised to base64 takes 168.
+ * <p>Typical use keeps a per-user "seen" set in a cookie: {@link #decode} it, {@link #contains} each candidate,
+ * {@link #with} what was shown, {@link #encode} it back. 100 keys at 1% take 140 characters, every time, where a Guava
+ * Bloom filter serialised to base64 takes 168.
  *
  * <p>Design. Each key is reduced to a fingerprint in [0, range): {@code Hash128.reduce(high, range)}, the high
  * half of the key's XXH3-128 hash. The range is fixed when the set is created, the smallest the format expresses
@@ -35,10 +35,10 @@ public final class CompactSeenSet {
     /**
      * The most fingerprints a set holds: 1024, 1395 characters at 1%. It bounds the work an untrusted input can
      * ask of {@link #decode(String)}, but not tightly: that work grows steeply with the size
-     * ({@link #decode(String, int)} gives the numbers), so a service decoding strings from clients passes the
-     * size its own sets reach.
+     * ({@link #decode(String, int)} says how), so a service decoding strings from clients passes the size its own
+     * sets reach.
      */
-    public static final int MAX_SIZE = 1024;
+    public static final int MAX_SIZE = CompactFormat.MAX_SIZE;
 
     private static final long[] NONE = {};
 
@@ -77,7 +77,7 @@ public final class CompactSeenSet {
      *                                  URL-safe base64, of another format version, truncated, extended or corrupted
      */
     public static CompactSeenSet decode(String encoded) {
-        return CompactFormat.decode(encoded, MAX_SIZE);
+        return CompactFormat.decode(encoded, MAX_SIZE, CompactSeenSet::new);
     }
 
     /**
@@ -85,20 +85,18 @@ public final class CompactSeenSet {
      * fingerprints.
      *
      * <p>Cost. Turning the rank back into fingerprints takes exact big-integer products whose work grows steeply
-     * with the size and, less, with the range. Measured on one core (JDK 25), for inputs crafted to cost the most
-     * at each size (the largest range, any rank below its bound): 100 fingerprints under 1 ms, 256 about 5 to 12
-     * ms, 512 about 25 to 50 ms, 1024 (4,503 characters) 110 to 220 ms; 100 keys at 1% (140 characters) take about
-     * 0.25 ms, and encoding a set costs about as much as decoding it. So one request carrying a crafted string may
-     * cost a fifth of a CPU second; a service that decodes strings from clients passes the size its own sets
-     * reach (their capacity, when it never adds past it), which bounds the work before it starts. No faster exact
-     * unranking was found that keeps the code small.
+     * with the size and, less, with the range, and encoding a set costs about as much as decoding it: a string
+     * crafted at the largest size and range costs far more than a set of a hundred keys (docs/BENCHMARKS.md, section
+     * "compact seen-set codec vs Guava in base64"). So a service that decodes strings from clients passes the size
+     * its own sets reach (their capacity, when it never adds past it), which bounds the work before it starts. No
+     * faster exact unranking was found that keeps the code small.
      *
      * @param maxSize the most fingerprints accepted, in [0, {@link #MAX_SIZE}]
      * @throws IllegalArgumentException as {@link #decode(String)}, and when the set holds more than {@code maxSize}
      */
     public static CompactSeenSet decode(String encoded, int maxSize) {
         Require.inRange("maxSize", maxSize, 0, MAX_SIZE);
-        return CompactFormat.decode(encoded, maxSize);
+        return CompactFormat.decode(encoded, maxSize, CompactSeenSet::new);
     }
 
     /** Whether the key was added, or (with probability {@link #expectedFpp()}) shares a fingerprint with one. */
@@ -138,7 +136,10 @@ public final class CompactSeenSet {
         return with(utf8(key));
     }
 
-    /** The unpadded URL-safe base64 encoding, {@code docs/FORMAT.md} section 4; its length depends only on size and range. */
+    /**
+     * The unpadded URL-safe base64 encoding, {@code docs/FORMAT.md} section 4; its length depends only on size and
+     * range.
+     */
     public String encode() {
         return CompactFormat.encode(range, fingerprints);
     }

@@ -29,7 +29,7 @@ public record Hash128(long high, long low) {
         // The commonest id lengths (a binary UUID is 16 bytes) first: one unsigned compare of the length, where the
         // general path below tests for an empty key, for the lengths Xxh3Short covers and for 16 bytes or fewer.
         if (key != null && key.length > 8 && key.length <= 16) {
-            return Xxh3Short.hash9To16(key, 0, key.length);
+            return Xxh3Short.hash9To16(key, 0, key.length, Hash128::new);
         }
         return of(Require.key(key), 0, key.length);
     }
@@ -48,7 +48,7 @@ public record Hash128(long high, long low) {
                     + " must lie inside the buffer of " + buffer.length + " bytes");
         }
         if (Xxh3Short.covers(length)) {
-            return Xxh3Short.hash(buffer, offset, length);
+            return Xxh3Short.hash(buffer, offset, length, Hash128::new);
         }
         HashValue128 v = XXH3_128.hashBytesTo128Bits(buffer, offset, length);
         return new Hash128(v.getMostSignificantBits(), v.getLeastSignificantBits());

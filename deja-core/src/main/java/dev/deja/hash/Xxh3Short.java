@@ -9,13 +9,11 @@ import java.nio.ByteOrder;
  * ({@code XXH3_len_9to16_128b} and {@code XXH3_len_17to128_128b}), written out so that they compile into the caller
  * and allocate nothing.
  *
- * <p>Why not only hash4j: its one entry point for every length, {@code hashBytesTo128Bits}, is 2,668 bytes of
- * bytecode, far above what HotSpot inlines, so each hash was a full call returning a heap-allocated
- * {@code HashValue128}. Written out, they raised the bloom filter's single {@code checkThenAdd} on a 1 GiB filter
- * from 5.5 to 8.9 million per second, and its in-cache single calls by about a tenth (docs/BENCHMARKS.md, bloom run
- * 7). Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26). Every other
- * length still goes to hash4j, and the tests hold these paths to hash4j's answers for every length from 1 to 300
- * bytes.
+ * <p>Why not only hash4j: its one entry point for every length, {@code hashBytesTo128Bits}, is far more bytecode than
+ * HotSpot inlines, so each hash would be a full call returning a heap-allocated {@code HashValue128}, on every single
+ * call of every store. Ids are nearly always in this range (a binary UUID is 16 bytes, its text form 36, a ULID 26).
+ * Every other length still goes to hash4j, and the tests hold these paths to hash4j's answers for every length from 1
+ * to 300 bytes.
  */
 final class Xxh3Short {
 
@@ -42,18 +40,30 @@ final class Xxh3Short {
 
     private Xxh3Short() {}
 
+    /**
+     * Makes the caller's value of a hash's two halves, so that this class returns the hash without an allocation of
+     * its own and without knowing the type that holds it.
+     *
+     * @param <T> the type of the hash's value
+     */
+    @FunctionalInterface
+    interface Halves<T> {
+        /** The value of the hash whose most significant half is {@code high} and least significant {@code low}. */
+        T of(long high, long low);
+    }
+
     /** Whether this class hashes keys of this length. */
     static boolean covers(int length) {
         return length > 8 && length <= 128;
     }
 
     /** The hash of {@code length} bytes, 9 to 128, of {@code b} from {@code off}. */
-    static Hash128 hash(byte[] b, int off, int length) {
-        return length <= 16 ? hash9To16(b, off, length) : hash17To128(b, off, length);
+    static <T> T hash(byte[] b, int off, int length, Halves<T> value) {
+        return length <= 16 ? hash9To16(b, off, length, value) : hash17To128(b, off, length, value);
     }
 
     /** The hash of {@code length} bytes, 9 to 16, of {@code b} from {@code off}. */
-    static Hash128 hash9To16(byte[] b, int off, int length) {
+    static <T> T hash9To16(byte[] b, int off, int length, Halves<T> value) {
         long inputHigh = word(b, off + length - 8);
         long m = word(b, off) ^ inputHigh ^ BITFLIP_LOW;
         inputHigh ^= BITFLIP_HIGH;
@@ -61,10 +71,10 @@ final class Xxh3Short {
         long mHigh = Math.unsignedMultiplyHigh(m, PRIME64_1) + inputHigh + (inputHigh & 0xFFFFFFFFL) * (PRIME32_2 - 1);
         mLow ^= Long.reverseBytes(mHigh);
         long high = Math.unsignedMultiplyHigh(mLow, PRIME64_2) + mHigh * PRIME64_2;
-        return new Hash128(avalanche(high), avalanche(mLow * PRIME64_2));
+        return value.of(avalanche(high), avalanche(mLow * PRIME64_2));
     }
 
-    private static Hash128 hash17To128(byte[] b, int off, int length) {
+    private static <T> T hash17To128(byte[] b, int off, int length, Halves<T> value) {
         long accLow = length * PRIME64_1;
         long accHigh = 0;
         // Pairs of 16-byte lanes from both ends, innermost first; each pair mixes into both accumulators.
@@ -80,7 +90,7 @@ final class Xxh3Short {
         }
         long low = avalanche(accLow + accHigh);
         long high = -avalanche(accLow * PRIME64_1 + accHigh * PRIME64_4 + length * PRIME64_2);
-        return new Hash128(high, low);
+        return value.of(high, low);
     }
 
     /** The 128-bit product folded to 64 bits by XOR of its halves. */

@@ -5,15 +5,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -32,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       writers wait, the larger the groups and the more widely the fsync cost is shared.
  *   <li>{@link FsyncPolicy#EVERYSEC} and {@link FsyncPolicy#NO}: the appender itself, in {@link #writeNow} right
  *       after its call (as Redis writes its append-only file before answering, in the same thread): handing each
- *       call to another thread and back cost more than the write to the page cache. The background work only
+ *       call to another thread and back costs more than the write to the page cache. The background work only
  *       fsyncs once a second (outside the lock, so appenders do not wait for the disk's flush), retries failed
  *       writes and writes anything an appender left.
  * </ul>
@@ -41,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * and {@link #append} blocks (or, when the appender writes, writes a group itself): memory stays bounded by the
  * queue and the writers slow down to the disk's pace.
  *
- * <p>A failed write or fsync (a full disk) truncates the segment back to its last good end, fails the futures
- * of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}. The log
- * therefore never has a gap, and its sequence numbers equal the order in which the owner applied the operations.
+ * <p>A failed write or fsync (a full disk) cuts the segment back to its last good end ({@link SegmentWriter}), fails
+ * the futures of every record not yet written and keeps those records, in order, to retry every {@code retryDelay}.
+ * The log therefore never has a gap, and its sequence numbers equal the order in which the owner applied the
+ * operations.
  * While the failure lasts {@link #failure()} is set so the owner can refuse new writes before applying them. A
  * segment that cannot be started when the journal opens (a full disk at start) is a failure too: the store opens and
  * reads, and the background work tries to start the segment every {@code retryDelay}.
@@ -52,15 +49,6 @@ import org.slf4j.LoggerFactory;
  * were applied to the store.
  */
 final class Journal implements AutoCloseable {
-
-    /** Opens a segment file for writing; tests substitute slow or failing channels. */
-    @FunctionalInterface
-    interface ChannelOpener {
-        FileChannel open(Path file) throws IOException;
-    }
-
-    static final ChannelOpener FILES = file -> FileChannel.open(
-            file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     private static final long EVERYSEC_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -79,10 +67,8 @@ final class Journal implements AutoCloseable {
 
     private final Path dir;
     private final FsyncPolicy policy;
-    private final long segmentBytes;
     private final int groupRecords;
     private final long retryDelayNanos;
-    private final ChannelOpener opener;
     private final BlockingQueue<Entry> queue;
     /** Called (on the writing thread) when the segment being written was deleted by someone else. */
     private final Runnable onSegmentLost;
@@ -109,43 +95,28 @@ final class Journal implements AutoCloseable {
 
     // Writing state: records taken from the queue but not yet written (kept in order while writes fail).
     private final ArrayDeque<Entry> pending = new ArrayDeque<>();
-    private FileChannel channel;
-    /** The file {@link #channel} writes, to notice when it is deleted under the journal. */
-    private Path segmentPath;
+    private final SegmentWriter segment;
 
-    private long segmentSize;
-    private boolean dirty;
-    /** Whether a failed write may have left bytes beyond {@link #segmentSize} (asking the file costs an fstat). */
-    private boolean mayBeTorn;
-
-    private long lastForceNanos = System.nanoTime();
-
-    Journal(
-            Path dir,
-            long nextSeq,
-            FsyncPolicy policy,
-            long segmentBytes,
-            int bufferRecords,
-            int groupRecords,
-            Duration retryDelay,
-            ChannelOpener opener,
-            Runnable onSegmentLost,
-            ScheduledExecutorService threads)
-            throws IOException {
-        this.dir = dir;
+    /**
+     * A journal whose first record will be {@code nextSeq}, which starts its segment at once; when it cannot (a full
+     * disk), it opens anyway and refuses writes until the background work manages to.
+     *
+     * @param onSegmentLost called, on the writing thread, when the segment being written was deleted by someone else
+     */
+    Journal(JournalSettings settings, long nextSeq, Runnable onSegmentLost) {
+        this.dir = settings.dir();
         this.onSegmentLost = onSegmentLost;
         this.nextSeq = nextSeq;
         this.writtenSeq = nextSeq;
-        this.policy = policy;
-        this.segmentBytes = segmentBytes;
-        this.groupRecords = groupRecords;
-        this.retryDelayNanos = retryDelay.toNanos();
-        this.opener = opener;
-        this.queue = new ArrayBlockingQueue<>(bufferRecords);
+        this.policy = settings.policy();
+        this.groupRecords = settings.groupRecords();
+        this.retryDelayNanos = settings.retryDelay().toNanos();
+        this.queue = new ArrayBlockingQueue<>(settings.bufferRecords());
         this.groupBuffer = Segment.buffer(groupRecords * Segment.RECORD_BYTES);
         this.inline = policy != FsyncPolicy.ALWAYS;
+        this.segment = new SegmentWriter(dir, settings.segmentBytes(), settings.opener());
         try {
-            openSegment(nextSeq);
+            segment.start(nextSeq);
         } catch (IOException e) {
             // A full disk at start: the store still opens, so its reads are served; writes are refused until the
             // background work manages to start the segment (reopenIfNeeded).
@@ -155,7 +126,7 @@ final class Journal implements AutoCloseable {
                     dir,
                     e.toString());
         }
-        this.background = new SerialWork("journal " + dir, threads, inline ? this::tick : this::drain);
+        this.background = new SerialWork("journal " + dir, settings.threads(), inline ? this::tick : this::drain);
         if (inline) {
             background.start(nextTickNanos());
         } else if (failure != null) {
@@ -316,7 +287,11 @@ final class Journal implements AutoCloseable {
             if (!pending.isEmpty() && !writePending()) {
                 LOG.error("journal {}: closed with {} records not written", dir, pending.size());
             }
-            closeSegment();
+            if (failure == null) {
+                segment.close();
+            } else {
+                segment.closeWithoutFsync();
+            }
         } finally {
             writeLock.unlock();
         }
@@ -371,8 +346,8 @@ final class Journal implements AutoCloseable {
         try {
             return failure != null
                     ? retryDelayNanos
-                    : dirty && policy == FsyncPolicy.EVERYSEC
-                            ? lastForceNanos + EVERYSEC_NANOS - System.nanoTime()
+                    : segment.dirty() && policy == FsyncPolicy.EVERYSEC
+                            ? segment.lastForceNanos() + EVERYSEC_NANOS - System.nanoTime()
                             : EVERYSEC_NANOS;
         } finally {
             writeLock.unlock();
@@ -387,14 +362,15 @@ final class Journal implements AutoCloseable {
         FileChannel ch;
         writeLock.lock();
         try {
-            if (!dirty || policy != FsyncPolicy.EVERYSEC || System.nanoTime() - lastForceNanos < EVERYSEC_NANOS) {
+            if (policy != FsyncPolicy.EVERYSEC || System.nanoTime() - segment.lastForceNanos() < EVERYSEC_NANOS) {
                 return;
             }
-            ch = channel;
-            dirty = false; // a write from now on makes it dirty again
-            lastForceNanos = System.nanoTime();
+            ch = segment.channelToFsync();
         } finally {
             writeLock.unlock();
+        }
+        if (ch == null) {
+            return;
         }
         try {
             ch.force(false);
@@ -405,7 +381,7 @@ final class Journal implements AutoCloseable {
             LOG.warn("journal {}: fsync failed: {}", dir, e.toString());
             writeLock.lock();
             try {
-                dirty = true;
+                segment.fsyncFailed();
             } finally {
                 writeLock.unlock();
             }
@@ -413,30 +389,16 @@ final class Journal implements AutoCloseable {
     }
 
     /**
-     * Notices a segment file deleted while it is written (a clean-up of {@code *.log} files, say): writes would go on
-     * into the unlinked file and be lost at the next restart. Drops it, so that the next write starts a new segment
-     * at its own sequence number, and tells the owner, which writes a snapshot: it holds every change before its
-     * position, the deleted file's included, and replay goes on from the new segment. A crash before that snapshot
-     * is written loses what only the deleted file held. Called under {@link #writeLock} by the background work (once
-     * a second, or before each group under {@link FsyncPolicy#ALWAYS}) and by close.
+     * Drops a segment file deleted while it is written ({@link SegmentWriter#dropIfDeleted}), so that the next write
+     * starts a new segment at its own sequence number, and tells the owner, which writes a snapshot: it holds every
+     * change before its position, the deleted file's included, and replay goes on from the new segment. A crash
+     * before that snapshot is written loses what only the deleted file held. Called under {@link #writeLock} by the
+     * background work (once a second, or before each group under {@link FsyncPolicy#ALWAYS}) and by close.
      */
     private void startAgainIfSegmentDeleted() {
-        if (channel == null || !Files.notExists(segmentPath)) {
-            return; // still there, or its state cannot be told (an unreadable directory is not a deleted file)
+        if (segment.dropIfDeleted()) {
+            onSegmentLost.run();
         }
-        LOG.error(
-                "journal {}: {} was deleted while in use; the next write starts a new segment, and a snapshot is"
-                        + " written now to keep the changes it held",
-                dir,
-                segmentPath.getFileName());
-        try {
-            channel.close();
-        } catch (IOException e) {
-            LOG.warn("journal {}: closing the deleted segment: {}", dir, e.toString());
-        }
-        channel = null;
-        dirty = false; // nothing left to fsync: the file is gone
-        onSegmentLost.run();
     }
 
     /**
@@ -444,11 +406,11 @@ final class Journal implements AutoCloseable {
      * that writes are taken again once the disk has room; the background work calls it while writes fail.
      */
     private void reopenIfNeeded() {
-        if (channel != null || failure == null) {
+        if (segment.isOpen() || failure == null) {
             return;
         }
         try {
-            openSegment(writtenSeq);
+            segment.start(writtenSeq);
             LOG.info("journal {}: writing again after: {}", dir, failure.toString());
             failure = null;
         } catch (IOException e) {
@@ -460,11 +422,8 @@ final class Journal implements AutoCloseable {
     private void writeAll(ArrayDeque<Entry> pending) throws IOException {
         while (!pending.isEmpty()) {
             int n = Math.min(groupRecords, pending.size());
-            long firstSeq = pending.peekFirst().seq();
-            if (channel == null
-                    || (segmentSize > Segment.HEADER_BYTES
-                            && segmentSize + (long) n * Segment.RECORD_BYTES > segmentBytes)) {
-                openSegment(firstSeq);
+            if (segment.needsNewSegmentFor(n)) {
+                segment.start(pending.peekFirst().seq());
             }
             groupBuffer.clear();
             var it = pending.iterator();
@@ -475,24 +434,10 @@ final class Journal implements AutoCloseable {
                 }
             }
             groupBuffer.flip();
-            long goodEnd = segmentSize;
-            try {
-                if (groupBuffer.hasRemaining()) {
-                    writeAt(groupBuffer);
-                    if (policy == FsyncPolicy.ALWAYS) {
-                        force();
-                    }
-                }
-            } catch (IOException e) {
-                // Cut the group off: after a failed fsync the kernel may have dropped its pages anyway.
-                segmentSize = goodEnd;
-                mayBeTorn = true;
-                try {
-                    channel.truncate(goodEnd);
-                } catch (IOException again) {
-                    e.addSuppressed(again); // retried before the next write
-                }
-                throw e;
+            if (groupBuffer.hasRemaining() && policy == FsyncPolicy.ALWAYS) {
+                segment.writeAndForce(groupBuffer);
+            } else if (groupBuffer.hasRemaining()) {
+                segment.write(groupBuffer);
             }
             for (int i = 0; i < n; i++) {
                 Entry e = pending.pollFirst();
@@ -503,80 +448,6 @@ final class Journal implements AutoCloseable {
                     e.done().complete(null);
                 }
             }
-        }
-    }
-
-    /** Writes the buffer at the segment's good end, first cutting off what a failed write may have left. */
-    private void writeAt(ByteBuffer buffer) throws IOException {
-        if (mayBeTorn) {
-            if (channel.size() != segmentSize) {
-                channel.truncate(segmentSize); // a previous failed write left a partial group
-            }
-            mayBeTorn = false;
-        }
-        long at = segmentSize;
-        while (buffer.hasRemaining()) {
-            at += channel.write(buffer, at);
-        }
-        segmentSize = at;
-        dirty = true;
-    }
-
-    private void force() throws IOException {
-        channel.force(false);
-        dirty = false;
-        lastForceNanos = System.nanoTime();
-    }
-
-    /**
-     * Closes the current segment (forced, whatever the policy, so a later segment never outlives an earlier one)
-     * and starts a new one whose first record is {@code firstSeq}.
-     */
-    private void openSegment(long firstSeq) throws IOException {
-        if (channel != null) {
-            if (mayBeTorn && channel.size() != segmentSize) {
-                // What a failed write left after the last good record is cut before the next write, and this
-                // segment gets none: cut it now. Recovery reads bytes after the last record of a segment that is
-                // not the last as damage, and would set aside the new segment with every write it holds.
-                channel.truncate(segmentSize);
-            }
-            channel.force(false);
-            channel.close();
-            channel = null;
-        }
-        Path file = dir.resolve(Segment.fileName(firstSeq));
-        FileChannel ch = opener.open(file);
-        try {
-            ByteBuffer header = Segment.header(firstSeq);
-            long at = 0;
-            while (header.hasRemaining()) {
-                at += ch.write(header, at);
-            }
-            ch.force(false);
-            Directories.force(dir);
-        } catch (IOException e) {
-            ch.close();
-            Files.deleteIfExists(file);
-            throw e;
-        }
-        channel = ch;
-        segmentPath = file;
-        segmentSize = Segment.HEADER_BYTES;
-        dirty = false;
-        mayBeTorn = false;
-    }
-
-    private void closeSegment() {
-        if (channel == null) {
-            return;
-        }
-        try {
-            if (failure == null) {
-                channel.force(false);
-            }
-            channel.close();
-        } catch (IOException e) {
-            LOG.error("journal {}: closing the segment failed", dir, e);
         }
     }
 

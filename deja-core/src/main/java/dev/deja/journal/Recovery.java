@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Recovery<S extends HashedSeenSet> {
 
+    /**
+     * The suffix of the files recovery sets aside in the directory (rejected snapshots, damaged journal data): never
+     * read, and never replaced or deleted by the store; whoever clears the directory should keep them too.
+     */
+    static final String SET_ASIDE_SUFFIX = ".corrupt";
+
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
     private static final Pattern JOURNAL_OR_SNAPSHOT =
             Pattern.compile("journal-(?<seq>\\d{20})\\.log|snapshot-(?<pos>\\d{20})\\.snap");
@@ -379,7 +385,7 @@ final class Recovery<S extends HashedSeenSet> {
     }
 
     private Path asideName(String name, int n) {
-        return dir.resolve(name + (n == 1 ? "" : "." + n) + JournaledSeenSet.SET_ASIDE_SUFFIX);
+        return dir.resolve(name + (n == 1 ? "" : "." + n) + SET_ASIDE_SUFFIX);
     }
 
     private void cut(Path file, long bytes, String why) {

@@ -101,6 +101,35 @@ final class Snapshots {
     }
 
     /**
+     * Makes {@code content} the whole of what the directory of a closed store holds, so that a crash at any point
+     * leaves the old content or the new one: it is written as a snapshot past every record and snapshot in the
+     * directory and made durable, and only then are the older snapshots and the journal deleted.
+     *
+     * @return the snapshot written
+     */
+    static <S> Path replaceContent(Path dir, SnapshotCodec<S> codec, S content) throws IOException {
+        List<Snapshot> snapshots = list(dir);
+        List<Segment.File> segments = Segment.list(dir);
+        long position = 0;
+        for (Snapshot snapshot : snapshots) {
+            position = Math.max(position, snapshot.position());
+        }
+        for (Segment.File segment : segments) {
+            position = Math.max(position, segment.end());
+        }
+        Path written = write(dir, position, codec, content);
+        for (Snapshot snapshot : snapshots) {
+            if (snapshot.position() < position) { // one at the position itself was just replaced by the new one
+                Files.deleteIfExists(snapshot.file());
+            }
+        }
+        for (Segment.File segment : segments) {
+            Files.deleteIfExists(segment.path()); // every record in it is before the new snapshot's position
+        }
+        return written;
+    }
+
+    /**
      * Checks the header and the payload checksum, streaming the payload once.
      *
      * @return null when the snapshot is valid, otherwise why it is not

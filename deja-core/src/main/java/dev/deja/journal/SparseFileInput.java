@@ -16,16 +16,15 @@ import java.util.zip.Checksum;
  * Reads a file from an offset to its end, the counterpart of {@link SparseFileOutput}: stretches that are mostly
  * zeros, such as the holes of a snapshot of a nearly empty store, are read with direct I/O, around the page cache.
  *
- * <p>Why. The file system gives a hole back as zeros, but a read through the page cache first fills a page of zeros
- * for every 4 KiB of it: reading the 1 GiB snapshot of a bloom filter holding a few keys filled 1 GiB of cache with
- * zeros, which took seconds on a busy machine and pushed useful pages out of the cache. A direct read of a hole
- * costs no page and no copy by the kernel (tens of milliseconds for 1 GiB). A direct read of data goes to the disk
- * even when the page cache holds it, so it is kept for where the file is sparse: the file is read in
- * {@value #WINDOW}-byte windows, and a window is read directly when at most an eighth of the 4 KiB pages of the
- * window before held data (the first window is read directly too), through the page cache otherwise. A full
- * snapshot, just written and still cached, costs one direct window more than a plain read. Java 21 has no way to
- * ask where the holes are (no {@code SEEK_DATA}), and the snapshot format keeps no map of them, so the bytes
- * themselves are the guide.
+ * <p>Why. The file system gives a hole back as zeros, but a read through the page cache first fills a page of zeros for
+ * every 4 KiB of it: reading the 1 GiB snapshot of a bloom filter holding a few keys would fill 1 GiB of cache with
+ * zeros, costing the time to zero them and pushing useful pages out of the cache. A direct read of a hole costs no page
+ * and no copy by the kernel. A direct read of data goes to the disk even when the page cache holds it, so it is kept
+ * for where the file is sparse: the file is read in {@value #WINDOW}-byte windows, and a window is read directly when
+ * at most an eighth of the 4 KiB pages of the window before held data (the first window is read directly too), through
+ * the page cache otherwise. A full snapshot, just written and still cached, costs one direct window more than a plain
+ * read. Java 21 has no way to ask where the holes are (no {@code SEEK_DATA}), and the snapshot format keeps no map of
+ * them, so the bytes themselves are the guide.
  *
  * <p>Direct I/O needs reads aligned to the file system's block size and is not offered everywhere (a runtime
  * without the {@code jdk.unsupported} module, some file systems); wherever it is refused or a direct read fails, the
@@ -228,11 +227,9 @@ final class SparseFileInput extends InputStream {
     /**
      * Whether at most an eighth of the window's whole 4 KiB pages hold a non-zero byte. A direct read costs a disk
      * read per run of data pages, and a read through the cache costs a page of zeros per hole, so which is cheaper
-     * depends on the share of data pages and on whether the cache holds them. Measured on a 1 GiB bloom snapshot just
-     * written (its data pages cached, its holes not), a plain read took 0.6 s for 2,000 to 50,000 keys; a direct one
-     * 0.16 s with 0.8% data pages (2,000 keys), 0.32 s with 3.6% (10,000) and 1.1 s with 18% (50,000). With nothing
-     * cached, a plain read took 3.5 to 5 s and a direct one 0.16 to 1.4 s. An eighth keeps direct reads where they
-     * win, or lose little.
+     * depends on the share of data pages and on whether the cache holds them: a direct read wins by far on a sparse
+     * file, and loses to a cached plain read as the share of data pages grows. An eighth keeps direct reads where they
+     * win, or lose little (docs/BENCHMARKS.md, section "snapshot loading", times a restart from a sparse snapshot).
      */
     private boolean mostlyZero() {
         int end = window.limit() / PAGE * PAGE; // whole pages only

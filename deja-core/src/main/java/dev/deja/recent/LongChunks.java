@@ -15,9 +15,9 @@ package dev.deja.recent;
 final class LongChunks {
 
     /**
-     * Default chunk: 2^23 longs (64 MiB), far below the array limit and few enough chunks for any memory (16 per
-     * GiB). Small, so that a reader filling chunks by doubling ({@link #forFilling}) holds at most about 96 MiB more
-     * than its final arrays while a chunk grows: with 1 GiB chunks the last doubling of each held 1.5 GiB at once.
+     * Default chunk: 2^23 longs (64 MiB), far below the array limit and few enough chunks for any memory (16 per GiB).
+     * Small, so that a reader filling chunks by doubling ({@link #forFilling}) holds at most about 96 MiB more than its
+     * final arrays while a chunk grows: with 1 GiB chunks the last doubling of each would hold 1.5 GiB at once.
      */
     static final int DEFAULT_SHIFT = 23;
     /** The first allocation of a chunk being filled: 8192 longs (64 KiB), the reader's buffer. */

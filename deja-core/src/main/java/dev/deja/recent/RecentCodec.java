@@ -14,7 +14,8 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and writes a {@link RecentFilter} in the streamed, checksummed format of {@code docs/FORMAT.md} section 3.
+ * Reads and writes a recent filter's buckets and count of insertions in the streamed, checksummed format of
+ * {@code docs/FORMAT.md} section 3.
  *
  * <p>The header carries everything needed to rebuild the filter and its own CRC32C, so a corrupt header is
  * rejected before anything is allocated; the body is streamed set by set through a small buffer into arrays that
@@ -30,32 +31,41 @@ final class RecentCodec {
     /** Body buffer: 64 KiB, a whole number of sets for every associativity. */
     private static final int BUFFER_BYTES = 1 << 16;
 
+    /**
+     * What a stream holds: a filter's buckets and the number of keys it recorded.
+     *
+     * @param buckets    the buckets, filled
+     * @param insertions the keys the filter had recorded when it was written
+     */
+    record Content(RecentBuckets buckets, long insertions) {}
+
     private RecentCodec() {}
 
-    static void write(RecentFilter filter, OutputStream out) throws IOException {
+    /** Writes the buckets, each set copied under its lock, and the count of insertions. */
+    static void write(RecentBuckets buckets, long insertions, OutputStream out) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         header.put(MAGIC)
                 .put(KIND_RECENT)
                 .put(FORMAT_VERSION)
                 .putShort((short) Hash128.HASH_ID_XXH3_128)
-                .put((byte) filter.ways())
-                .put((byte) (filter.hasOwners() ? FLAG_OWNERS : 0))
+                .put((byte) buckets.ways())
+                .put((byte) (buckets.hasOwners() ? FLAG_OWNERS : 0))
                 .put(new byte[6])
-                .putLong(filter.buckets())
-                .putLong(filter.insertions());
+                .putLong(buckets.buckets())
+                .putLong(insertions);
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, HEADER_BYTES - 4);
         header.putInt((int) crc.getValue());
         out.write(header.array());
 
-        int ways = filter.ways();
-        LongChunks fps = filter.fingerprints();
-        LongChunks owners = filter.owners();
+        int ways = buckets.ways();
+        LongChunks fps = buckets.fingerprints();
+        LongChunks owners = buckets.owners();
         ByteBuffer body = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C bodyCrc = new CRC32C();
-        for (long set = 0; set < filter.sets(); set++) {
+        for (long set = 0; set < buckets.sets(); set++) {
             long base = set * ways;
-            synchronized (filter.lockFor(set)) {
+            synchronized (buckets.lockFor(set)) {
                 putSet(body, fps, base, ways);
                 if (owners != null) {
                     putSet(body, owners, base, ways);
@@ -71,7 +81,11 @@ final class RecentCodec {
         out.write(trailer.array());
     }
 
-    static RecentFilter read(InputStream in, int chunkShift) throws IOException {
+    /**
+     * Reads what {@link #write} wrote into arrays of chunks of {@code 2^chunkShift} longs, which grow as the body
+     * arrives.
+     */
+    static Content read(InputStream in, int chunkShift) throws IOException {
         byte[] header = readFully(in, HEADER_BYTES, "header");
         ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
         byte[] magic = new byte[4];
@@ -121,9 +135,7 @@ final class RecentCodec {
         LongChunks fps = LongChunks.forFilling(buckets, chunkShift);
         LongChunks owners = (flags & FLAG_OWNERS) != 0 ? LongChunks.forFilling(buckets, chunkShift) : null;
         readBody(in, fps, owners, ways);
-        RecentFilter filter = new RecentFilter(buckets, ways, fps, owners);
-        filter.restoreInsertions(insertions);
-        return filter;
+        return new Content(new RecentBuckets(buckets, ways, fps, owners), insertions);
     }
 
     private static void readBody(InputStream in, LongChunks fps, LongChunks owners, int ways) throws IOException {
@@ -169,7 +181,7 @@ final class RecentCodec {
         boolean emptySeen = false;
         for (int i = 0; i < ways; i++) {
             long fingerprint = chunk[off + i];
-            boolean empty = fingerprint == RecentFilter.EMPTY;
+            boolean empty = fingerprint == RecentBuckets.EMPTY;
             if ((!empty && emptySeen) || (empty && owners != null && owners.chunk(base)[off + i] != SeenSet.NO_OWNER)) {
                 throw new IOException("corrupt recent filter: set " + set + " is malformed");
             }

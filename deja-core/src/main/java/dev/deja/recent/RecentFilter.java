@@ -14,26 +14,26 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A fixed-memory seen-set that may forget old keys but never reports a new key as seen: seed 000's "opposite of
- * a Bloom filter", made set-associative.
+ * A fixed-memory seen-set that may forget old keys but never reports a new key as seen: the NSQ de-duplication
+ * design's "opposite of a Bloom filter", made set-associative.
  *
- * <p>Design. Seed 000 (after J. Hodges' "opposite of a Bloom filter") keeps a fixed array of buckets; a key's hash
- * picks a bucket, the bucket stores the key's fingerprint, and a later key that lands in the same bucket simply
- * overwrites it. A lookup answers "seen" only if the bucket holds exactly this fingerprint, so the only error is
- * forgetting (a duplicate slips through), never inventing (a new message dropped). Here the buckets are grouped
- * into {@code S} sets of {@code W} ways ({@code N = S * W}): a key goes to set {@code reduce(high, S)} and is
- * compared with the set's {@code W} fingerprints; a new key enters at the front of its set and the oldest entry
- * falls off the end (FIFO: a lookup does not refresh a key, so a key's survival depends only on how many new keys
- * arrived after it). With {@code W = 1} this is exactly the seed's direct-mapped design. At equal memory, more
- * ways keep a key much longer, because a key is lost only after {@code W} later keys hit its set rather than one
- * (the retention formula is in {@link RecentSizing}; the measurement is in {@code docs/BENCHMARKS.md}); 8 ways
+ * <p>Design. The NSQ de-duplication design (after J. Hodges' "opposite of a Bloom filter") keeps a fixed array of
+ * buckets; a key's hash picks a bucket, the bucket stores the key's fingerprint, and a later key that lands in the same
+ * bucket simply overwrites it. A lookup answers "seen" only if the bucket holds exactly this fingerprint, so the only
+ * error is forgetting (a duplicate slips through), never inventing (a new message dropped). Here the buckets are
+ * grouped into {@code S} sets of {@code W} ways ({@code N = S * W}): a key goes to set {@code reduce(high, S)} and is
+ * compared with the set's {@code W} fingerprints; a new key enters at the front of its set and the oldest entry falls
+ * off the end (FIFO: a lookup does not refresh a key, so a key's survival depends only on how many new keys arrived
+ * after it). With {@code W = 1} this is exactly that direct-mapped design. At equal memory, more ways keep a key much
+ * longer, because a key is lost only after {@code W} later keys hit its set rather than one (the retention formula is
+ * in {@link RecentSizing}; docs/BENCHMARKS.md, section "recent: retention by associativity", measures it); 8 ways
  * (one 64-byte cache line of fingerprints) is the default.
  *
- * <p>Layout. The {@code W} fingerprints of a set are contiguous, newest first, so a lookup reads one cache line
- * (for {@code W <= 8}) and stops at the first empty slot; fingerprints are the 64-bit {@code low} half of the key
- * hash, with 0 reserved for "empty" (a hash whose {@code low} is 0 uses {@link #ZERO_FINGERPRINT} instead). The
- * arrays are chunked ({@link LongChunks}) so a filter may exceed 2^31 buckets. Owners (seed 004), when enabled,
- * live in a parallel array with the same layout.
+ * <p>Layout. The buckets ({@link RecentBuckets}) keep a set's {@code W} fingerprints contiguous, newest first, so a
+ * lookup reads one cache line (for {@code W <= 8}) and stops at the first empty slot; fingerprints are the 64-bit
+ * {@code low} half of the key hash, with 0 reserved for "empty" (a hash whose {@code low} is 0 uses
+ * {@link #ZERO_FINGERPRINT} instead). Owners (a partition and offset in Tapjoy's Redis design), when enabled, live in a
+ * parallel array with the same layout.
  *
  * <p>Error. A fresh key is reported {@code DUPLICATE} only if its fingerprint equals one of the at most {@code W}
  * fingerprints stored in its set; the set index and the fingerprint come from independent halves of the hash,
@@ -41,8 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Concurrency. Every operation on a set runs under that set's lock stripe, so {@code checkThenAdd} and
  * {@code forget} are atomic and linearizable per key: of many threads racing on one new key, exactly one is told
- * {@link Verdict#NEW}. {@code forget} erases only if the set still holds our fingerprint (and our owner, when one
- * is given): seed 000's failed-message case, where blindly clearing the bucket would erase a newer key.
+ * {@link Verdict#NEW}. {@code forget} erases only if the set still holds our fingerprint (and our owner, when one is
+ * given): the NSQ design's case of a failed message, where blindly clearing the bucket would erase a newer key.
  */
 public final class RecentFilter implements HashedSeenSet {
 
@@ -52,43 +52,26 @@ public final class RecentFilter implements HashedSeenSet {
     public static final long ZERO_FINGERPRINT = 0x9E3779B97F4A7C15L;
     /** Retention probability reported by {@link #stats()}. */
     private static final double ESTIMATE_PROBABILITY = 0.9;
-    /** Enough lock stripes that two threads rarely share one, few enough to cost nothing (64 KiB). */
-    private static final int MAX_STRIPES = 4096;
 
-    static final long EMPTY = 0L;
-
-    private final long buckets;
-    private final int ways;
-    private final long sets;
-    private final LongChunks fingerprints;
-    private final LongChunks owners; // null when owners are disabled
-    private final Object[] locks;
-    private final int lockMask;
+    private final RecentBuckets table;
     private final LongAdder insertions = new LongAdder();
     private final long keysHeldAt90Percent;
 
     RecentFilter(long buckets, int ways, boolean withOwners, int chunkShift) {
         this(
-                checkedBuckets(buckets, ways),
-                ways,
-                new LongChunks(buckets, chunkShift),
-                withOwners ? new LongChunks(buckets, chunkShift) : null);
+                new RecentBuckets(
+                        checkedBuckets(buckets, ways),
+                        ways,
+                        new LongChunks(buckets, chunkShift),
+                        withOwners ? new LongChunks(buckets, chunkShift) : null),
+                0);
     }
 
-    /** A filter over arrays already filled (by {@link RecentCodec}); the shape must have been checked. */
-    RecentFilter(long buckets, int ways, LongChunks fingerprints, LongChunks owners) {
-        this.buckets = buckets;
-        this.ways = ways;
-        this.sets = buckets / ways;
-        this.fingerprints = fingerprints;
-        this.owners = owners;
-        int stripes = (int) Math.min(MAX_STRIPES, Long.highestOneBit(sets));
-        this.locks = new Object[stripes];
-        for (int i = 0; i < stripes; i++) {
-            locks[i] = new Object();
-        }
-        this.lockMask = stripes - 1;
-        this.keysHeldAt90Percent = RecentSizing.keysHeld(buckets, ways, ESTIMATE_PROBABILITY);
+    /** A filter over buckets already filled (by {@link RecentCodec}), which recorded {@code insertions} keys. */
+    private RecentFilter(RecentBuckets table, long insertions) {
+        this.table = table;
+        this.insertions.add(insertions);
+        this.keysHeldAt90Percent = RecentSizing.keysHeld(table.buckets(), table.ways(), ESTIMATE_PROBABILITY);
     }
 
     /** The buckets, or an exception when they and the ways are not a valid shape: checked before allocating. */
@@ -104,25 +87,25 @@ public final class RecentFilter implements HashedSeenSet {
 
     /** Total buckets (fingerprint slots). */
     public long buckets() {
-        return buckets;
+        return table.buckets();
     }
 
     /** Buckets per set. */
     public int ways() {
-        return ways;
+        return table.ways();
     }
 
     /** Whether each key's owner is kept (and {@link Verdict#RETRY} can be answered). */
     public boolean hasOwners() {
-        return owners != null;
+        return table.hasOwners();
     }
 
     @Override
     public boolean checkHash(long high, long low) {
         long set = setOf(high);
         long fp = fingerprint(low);
-        synchronized (lockFor(set)) {
-            return find(set * ways, fp) >= 0;
+        synchronized (table.lockFor(set)) {
+            return table.find(set * table.ways(), fp) >= 0;
         }
     }
 
@@ -136,14 +119,14 @@ public final class RecentFilter implements HashedSeenSet {
         checkOwner(owner);
         long set = setOf(high);
         long fp = fingerprint(low);
-        long base = set * ways;
-        synchronized (lockFor(set)) {
-            int way = find(base, fp);
+        long base = set * table.ways();
+        synchronized (table.lockFor(set)) {
+            int way = table.find(base, fp);
             if (way >= 0) {
-                boolean sameOwner = owners != null && owner != NO_OWNER && ownerAt(base + way) == owner;
+                boolean sameOwner = table.hasOwners() && owner != NO_OWNER && table.ownerAt(base + way) == owner;
                 return sameOwner ? Verdict.RETRY : Verdict.DUPLICATE;
             }
-            insert(base, fp, owner);
+            table.insert(base, fp, owner);
         }
         insertions.increment();
         return Verdict.NEW;
@@ -170,13 +153,13 @@ public final class RecentFilter implements HashedSeenSet {
         checkOwner(owner);
         long set = setOf(high);
         long fp = fingerprint(low);
-        long base = set * ways;
-        synchronized (lockFor(set)) {
-            int way = find(base, fp);
-            if (way < 0 || (owner != NO_OWNER && ownerAt(base + way) != owner)) {
+        long base = set * table.ways();
+        synchronized (table.lockFor(set)) {
+            int way = table.find(base, fp);
+            if (way < 0 || (owner != NO_OWNER && table.ownerAt(base + way) != owner)) {
                 return false;
             }
-            remove(base, way);
+            table.remove(base, way);
             return true;
         }
     }
@@ -193,8 +176,8 @@ public final class RecentFilter implements HashedSeenSet {
                 "recent",
                 guarantee(),
                 insertions.sum(),
-                buckets * RecentSizing.bytesPerBucket(owners != null),
-                new ErrorEstimate.Recent(keysHeldAt90Percent, ways));
+                table.buckets() * RecentSizing.bytesPerBucket(table.hasOwners()),
+                new ErrorEstimate.Recent(keysHeldAt90Percent, table.ways()));
     }
 
     /**
@@ -202,7 +185,7 @@ public final class RecentFilter implements HashedSeenSet {
      * its lock, so concurrent writers may proceed; the image is then consistent per set, not as a whole.
      */
     public void writeTo(OutputStream out) throws IOException {
-        RecentCodec.write(this, Require.nonNull("out", out));
+        RecentCodec.write(table, insertions.sum(), Require.nonNull("out", out));
     }
 
     /**
@@ -216,107 +199,37 @@ public final class RecentFilter implements HashedSeenSet {
      * @throws IOException          when the bytes are not a valid recent filter (bad magic, version, checksum...)
      */
     public static RecentFilter readFrom(InputStream in) throws IOException {
-        return RecentCodec.read(Require.nonNull("in", in), LongChunks.DEFAULT_SHIFT);
+        return readFrom(in, LongChunks.DEFAULT_SHIFT);
     }
 
-    // ---- internals shared with RecentCodec ----
-
-    long sets() {
-        return sets;
+    /** {@link #readFrom(InputStream)} into arrays of chunks of {@code 2^chunkShift} longs. */
+    static RecentFilter readFrom(InputStream in, int chunkShift) throws IOException {
+        RecentCodec.Content content = RecentCodec.read(Require.nonNull("in", in), chunkShift);
+        return new RecentFilter(content.buckets(), content.insertions());
     }
 
-    long insertions() {
-        return insertions.sum();
-    }
-
-    void restoreInsertions(long count) {
-        insertions.add(count);
-    }
-
-    LongChunks fingerprints() {
-        return fingerprints;
-    }
-
-    LongChunks owners() {
-        return owners;
-    }
-
-    Object lockFor(long set) {
-        return locks[(int) (set & lockMask)];
-    }
-
-    /** The fingerprint stored for a hash's low half: never {@link #EMPTY}. */
+    /** The fingerprint stored for a hash's low half: never {@link RecentBuckets#EMPTY}. */
     static long fingerprint(long low) {
-        return low == EMPTY ? ZERO_FINGERPRINT : low;
+        return low == RecentBuckets.EMPTY ? ZERO_FINGERPRINT : low;
     }
 
     private long setOf(long high) {
-        return Hash128.reduce(high, sets);
+        return Hash128.reduce(high, table.sets());
     }
 
     private void checkOwner(long owner) {
-        if (owners == null && owner != NO_OWNER) {
+        if (!table.hasOwners() && owner != NO_OWNER) {
             throw new IllegalArgumentException("owner must be NO_OWNER (0) on a recent filter built without owners"
                     + " (got " + owner + "); build it with owners(true) to keep owners");
         }
     }
 
     private void checkOwners(long[] owners) {
-        if (owners != null && this.owners == null) {
+        if (owners != null && !table.hasOwners()) {
             for (long owner : owners) {
                 checkOwner(owner);
             }
         }
-    }
-
-    /** The way holding {@code fp} in the set starting at {@code base}, or -1. */
-    private int find(long base, long fp) {
-        long[] chunk = fingerprints.chunk(base);
-        int off = fingerprints.offset(base);
-        for (int i = 0; i < ways; i++) {
-            long v = chunk[off + i];
-            if (v == fp) {
-                return i;
-            }
-            if (v == EMPTY) { // empty slots are always at the end of a set
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    private long ownerAt(long index) {
-        return owners == null ? NO_OWNER : owners.chunk(index)[owners.offset(index)];
-    }
-
-    /** Puts a key at the front of its set; the oldest entry falls off the end. */
-    private void insert(long base, long fp, long owner) {
-        pushFront(fingerprints, base, fp);
-        if (owners != null) {
-            pushFront(owners, base, owner);
-        }
-    }
-
-    private void pushFront(LongChunks array, long base, long value) {
-        long[] chunk = array.chunk(base);
-        int off = array.offset(base);
-        System.arraycopy(chunk, off, chunk, off + 1, ways - 1);
-        chunk[off] = value;
-    }
-
-    /** Erases one way, keeping the others in order and the empty slots at the end. */
-    private void remove(long base, int way) {
-        pullOut(fingerprints, base, way);
-        if (owners != null) {
-            pullOut(owners, base, way);
-        }
-    }
-
-    private void pullOut(LongChunks array, long base, int way) {
-        long[] chunk = array.chunk(base);
-        int off = array.offset(base);
-        System.arraycopy(chunk, off + way + 1, chunk, off + way, ways - 1 - way);
-        chunk[off + ways - 1] = EMPTY;
     }
 
     /** Builds a {@link RecentFilter} from validated parameters. */
@@ -337,7 +250,7 @@ public final class RecentFilter implements HashedSeenSet {
             return this;
         }
 
-        /** Buckets per set: 1 (seed 000's direct-mapped filter), 2, 4, 8 (default) or 16. */
+        /** Buckets per set: 1 (the NSQ design's direct-mapped filter), 2, 4, 8 (default) or 16. */
         public Builder ways(int ways) {
             RecentSizing.checkWays(ways);
             this.ways = ways;

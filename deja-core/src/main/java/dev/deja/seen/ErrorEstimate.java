@@ -3,7 +3,7 @@ package dev.deja.seen;
 import java.time.Duration;
 
 /**
- * A store's live estimate of the error it may currently make (DESIGN.md section 1).
+ * A store's live estimate of the error it may currently make (docs/DESIGN.md section 1).
  */
 public sealed interface ErrorEstimate {
 

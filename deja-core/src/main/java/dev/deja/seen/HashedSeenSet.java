@@ -57,8 +57,9 @@ public interface HashedSeenSet extends SeenSet {
     }
 
     /**
-     * {@link #forgetHash} for each key, in order, laid out as {@link #checkThenAddHashes}: its answer in {@code out[i]}.
-     * A store whose single calls refuse some owners checks them all first, so that a refused batch erases nothing.
+     * {@link #forgetHash} for each key, in order, laid out as {@link #checkThenAddHashes}: its answer in
+     * {@code out[i]}. A store whose single calls refuse some owners checks them all first, so that a refused batch
+     * erases nothing.
      *
      * @throws IllegalArgumentException before erasing any key, when an array is null or of the wrong length
      */

@@ -71,7 +71,10 @@ public final class Require {
         hashBatch(hashes, owners, nonNull("out", out).length);
     }
 
-    /** {@link #hashBatch(long[], long[], Verdict[])} for a batch answered yes or no ({@link HashedSeenSet#forgetHashes}). */
+    /**
+     * {@link #hashBatch(long[], long[], Verdict[])} for a batch answered yes or no
+     * ({@link HashedSeenSet#forgetHashes}).
+     */
     public static void hashBatch(long[] hashes, long[] owners, boolean[] out) {
         hashBatch(hashes, owners, nonNull("out", out).length);
     }

@@ -6,11 +6,11 @@ import java.util.List;
 /**
  * A set of message ids that answers "have I seen this id before?", with a declared error direction.
  *
- * <p>Keys are arbitrary non-empty byte arrays (string overloads encode UTF-8); only a filter migrated from Guava
- * also takes the empty key, as Guava did. An owner is an opaque 64-bit
- * value the caller attaches to a key, typically a Kafka partition and offset (seed 004); {@link #NO_OWNER}
- * means none. Every implementation is thread-safe, and {@link #checkThenAdd(byte[], long)} is linearizable per
- * key: when many threads race on the same new key, exactly one of them is told {@link Verdict#NEW}.
+ * <p>Keys are arbitrary non-empty byte arrays (string overloads encode UTF-8); only a filter migrated from Guava also
+ * takes the empty key, as Guava did. An owner is an opaque 64-bit value the caller attaches to a key, typically a Kafka
+ * partition and offset (as in Tapjoy's Redis design); {@link #NO_OWNER} means none. Every implementation is
+ * thread-safe, and {@link #checkThenAdd(byte[], long)} is linearizable per key: when many threads race on the same new
+ * key, exactly one of them is told {@link Verdict#NEW}.
  *
  * <p>Batch forms answer in the order of their input and behave exactly as the single calls made one after
  * another, so a key repeated inside one batch is {@code NEW} the first time and {@code DUPLICATE} after.
@@ -45,8 +45,8 @@ public interface SeenSet extends AutoCloseable {
     Verdict checkThenAdd(byte[] key, long owner);
 
     /**
-     * Erases the key if it is still held under this owner (any owner when {@code owner} is {@link #NO_OWNER}),
-     * so that a message whose processing failed can be delivered again (seed 000).
+     * Erases the key if it is still held under this owner (any owner when {@code owner} is {@link #NO_OWNER}), so that
+     * a message whose processing failed can be delivered again (as the NSQ de-duplication design asks).
      *
      * @return whether the key was held (as ours) and is now erased
      * @throws UnsupportedOperationException if this kind of store cannot erase keys (bloom)

@@ -9,9 +9,9 @@ public enum Verdict {
     /** The key was held under another owner (or none): the message is a duplicate and should be skipped. */
     DUPLICATE,
     /**
-     * The key was held under the very same owner the caller passed (seed 004: the same partition and
-     * offset): the same message is being processed again, for example after a crashed job was re-run,
-     * and should be processed, not skipped.
+     * The key was held under the very same owner the caller passed (in Tapjoy's Redis design: the same partition and
+     * offset): the same message is being processed again, for example after a crashed job was re-run, and should be
+     * processed, not skipped.
      */
     RETRY;
 

@@ -5,14 +5,14 @@ package dev.deja.sizing;
  * Each layout is one version of the bloom format (docs/FORMAT.md section 2.1).
  *
  * <p>Both keep a key inside one 64-byte block, so a lookup costs one cache miss. They differ in the work done inside
- * the block. {@link #SCATTERED} (Putze, Sanders and Singler, 2007) places each bit anywhere among the 512, so a
- * lookup finds a word index and a bit index per bit. {@link #SECTORED} (the "sectorized" blocked filter of Lang,
- * Neumann, Kemper, Boncz and Leis, "Performance-Optimal Filtering: Bloom Overtakes Cuckoo at High Throughput",
- * VLDB 2019) puts bit {@code i} in the block's word {@code i mod 8}, so a lookup loads the eight words once and
- * tests them with a shift, an AND-NOT and an OR each. That halves the instructions per lookup, and a lookup that
- * misses the cache is fast only while the processor can overlap the misses of consecutive lookups, which needs
- * few instructions between them (docs/BENCHMARKS.md). The price is a little memory: fixing each bit's word
- * spreads the bits less evenly, 1.5% more bits per key at 0.1% and 2% at 1%.
+ * the block. {@link #SCATTERED} (Putze, Sanders and Singler, 2007) places each bit anywhere among the 512, so a lookup
+ * finds a word index and a bit index per bit. {@link #SECTORED} (the "sectorized" blocked filter of Lang, Neumann,
+ * Kemper, Boncz and Leis, "Performance-Optimal Filtering: Bloom Overtakes Cuckoo at High Throughput", VLDB 2019) puts
+ * bit {@code i} in the block's word {@code i mod 8}, so a lookup loads the eight words once and tests them with a
+ * shift, an AND-NOT and an OR each. That halves the instructions per lookup, and a lookup that misses the cache is fast
+ * only while the processor can overlap the misses of consecutive lookups, which needs few instructions between them.
+ * The price is a little memory: fixing each bit's word spreads the bits less evenly, 1.5% more bits per key at 0.1% and
+ * 2% at 1%.
  */
 public enum BloomLayout {
 
@@ -22,10 +22,12 @@ public enum BloomLayout {
     /** Format version 2, the layout of every new filter: bit {@code i} in word {@code i mod 8}, at a 6-bit offset. */
     SECTORED(2);
 
+    /** Bits per block, in either layout: one 64-byte cache line. */
+    static final int BLOCK_BITS = 512;
     /** Words (sectors) per block in the sectored layout. */
     public static final int SECTORS = 8;
     /** Bits per sector: one 64-bit word. */
-    static final int SECTOR_BITS = 64;
+    static final int SECTOR_BITS = BLOCK_BITS / SECTORS;
 
     private final int formatVersion;
 
@@ -61,7 +63,7 @@ public enum BloomLayout {
      */
     double blockFpp(int keys, int k) {
         if (this == SCATTERED) {
-            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)), k);
+            return Math.pow(-Math.expm1((double) k * keys * Math.log1p(-1.0 / BLOCK_BITS)), k);
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;
@@ -83,7 +85,7 @@ public enum BloomLayout {
      */
     public double expectedFill(double lambda, int k) {
         if (this == SCATTERED) {
-            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BloomSizing.BLOCK_BITS)));
+            return -Math.expm1(-lambda * -Math.expm1(k * Math.log1p(-1.0 / BLOCK_BITS)));
         }
         int each = k / SECTORS;
         int wider = k % SECTORS;

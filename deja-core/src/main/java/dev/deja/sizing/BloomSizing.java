@@ -25,7 +25,7 @@ import dev.deja.seen.Require;
 public final class BloomSizing {
 
     /** Bits per block: one 64-byte cache line. */
-    public static final int BLOCK_BITS = 512;
+    public static final int BLOCK_BITS = BloomLayout.BLOCK_BITS;
     /** The most bits per key a filter may set. */
     public static final int MAX_HASHES = 32;
     /** The largest filter: 2^40 bits (128 GiB), far above any machine this runs on, far below index overflow. */

@@ -11,6 +11,12 @@ package dev.deja.sizing;
  */
 public record ExactSize(long keys, int keyLength, boolean owners, int generations, double bytesPerKey) {
 
+    /** The false-positive rate of the exact store's in-memory key filters (one per generation). */
+    public static final double FILTER_FPP = 0.001;
+    /** Bits per key those filters take: the blocked Bloom filter's size at {@link #FILTER_FPP}. */
+    public static final double FILTER_BITS_PER_KEY =
+            (double) BloomSizing.forCapacity(1_000_000, FILTER_FPP).bits() / 1_000_000;
+
     /**
      * Refuses an estimate whose byte counts a {@code long} cannot hold, rather than report them saturated at
      * {@link Long#MAX_VALUE} as if that were the size.
@@ -41,7 +47,7 @@ public record ExactSize(long keys, int keyLength, boolean owners, int generation
      * bytes per key); RocksDB's memtables and block cache come on top, a fixed budget.
      */
     public long peakFilterBytes() {
-        return Math.round(peakKeys() * ExactSizing.FILTER_BITS_PER_KEY / 8);
+        return Math.round(peakKeys() * FILTER_BITS_PER_KEY / 8);
     }
 
     /** Keys held at the peak: the window and one generation beyond it. */

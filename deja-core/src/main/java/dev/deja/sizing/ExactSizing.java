@@ -3,34 +3,35 @@ package dev.deja.sizing;
 import dev.deja.seen.Require;
 
 /**
- * A disk estimate for the {@code exact} store (RocksDB, seed 002) per key and per window, for random ids such as
- * UUIDs, calibrated on the store's measured size (docs/BENCHMARKS.md, "exact store": 17.30 bytes per 16-byte id at
- * 100 million keys in 8 generations).
+ * A disk estimate for the {@code exact} store (RocksDB, after Segment's de-duplication design) per key and per
+ * window, for random ids such as UUIDs, calibrated on the store's measured size (docs/BENCHMARKS.md, section "exact
+ * store").
  *
  * <pre>
- *   bytes per key = max(L - log2(x / G) / 8, 0) + V + 4.25
+ *   bytes per key = max(L - log2(x / G) / 8, 0) + V + O
  * </pre>
  *
- * where {@code L} is the key length, {@code x} the keys per window and {@code G} the generations: each generation
- * is its own sorted table set, and among {@code x / G} sorted random keys neighbours share about
- * {@code log2(x / G)} leading bits, which prefix encoding and compression do not store again. {@code V} is the
- * 8-byte owner (random, so incompressible) or nothing. 4.25 bytes is the rest, measured: the one-byte first-seen
- * time, the entry headers and block and index overhead left after ZSTD, and the newest generation, whose flushes
- * stay in level 0 with their table filters until it is sealed. Non-random keys (counters, ids with long common
- * text) compress further; the estimate is then an upper bound. The store keeps up to one generation beyond the
+ * where {@code L} is the key length, {@code x} the keys per window and {@code G} the generations: each generation is
+ * its own sorted table set, and among {@code x / G} sorted random keys neighbours share about {@code log2(x / G)}
+ * leading bits, which prefix encoding and compression do not store again. {@code V} is the 8-byte owner (random, so
+ * incompressible) or nothing. {@code O} ({@link #OVERHEAD_BYTES}) is the rest, calibrated on the measured size: the
+ * one-byte first-seen time, the entry headers and block and index overhead left after ZSTD, and the newest generation,
+ * whose flushes stay in level 0 with their table filters until it is sealed. Non-random keys (counters, ids with long
+ * common text) compress further; the estimate is then an upper bound. The store keeps up to one generation beyond the
  * window until the next generation boundary, so the peak is {@code (1 + 1/G)} times the window's disk.
  */
 public final class ExactSizing {
 
-    /** Measured bytes per key beyond the key's unshared part and the owner (see the class comment). */
+    /**
+     * Bytes per key beyond the key's unshared part and the owner (see the class comment), calibrated on the exact
+     * store's measured size in docs/BENCHMARKS.md, section "exact store".
+     */
     public static final double OVERHEAD_BYTES = 4.25;
-    /** The measurement {@link #OVERHEAD_BYTES} is calibrated on: bytes per key at 100 million UUIDs. */
+    /**
+     * The exact store's measured bytes per key that {@link #OVERHEAD_BYTES} is calibrated on: 100 million UUIDs in the
+     * default generations (docs/BENCHMARKS.md, section "exact store").
+     */
     public static final double CALIBRATION_BYTES_PER_KEY = 17.30;
-    /** The false-positive rate of the exact store's in-memory key filters (one per generation). */
-    public static final double FILTER_FPP = 0.001;
-    /** Bits per key those filters take: the blocked Bloom filter's size at {@link #FILTER_FPP}. */
-    public static final double FILTER_BITS_PER_KEY =
-            (double) BloomSizing.forCapacity(1_000_000, FILTER_FPP).bits() / 1_000_000;
     /** The store's default number of generations per window. */
     public static final int DEFAULT_GENERATIONS = 8;
     /** The longest key deja accepts for sizing. */

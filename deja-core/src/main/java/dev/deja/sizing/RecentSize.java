@@ -21,7 +21,7 @@ public record RecentSize(long buckets, int ways, boolean owners, long keysPerWin
         return buckets * RecentSizing.bytesPerBucket(owners);
     }
 
-    /** Probability that the key has been overwritten by the end of the window (seed 000's reading). */
+    /** Probability that the key has been overwritten by the end of the window (the NSQ design's reading). */
     public double lostProbability() {
         return 1.0 - heldProbability;
     }

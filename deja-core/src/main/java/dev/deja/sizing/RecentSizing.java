@@ -14,14 +14,14 @@ import dev.deja.seen.Require;
  *   P(held after x) = P(Binomial(x, 1/S) &lt; W) = sum over j &lt; W of C(x, j) (1/S)^j (1 - 1/S)^(x - j)
  * </pre>
  *
- * which for {@code W = 1} is seed 000's {@code (1 - 1/N)^x}. The sum is evaluated exactly, term by term in log
- * space (at most 16 terms), rather than by its Poisson approximation, so that {@code W = 1} reproduces the seed's
- * figure to the bucket. Both solvers use the fact that the probability rises with {@code S} and falls with
- * {@code x}, and search by bisection.
+ * which for {@code W = 1} is the {@code (1 - 1/N)^x} of the NSQ de-duplication design (the "opposite of a Bloom
+ * filter"). The sum is evaluated exactly, term by term in log space (at most 16 terms), rather than by its Poisson
+ * approximation, so that {@code W = 1} reproduces that design's figure to the bucket. Both solvers use the fact that
+ * the probability rises with {@code S} and falls with {@code x}, and search by bisection.
  *
- * <p>Seed 000 asks for "90%" and solves {@code 0.9 = 1 - (1 - 1/N)^x}, i.e. it sets the probability of having
- * <em>lost</em> the key to 0.9 (N = 1,563,461 for 1,000 msg/s over one hour); this class speaks of the probability
- * that the key is still <em>held</em>, and {@link #bucketsForLost} gives the seed's reading.
+ * <p>The NSQ design asks for "90%" and solves {@code 0.9 = 1 - (1 - 1/N)^x}, i.e. it sets the probability of having
+ * <em>lost</em> the key to 0.9 (N = 1,563,461 for 1,000 msg/s over one hour); this class speaks of the probability that
+ * the key is still <em>held</em>, and {@link #bucketsForLost} gives the NSQ design's reading.
  */
 public final class RecentSizing {
 
@@ -79,7 +79,7 @@ public final class RecentSizing {
     }
 
     /**
-     * Seed 000's reading: the smallest number of buckets for which a key has been overwritten after
+     * The NSQ design's reading: the smallest number of buckets for which a key has been overwritten after
      * {@code keysAfter} further keys with probability at most {@code lostProbability}, i.e.
      * {@code bucketsFor(keysAfter, 1 - lostProbability, ways)}.
      *

@@ -20,13 +20,18 @@ public final class Sizing {
         return BloomSizing.forMemory(bytes, capacity);
     }
 
-    /** Recent: the smallest filter still holding a key after {@code keysPerWindow} keys with {@code heldProbability}. */
+    /**
+     * Recent: the smallest filter still holding a key after {@code keysPerWindow} keys with {@code heldProbability}.
+     */
     public static RecentSize recent(long keysPerWindow, double heldProbability, int ways, boolean owners) {
         long buckets = RecentSizing.bucketsFor(keysPerWindow, heldProbability, ways);
         return recentForBuckets(buckets, ways, owners, keysPerWindow);
     }
 
-    /** Recent, seed 000's reading: the smallest filter that has lost a key with at most {@code lostProbability}. */
+    /**
+     * Recent, in the NSQ design's reading: the smallest filter that has lost a key with at most
+     * {@code lostProbability}.
+     */
     public static RecentSize recentForLost(long keysPerWindow, double lostProbability, int ways, boolean owners) {
         long buckets = RecentSizing.bucketsForLost(keysPerWindow, lostProbability, ways);
         return recentForBuckets(buckets, ways, owners, keysPerWindow);
@@ -38,7 +43,9 @@ public final class Sizing {
                 buckets, ways, owners, keysPerWindow, RecentSizing.heldProbability(buckets, ways, keysPerWindow));
     }
 
-    /** Recent: how many further keys a filter of {@code buckets} buckets holds a key for with {@code heldProbability}. */
+    /**
+     * Recent: how many further keys a filter of {@code buckets} buckets holds a key for with {@code heldProbability}.
+     */
     public static long recentKeysHeld(long buckets, int ways, double heldProbability) {
         return RecentSizing.keysHeld(buckets, ways, heldProbability);
     }

@@ -50,8 +50,8 @@ class BloomFilterTest {
 
     @Test
     void moreThanSevenHashesUseTheMixedWordsAndKeepTheBound() {
-        // Seed 001's ratio (8 GiB bits / 5e8 keys, k = 10) scaled down to 10^6 keys: exercises the positions 8..10
-        // that come from mix(low + GOLDEN).
+        // The ratio of the Snawoot/bloom server's default filter (8 GiB bits / 5e8 keys, k = 10) scaled down to 10^6
+        // keys: exercises the positions 8..10 that come from mix(low + GOLDEN).
         long bits = (8L << 30) / 500 / 512 * 512;
         BloomFilter filter =
                 BloomFilter.builder().bits(bits).hashes(10).capacity(1_000_000).build();
@@ -82,7 +82,7 @@ class BloomFilterTest {
         for (int i = 0; filter.fillRatio() < 1.0; i++) {
             filter.add("key-" + i);
         }
-        // the count is estimated from the fill, unbounded when every bit is set: it used to be 2^63 - 1
+        // the count is estimated from the fill, unbounded when every bit is set: a full filter reports a lower bound
         assertThat(filter.approximateCount()).isBetween(1000L, 1_000_000L);
         assertThat(filter.stats().insertions()).isEqualTo(filter.approximateCount());
     }
@@ -130,7 +130,7 @@ class BloomFilterTest {
     }
 
     @Test
-    void seed001DefaultIsCreatableWithoutTouchingAGibibyte() {
+    void theSnawootServersDefaultIsCreatableWithoutTouchingAGibibyte() {
         BloomFilter filter = BloomFilter.builder()
                 .bits(8L << 30)
                 .hashes(10)
@@ -213,7 +213,7 @@ class BloomFilterTest {
 
     /**
      * The heap a full filter takes is its size: no chunk may be a G1 humongous object with a region to itself. The
-     * test JVM's 2 GiB heap has 1 MiB regions, where 512 KiB chunks took twice the filter's size.
+     * test JVM's 2 GiB heap has 1 MiB regions, where 512 KiB chunks would take twice the filter's size.
      */
     @Test
     void aFullFilterTakesItsSizeOfHeap() {
@@ -279,7 +279,7 @@ class BloomFilterTest {
         BloomFilter filter = BloomFilter.builder().bits(1L << 27).hashes(7).build(); // 16 MiB
         long size = filter.sizeInBytes();
         long chunk = 64L << ChunkedBits.SLOT_SHIFT; // logical bytes of a chunk, its last slot included
-        long piece = BloomFilter.ZERO_PIECE_BYTES;
+        long piece = BloomFilterCodec.ZERO_PIECE_BYTES;
         long buffer = BloomFormat.BUFFER_BYTES;
         long[] offsets = {
             0,

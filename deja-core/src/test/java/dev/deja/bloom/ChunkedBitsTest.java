@@ -95,17 +95,6 @@ class ChunkedBitsTest {
                         + ChunkedBits.heapBytes(ChunkedBits.LEAD_WORDS + 8 * 5)
                         + ChunkedBits.heapBytes(3 * 8));
         assertThat(ChunkedBits.heapBytesWhenFull(words)).isEqualTo(bits.allocatedBytes());
-
-        // a merge carries the last slots too
-        ChunkedBits copy = new ChunkedBits(words);
-        BlockLocks locks = new BlockLocks();
-        copy.orAll(bits, locks);
-        assertThat(locks.bitsSet()).isEqualTo(ones);
-        for (long offset : offsets) {
-            byte[] back = new byte[(int) Math.min(pattern.length, 8 * words - offset)];
-            copy.loadBytes(offset, back, 0, back.length);
-            assertThat(back).isEqualTo(Arrays.copyOf(pattern, back.length));
-        }
     }
 
     /**

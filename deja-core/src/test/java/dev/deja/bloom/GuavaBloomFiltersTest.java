@@ -29,7 +29,7 @@ class GuavaBloomFiltersTest {
         }
         byte[] serialised = serialise(guava);
         GuavaBloomFilter migrated =
-                GuavaBloomFilters.read(new ByteArrayInputStream(serialised), GuavaBloomFilters.Funnel.BYTE_ARRAY);
+                GuavaBloomFilters.read(new ByteArrayInputStream(serialised), GuavaBloomFilter.Funnel.BYTE_ARRAY);
         for (byte[] key : added) {
             assertThat(migrated.check(key)).isTrue();
         }
@@ -66,9 +66,9 @@ class GuavaBloomFiltersTest {
                     + Character.toString(0x1F600 + i % 50);
             guava.put(added[i]);
         }
-        GuavaBloomFilter migrated = GuavaBloomFilters.read(
-                new ByteArrayInputStream(serialise(guava)), GuavaBloomFilters.Funnel.UTF8_STRING);
-        assertThat(migrated.funnel()).isEqualTo(GuavaBloomFilters.Funnel.UTF8_STRING);
+        GuavaBloomFilter migrated =
+                GuavaBloomFilters.read(new ByteArrayInputStream(serialise(guava)), GuavaBloomFilter.Funnel.UTF8_STRING);
+        assertThat(migrated.funnel()).isEqualTo(GuavaBloomFilter.Funnel.UTF8_STRING);
         for (String key : added) {
             assertThat(migrated.check(key)).isTrue();
         }
@@ -82,11 +82,11 @@ class GuavaBloomFiltersTest {
     void theEmptyKeyIsAnsweredAsGuavaAnswersIt() throws IOException {
         BloomFilter<CharSequence> strings = BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 100, 0.01);
         GuavaBloomFilter before = GuavaBloomFilters.read(
-                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilters.Funnel.UTF8_STRING);
+                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilter.Funnel.UTF8_STRING);
         assertThat(before.check("")).isEqualTo(strings.mightContain("")).isFalse();
         strings.put("");
         GuavaBloomFilter after = GuavaBloomFilters.read(
-                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilters.Funnel.UTF8_STRING);
+                new ByteArrayInputStream(serialise(strings)), GuavaBloomFilter.Funnel.UTF8_STRING);
         assertThat(after.check("")).isEqualTo(strings.mightContain("")).isTrue();
         assertThat(after.check(new byte[0])).isTrue();
         assertThat(after.checkThenAdd("")).isEqualTo(Verdict.DUPLICATE);
@@ -187,7 +187,7 @@ class GuavaBloomFiltersTest {
     void aBatchHoldingANullKeyIsRefusedBeforeAnyKeyIsRecorded() throws IOException {
         GuavaBloomFilter filter = read(serialise(BloomFilter.create(Funnels.byteArrayFunnel(), 100, 0.01)));
         List<byte[]> keys = Arrays.asList("a".getBytes(StandardCharsets.UTF_8), null);
-        // "a" used to be recorded before the null was met: a refused call that had half happened
+        // refused as a whole: "a" is not recorded before the null is met, so no refused call half happens
         assertThatThrownBy(() -> filter.checkThenAddAll(keys))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("key must not be null");
@@ -200,7 +200,7 @@ class GuavaBloomFiltersTest {
     }
 
     private static GuavaBloomFilter read(byte[] bytes) throws IOException {
-        return GuavaBloomFilters.read(new ByteArrayInputStream(bytes), GuavaBloomFilters.Funnel.BYTE_ARRAY);
+        return GuavaBloomFilters.read(new ByteArrayInputStream(bytes), GuavaBloomFilter.Funnel.BYTE_ARRAY);
     }
 
     private static <T> byte[] serialise(BloomFilter<T> guava) throws IOException {

@@ -148,7 +148,8 @@ class WindowedBloomFilterTest {
                 assertHeldForTheWholeWindow(generations, window, 10_000);
             }
         }
-        // the cases that were dropped early: 64 generations over 100 ms (after 64 ms) and over 1 s (after 960 ms)
+        // the cases a span rounded down would drop early: 64 generations over 100 ms (after 64 ms) and over 1 s
+        // (after 960 ms)
         assertHeldForTheWholeWindow(64, 100, 1_000_000);
         assertHeldForTheWholeWindow(64, 1000, 1_000_000);
     }

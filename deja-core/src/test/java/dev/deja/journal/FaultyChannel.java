@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FaultyChannel extends FileChannel {
 
     /** Shared switches for every channel a journal opens. */
-    static final class Disk implements Journal.ChannelOpener {
+    static final class Disk implements ChannelOpener {
         volatile boolean full;
         /** When set, truncating a file fails too (a failing disk, not merely a full one). */
         volatile boolean truncateFails;
@@ -42,7 +42,7 @@ final class FaultyChannel extends FileChannel {
 
         @Override
         public FileChannel open(Path file) throws IOException {
-            return new FaultyChannel(Journal.FILES.open(file), this);
+            return new FaultyChannel(ChannelOpener.FILES.open(file), this);
         }
     }
 

@@ -326,9 +326,9 @@ class JournaledSeenSetTest {
     }
 
     /**
-     * A snapshot asked for while the store closes completes, one way or the other. One queued between the final
-     * snapshot and the snapshot thread's shutdown used to be dropped with its future, so a caller waiting for it
-     * (DJ.SNAPSHOT, the last BF.LOADCHUNK, racing a clear or a shutdown) waited forever.
+     * A snapshot asked for while the store closes completes, one way or the other, even one queued between the final
+     * snapshot and the end of the snapshot queue: a caller waiting for it (DJ.SNAPSHOT, the last BF.LOADCHUNK, racing
+     * a clear or a shutdown) would otherwise wait forever.
      */
     @Test
     void aSnapshotAskedForWhileTheStoreClosesIsNeverLeftUnanswered() throws Exception {

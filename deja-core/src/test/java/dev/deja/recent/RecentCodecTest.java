@@ -29,7 +29,7 @@ class RecentCodecTest {
                 int setBytes = ways * 8 * (owners ? 2 : 1);
                 assertThat(bytes).hasSize(RecentCodec.HEADER_BYTES + (int) (original.buckets() / ways) * setBytes + 4);
 
-                RecentFilter copy = RecentCodec.read(new ByteArrayInputStream(bytes), 4); // chunked differently
+                RecentFilter copy = RecentFilter.readFrom(new ByteArrayInputStream(bytes), 4); // chunked differently
                 assertThat(copy.buckets()).isEqualTo(original.buckets());
                 assertThat(copy.ways()).isEqualTo(ways);
                 assertThat(copy.hasOwners()).isEqualTo(owners);

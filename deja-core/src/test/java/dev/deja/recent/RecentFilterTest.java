@@ -78,7 +78,7 @@ class RecentFilterTest {
         filter.add("held");
         List<byte[]> keys = List.of(utf8("fresh"), utf8("held"), utf8("other"));
         long[] owners = {NO_OWNER, NO_OWNER, 5};
-        // the first keys used to be recorded (or erased) before the third was refused: half a batch applied
+        // refused as a whole: neither of the first keys is recorded (or erased) before the third is met
         assertThatThrownBy(() -> filter.checkThenAddAll(keys, owners))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("owners(true)");
@@ -107,8 +107,8 @@ class RecentFilterTest {
 
     @Test
     void forgetDoesNotEraseTheKeyThatOverwroteOurs() {
-        // Seed 000's failure case: after "a" was overwritten by "b" in the only bucket, forgetting "a" must leave
-        // "b" alone, or b's duplicate would slip through.
+        // The NSQ design's failure case: after "a" was overwritten by "b" in the only bucket, forgetting "a" must
+        // leave "b" alone, or b's duplicate would slip through.
         RecentFilter filter = RecentFilter.builder().buckets(1).ways(1).build();
         filter.add("a");
         filter.add("b");
@@ -230,7 +230,7 @@ class RecentFilterTest {
     void builderSizesForRetention() {
         RecentFilter sized =
                 RecentFilter.builder().ways(1).forRetention(3_600_000, 0.1).build();
-        assertThat(sized.buckets()).isEqualTo(1_563_461L); // seed 000's figure: held with probability 0.1
+        assertThat(sized.buckets()).isEqualTo(1_563_461L); // the NSQ design's figure: held with probability 0.1
         RecentFilter byDefault =
                 RecentFilter.builder().forRetention(3_600_000, 0.9).build();
         assertThat(byDefault.ways()).isEqualTo(RecentFilter.DEFAULT_WAYS);

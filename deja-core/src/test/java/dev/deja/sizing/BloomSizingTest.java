@@ -68,8 +68,9 @@ class BloomSizingTest {
     }
 
     @Test
-    void seed001DefaultShapeMeetsPointOnePercent() {
-        // 1 GiB, k = 10, 5e8 keys: the seed's default must keep fpp <= 0.1% under the blocked formula too.
+    void theSnawootServersDefaultShapeMeetsPointOnePercent() {
+        // 1 GiB, k = 10, 5e8 keys: the Snawoot/bloom server's default must keep fpp <= 0.1% under the blocked formula
+        // too.
         assertThat(BloomSizing.fpp(8L << 30, 10, 500_000_000L)).isLessThan(0.001);
     }
 

@@ -10,9 +10,9 @@ class ExactSizingTest {
 
     @Test
     void matchesTheMeasuredHundredMillionUuidRun() {
-        // docs/BENCHMARKS.md: 100 million UUIDs in 8 generations took 17.30 bytes per key of live table files.
+        // docs/BENCHMARKS.md, section "exact store": the live table files of 100 million UUIDs in 8 generations.
         assertThat(ExactSizing.bytesPerKey(100_000_000, 16, false, 8)).isCloseTo(17.30, within(0.01));
-        // A 12-million run of the same store measured 17.75 (its newest generation, still in level 0, weighs more):
+        // A run of the same store with 12 million keys, whose newest generation, still in level 0, weighs more:
         // within 5%.
         assertThat(ExactSizing.bytesPerKey(12_000_000, 16, false, 8)).isCloseTo(17.75, within(17.75 * 0.05));
     }
@@ -20,7 +20,7 @@ class ExactSizingTest {
     @Test
     void filterMemoryIsAboutTwoBytesPerKeyAtThePeak() {
         // A blocked Bloom filter at 0.1% takes 15.73 bits per key (deja size bloom --capacity 12500000 --fpp 0.001).
-        assertThat(ExactSizing.FILTER_BITS_PER_KEY).isCloseTo(15.73, within(0.01));
+        assertThat(ExactSize.FILTER_BITS_PER_KEY).isCloseTo(15.73, within(0.01));
         ExactSize size = Sizing.exact(100_000_000, 16, false);
         assertThat(size.peakFilterBytes()).isCloseTo(Math.round(100_000_000 * 1.125 * 15.73 / 8), within(200_000L));
     }
@@ -57,7 +57,8 @@ class ExactSizingTest {
         assertThat(size.generations()).isEqualTo(ExactSizing.DEFAULT_GENERATIONS);
         assertThat(size.diskBytes()).isEqualTo(Math.round(3_600_000 * size.bytesPerKey()));
         assertThat(size.peakDiskBytes()).isEqualTo(Math.round(3_600_000 * 1.125 * size.bytesPerKey()));
-        // Seed 002 holds 60 billion keys in about 1.5 TB (~25 bytes per key); deja's layout needs well under that.
+        // Segment's de-duplication design holds 60 billion keys in about 1.5 TB (~25 bytes per key); deja's layout
+        // needs well under that.
         assertThat(Sizing.exact(60_000_000_000L, 16, false).diskBytes() / 1e12).isBetween(0.8, 1.0);
     }
 

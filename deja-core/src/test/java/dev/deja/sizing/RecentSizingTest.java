@@ -8,30 +8,30 @@ import org.junit.jupiter.api.Test;
 
 class RecentSizingTest {
 
-    private static final long SEED_KEYS = 1000L * 3600; // 1,000 msg/s for one hour
+    private static final long NSQ_KEYS = 1000L * 3600; // the NSQ design's 1,000 msg/s for one hour
 
     @Test
-    void seed000ExampleUnderItsOwnReadingGivesItsFigure() {
-        // Seed 000 solves 0.9 = 1 - (1 - 1/N)^3,600,000: the probability of having LOST the key is 0.9.
-        // The real root is N = 1,563,460.63; the smallest whole N meeting it (ceiling) is the seed's 1,563,461.
-        assertThat(RecentSizing.bucketsForLost(SEED_KEYS, 0.9, 1)).isEqualTo(1_563_461L);
-        assertThat(Sizing.recentForLost(SEED_KEYS, 0.9, 1, false).buckets()).isEqualTo(1_563_461L);
-        assertThat(RecentSizing.heldProbability(1_563_461L, 1, SEED_KEYS)).isCloseTo(0.1, within(1e-6));
+    void theNsqExampleUnderItsOwnReadingGivesItsFigure() {
+        // The NSQ design solves 0.9 = 1 - (1 - 1/N)^3,600,000: the probability of having LOST the key is 0.9.
+        // The real root is N = 1,563,460.63; the smallest whole N meeting it (ceiling) is the design's 1,563,461.
+        assertThat(RecentSizing.bucketsForLost(NSQ_KEYS, 0.9, 1)).isEqualTo(1_563_461L);
+        assertThat(Sizing.recentForLost(NSQ_KEYS, 0.9, 1, false).buckets()).isEqualTo(1_563_461L);
+        assertThat(RecentSizing.heldProbability(1_563_461L, 1, NSQ_KEYS)).isCloseTo(0.1, within(1e-6));
     }
 
     @Test
-    void seed000ExampleUnderTheHeldReadingNeedsAboutTwentyTimesMore() {
+    void theNsqExampleUnderTheHeldReadingNeedsAboutTwentyTimesMore() {
         // Held with probability 0.9: N = 1 / (1 - 0.9^(1/x)) = 34,168,398.19..., rounded up.
-        long buckets = RecentSizing.bucketsFor(SEED_KEYS, 0.9, 1);
+        long buckets = RecentSizing.bucketsFor(NSQ_KEYS, 0.9, 1);
         assertThat(buckets).isEqualTo(34_168_399L);
-        double closedForm = 1 / -Math.expm1(Math.log(0.9) / SEED_KEYS);
+        double closedForm = 1 / -Math.expm1(Math.log(0.9) / NSQ_KEYS);
         assertThat(buckets).isEqualTo((long) Math.ceil(closedForm));
-        assertThat(Math.pow(1 - 1.0 / buckets, SEED_KEYS)).isGreaterThanOrEqualTo(0.9);
-        assertThat(Math.pow(1 - 1.0 / (buckets - 1), SEED_KEYS)).isLessThan(0.9);
+        assertThat(Math.pow(1 - 1.0 / buckets, NSQ_KEYS)).isGreaterThanOrEqualTo(0.9);
+        assertThat(Math.pow(1 - 1.0 / (buckets - 1), NSQ_KEYS)).isLessThan(0.9);
     }
 
     @Test
-    void oneWayIsTheSeedFormula() {
+    void oneWayIsTheNsqFormula() {
         for (long x : new long[] {0, 1, 1000, 123_456, 10_000_000}) {
             double expected = Math.pow(1 - 1.0 / 1_000_003, (double) x);
             // Math.pow on the rounded 1 - 1/N is itself off by ~x * 1e-16 relative: compare relatively.
@@ -73,18 +73,18 @@ class RecentSizingTest {
     void solversRoundTrip() {
         for (int ways = 1; ways <= 16; ways *= 2) {
             for (double p : new double[] {0.1, 0.5, 0.9, 0.999}) {
-                long buckets = RecentSizing.bucketsFor(SEED_KEYS, p, ways);
+                long buckets = RecentSizing.bucketsFor(NSQ_KEYS, p, ways);
                 assertThat(buckets % ways).isZero();
-                assertThat(RecentSizing.heldProbability(buckets, ways, SEED_KEYS))
+                assertThat(RecentSizing.heldProbability(buckets, ways, NSQ_KEYS))
                         .isGreaterThanOrEqualTo(p);
                 if (buckets > ways) {
-                    assertThat(RecentSizing.heldProbability(buckets - ways, ways, SEED_KEYS))
+                    assertThat(RecentSizing.heldProbability(buckets - ways, ways, NSQ_KEYS))
                             .isLessThan(p);
                 }
                 // The reverse: at those buckets, the key survives at least the window, and not one key more
                 // than keysHeld says.
                 long keys = RecentSizing.keysHeld(buckets, ways, p);
-                assertThat(keys).isGreaterThanOrEqualTo(SEED_KEYS);
+                assertThat(keys).isGreaterThanOrEqualTo(NSQ_KEYS);
                 assertThat(RecentSizing.heldProbability(buckets, ways, keys)).isGreaterThanOrEqualTo(p);
                 assertThat(RecentSizing.heldProbability(buckets, ways, keys + 1))
                         .isLessThan(p);
@@ -94,7 +94,7 @@ class RecentSizingTest {
 
     @Test
     void memoryRoundTrip() {
-        RecentSize size = Sizing.recent(SEED_KEYS, 0.9, 8, true);
+        RecentSize size = Sizing.recent(NSQ_KEYS, 0.9, 8, true);
         assertThat(size.bytes()).isEqualTo(size.buckets() * 16);
         assertThat(RecentSizing.bucketsForMemory(size.bytes(), 8, true)).isEqualTo(size.buckets());
         assertThat(RecentSizing.bucketsForMemory(size.bytes() + 127, 8, true)).isEqualTo(size.buckets());

@@ -2,7 +2,7 @@ package dev.deja.exact;
 
 import dev.deja.bloom.BloomFilter;
 import dev.deja.seen.Verdict;
-import dev.deja.sizing.ExactSizing;
+import dev.deja.sizing.ExactSize;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KeyFilter {
 
     /** False-positive rate of each part. */
-    static final double FPP = ExactSizing.FILTER_FPP;
+    static final double FPP = ExactSize.FILTER_FPP;
     /** The smallest part: a new store's first generation starts here and doubles as keys arrive. */
     static final long MIN_CAPACITY = 1 << 16;
 

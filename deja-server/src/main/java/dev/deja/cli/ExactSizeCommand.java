@@ -110,7 +110,7 @@ final class ExactSizeCommand implements Runnable {
                         Locale.ROOT,
                         "peak filter memory = x * (1 + 1/G) * %.2f bits / 8: a Bloom"
                                 + " filter at 0.1%% per generation, in front of RocksDB",
-                        ExactSizing.FILTER_BITS_PER_KEY))
+                        ExactSize.FILTER_BITS_PER_KEY))
                 .note(String.format(
                                 Locale.ROOT,
                                 "Calibrated on 100 million random UUIDs (%.2f bytes per key measured,"
