@@ -1,7 +1,7 @@
 package dev.deja.bloom;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
-import dev.deja.seen.Require;
 import dev.deja.sizing.BloomLayout;
 import dev.deja.sizing.BloomSizing;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.deja.bloom;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.deja.bloom;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;

@@ -1,6 +1,6 @@
 package dev.deja.compact;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import java.math.BigInteger;
 import java.util.Base64;
 

@@ -1,7 +1,7 @@
 package dev.deja.compact;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
-import dev.deja.seen.Require;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

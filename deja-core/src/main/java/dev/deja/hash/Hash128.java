@@ -3,7 +3,7 @@ package dev.deja.hash;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import java.util.List;
 
 /**

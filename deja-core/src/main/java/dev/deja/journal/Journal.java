@@ -1,6 +1,7 @@
 package dev.deja.journal;
 
 import dev.deja.background.SerialWork;
+import dev.deja.journal.deferred.DeferredWrites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #append} must be called by one thread at a time, under the owner's lock, in the order the operations
  * were applied to the store.
  */
-final class Journal implements AutoCloseable {
+final class Journal implements AutoCloseable, DeferredWrites.Writer {
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     private static final long EVERYSEC_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -176,7 +177,8 @@ final class Journal implements AutoCloseable {
      * class comment); does nothing otherwise. Call it after {@link #append} or {@link #sync}, outside the owner's
      * lock, so that their futures complete before this returns (or fail, if the disk refuses the write).
      */
-    void writeNow() {
+    @Override
+    public void writeNow() {
         if (inline && !queue.isEmpty()) {
             writeQueuedLocked();
         }

@@ -1,6 +1,6 @@
 package dev.deja.journal;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;

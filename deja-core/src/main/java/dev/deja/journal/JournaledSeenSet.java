@@ -1,8 +1,8 @@
 package dev.deja.journal;
 
+import dev.deja.checks.Require;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
 import java.io.IOException;
@@ -200,7 +200,8 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
      * or fails with {@link JournalWriteException}. Lets a server answer when durable without parking a thread; the
      * call itself still blocks while the journal's buffer is full, which is how a slow disk slows writers down.
      * Under {@code everysec} and {@code no} the records are written before this returns, or, inside
-     * {@link DeferredWrites#collect}, by that collection's {@link DeferredWrites#write}.
+     * {@code DeferredWrites.collect}, by that collection's {@code write} (the server batches its event loops'
+     * journal writes so).
      *
      * @throws IllegalArgumentException for a null or empty key or owners of the wrong length
      */

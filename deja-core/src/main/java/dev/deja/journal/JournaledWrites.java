@@ -1,8 +1,9 @@
 package dev.deja.journal;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
+import dev.deja.journal.deferred.DeferredWrites;
 import dev.deja.seen.HashedSeenSet;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.StoreClosedException;
 import dev.deja.seen.Verdict;
@@ -117,7 +118,9 @@ final class JournaledWrites {
         } finally {
             lock.unlock();
         }
-        DeferredWrites.written(journal);
+        if (journal.appendersWrite()) { // else the journal's background work writes them
+            DeferredWrites.written(journal);
+        }
         return takeBacks.settled(done, hashes, owners, changed).thenApply(durable -> out);
     }
 
@@ -137,7 +140,9 @@ final class JournaledWrites {
         } finally {
             lock.unlock();
         }
-        DeferredWrites.written(journal);
+        if (journal.appendersWrite()) { // else the journal's background work writes them
+            DeferredWrites.written(journal);
+        }
         return done.thenApply(durable -> erased);
     }
 

@@ -1,5 +1,6 @@
 package dev.deja.journal;
 
+import dev.deja.files.Directories;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,5 +1,6 @@
 package dev.deja.journal;
 
+import dev.deja.files.Directories;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

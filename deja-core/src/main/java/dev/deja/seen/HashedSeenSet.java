@@ -1,5 +1,6 @@
 package dev.deja.seen;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.deja.seen;
 
+import dev.deja.checks.Require;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

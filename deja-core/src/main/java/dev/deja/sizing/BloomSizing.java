@@ -1,6 +1,6 @@
 package dev.deja.sizing;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 
 /**
  * Sizing arithmetic for deja's blocked Bloom filter, where every key sets its {@code k} bits inside one

@@ -1,6 +1,6 @@
 package dev.deja.sizing;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 
 /**
  * A disk estimate for the {@code exact} store (RocksDB, after Segment's de-duplication design) per key and per

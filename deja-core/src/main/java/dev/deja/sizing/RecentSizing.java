@@ -1,6 +1,6 @@
 package dev.deja.sizing;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 
 /**
  * Retention arithmetic for deja's {@code recent} filter: how many buckets keep a key with a given probability

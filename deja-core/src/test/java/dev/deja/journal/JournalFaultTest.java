@@ -5,6 +5,7 @@ import static dev.deja.journal.JournaledSeenSetTest.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.deja.journal.deferred.DeferredWrites;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.Verdict;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.deja.exact;
 
+import dev.deja.checks.Require;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;

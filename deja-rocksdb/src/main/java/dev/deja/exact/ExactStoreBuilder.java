@@ -1,7 +1,7 @@
 package dev.deja.exact;
 
+import dev.deja.checks.Require;
 import dev.deja.journal.FsyncPolicy;
-import dev.deja.seen.Require;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.background.SerialWork;
+import dev.deja.exact.threads.ExactThreads;
 import dev.deja.hash.Hash128;
 import java.util.List;
 import org.rocksdb.ReadOptions;

@@ -1,6 +1,6 @@
 package dev.deja.exact;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 

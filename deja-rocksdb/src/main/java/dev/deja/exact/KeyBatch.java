@@ -1,7 +1,7 @@
 package dev.deja.exact;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
-import dev.deja.seen.Require;
 import java.util.Arrays;
 import java.util.List;
 

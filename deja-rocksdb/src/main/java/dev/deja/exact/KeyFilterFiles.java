@@ -1,7 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.bloom.BloomFilter;
-import dev.deja.journal.Directories;
+import dev.deja.files.Directories;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

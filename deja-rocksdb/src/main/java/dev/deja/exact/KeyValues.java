@@ -1,6 +1,6 @@
 package dev.deja.exact;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import dev.deja.seen.SeenSet;
 import java.util.List;
 import java.util.Optional;

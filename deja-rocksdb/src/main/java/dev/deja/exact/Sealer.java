@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.background.SerialWork;
+import dev.deja.exact.threads.ExactThreads;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import org.rocksdb.CompactRangeOptions;

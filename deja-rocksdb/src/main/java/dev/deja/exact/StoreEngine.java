@@ -1,6 +1,6 @@
 package dev.deja.exact;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import dev.deja.seen.Verdict;
 import java.nio.file.Path;
 import java.time.Clock;

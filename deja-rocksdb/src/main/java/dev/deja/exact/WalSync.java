@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.background.SerialWork;
+import dev.deja.exact.threads.ExactThreads;
 import dev.deja.journal.FsyncPolicy;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;

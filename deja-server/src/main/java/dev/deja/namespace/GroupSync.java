@@ -1,7 +1,7 @@
 package dev.deja.namespace;
 
 import dev.deja.background.SerialWork;
-import dev.deja.exact.ExactThreads;
+import dev.deja.exact.threads.ExactThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

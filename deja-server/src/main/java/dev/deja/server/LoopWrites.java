@@ -1,6 +1,6 @@
 package dev.deja.server;
 
-import dev.deja.journal.DeferredWrites;
+import dev.deja.journal.deferred.DeferredWrites;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.deja.seen;
+package dev.deja.checks;
 
+import dev.deja.seen.Verdict;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.deja.journal;
+package dev.deja.files;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

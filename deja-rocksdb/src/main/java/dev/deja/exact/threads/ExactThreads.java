@@ -1,4 +1,4 @@
-package dev.deja.exact;
+package dev.deja.exact.threads;
 
 import dev.deja.background.SerialWork;
 import dev.deja.background.TaskQueue;
@@ -19,6 +19,9 @@ import java.util.function.LongSupplier;
  *       may take minutes: its seal (a compaction, {@link Sealer}) and the loading of its key filter after a reopen
  *       ({@link FilterLoader}). Kept apart so that it never holds up the syncs.
  * </ul>
+ *
+ * <p>Not part of deja-rocksdb's API: the package is exported only to deja-server, whose exact namespaces run their
+ * background work on the same threads.
  */
 public final class ExactThreads {
 
@@ -49,7 +52,7 @@ public final class ExactThreads {
     }
 
     /** Work on whole generations (seals, filter loads) on the shared generation threads. */
-    static SerialWork generations(String name, LongSupplier run) {
+    public static SerialWork generations(String name, LongSupplier run) {
         return new SerialWork(name, Shared.GENERATIONS, run);
     }
 
