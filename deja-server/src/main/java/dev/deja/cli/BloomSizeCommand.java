@@ -10,6 +10,7 @@ import dev.deja.sizing.Sizing;
 import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,12 +28,9 @@ final class BloomSizeCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help and exit.")
-    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
-    private boolean help;
+    @Mixin
+    @SuppressWarnings("UnusedVariable") // read by picocli only
+    private HelpOption help;
 
     @Option(names = "--capacity", required = true, paramLabel = "KEYS", description = "Keys the filter must hold.")
     private long capacity;

@@ -11,6 +11,7 @@ import dev.deja.sizing.Sizing;
 import java.time.Duration;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,12 +37,9 @@ final class RecentSizeCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help and exit.")
-    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
-    private boolean help;
+    @Mixin
+    @SuppressWarnings("UnusedVariable") // read by picocli only
+    private HelpOption help;
 
     @Option(names = "--rate", required = true, paramLabel = "KEYS_PER_SECOND", description = "New keys per second.")
     private double rate;

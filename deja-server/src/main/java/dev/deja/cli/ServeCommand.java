@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -274,11 +275,9 @@ final class ServeCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int maxNamespaces;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Shows this help and exits.")
-    boolean help;
+    @Mixin
+    @SuppressWarnings("UnusedVariable") // read by picocli only
+    private HelpOption help;
 
     @Override
     public Integer call() throws Exception {

@@ -1,8 +1,8 @@
 package dev.deja.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -16,12 +16,9 @@ final class SizeCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "Show this help and exit.")
-    @SuppressWarnings("UnusedVariable") // declares --help to picocli, which sets it and prints the usage itself
-    private boolean help;
+    @Mixin
+    @SuppressWarnings("UnusedVariable") // read by picocli only
+    private HelpOption help;
 
     @Override
     public void run() {
