@@ -48,7 +48,7 @@ class ExactStoreTest {
     }
 
     @Test
-    void ownerSemanticsFollowSeed004() {
+    void sameOwnerIsARetryAndTheFirstOwnerKeepsTheKey() {
         try (ExactStore store = builder().open()) {
             assertThat(store.checkThenAdd(key("m1"), 7)).isEqualTo(NEW);
             assertThat(store.checkThenAdd(key("m1"), 7)).isEqualTo(RETRY);
