@@ -19,6 +19,7 @@ module dev.deja.core {
     exports dev.deja.bloom;
     exports dev.deja.recent;
     exports dev.deja.compact;
+    exports dev.deja.cuckoo;
     exports dev.deja.sizing;
     exports dev.deja.journal;
     exports dev.deja.checks to

@@ -31,4 +31,13 @@ public sealed interface ErrorEstimate {
      * @param effectiveWindow age of the oldest key still held; {@link Duration#ZERO} when empty
      */
     record Exact(Duration effectiveWindow) implements ErrorEstimate {}
+
+    /**
+     * Cuckoo: how full the tables are and the bound on the false-positive probability a new key meets right now.
+     *
+     * @param load       fingerprints held over slots, all tables together, in [0, 1]
+     * @param currentFpp bound on the probability that a key never added is reported as seen, at the current load
+     * @param targetFpp  that bound for one full table
+     */
+    record Cuckoo(double load, double currentFpp, double targetFpp) implements ErrorEstimate {}
 }

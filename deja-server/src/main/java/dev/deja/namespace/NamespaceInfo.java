@@ -51,6 +51,11 @@ public record NamespaceInfo(String name, String kind, Map<String, String> parame
             }
             case ErrorEstimate.Exact e ->
                 fields.put("effectiveWindowSeconds", e.effectiveWindow().toSeconds());
+            case ErrorEstimate.Cuckoo c -> {
+                fields.put("load", c.load());
+                fields.put("currentFpp", c.currentFpp());
+                fields.put("targetFpp", c.targetFpp());
+            }
         }
         return fields;
     }
