@@ -86,9 +86,23 @@ public final class RedisServer implements AutoCloseable {
         process = null;
     }
 
-    /** Stops the server and starts it again on the same port, with its data gone. */
+    /** Stops the server and starts it again on the same port; without persistence its data is gone. */
     public void restart() {
         stop();
+        launch();
+    }
+
+    /** Kills the server (SIGKILL, a crash) and starts it again on the same port, from what it had persisted. */
+    public void crashAndRestart() {
+        if (process != null) {
+            try {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            process = null;
+        }
         launch();
     }
 
