@@ -2,6 +2,10 @@ package dev.deja.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.redis.queue.ClaimedTask;
+import dev.deja.redis.queue.FailOutcome;
+import dev.deja.redis.queue.RetryQueue;
+import dev.deja.redis.queue.Task;
 import dev.deja.redis.testing.RedisClusterNodes;
 import dev.deja.redis.testing.RedisServer;
 import dev.deja.seen.Verdict;
@@ -10,19 +14,32 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class ClusterTest {
 
+    private static RedisClusterNodes cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisClusterNodes.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
     @Test
     void aThreeNodeClusterHoldsEachBucketInOneSlot() {
-        try (RedisClusterNodes cluster = RedisClusterNodes.start();
-                RedisSeenSet seen = RedisSeenSet.builder()
-                        .shards(Shards.cluster(cluster.uris()))
-                        .window(Duration.ofMinutes(10))
-                        .bucketTime(Duration.ofMinutes(2))
-                        .slices(64)
-                        .build()) {
+        try (RedisSeenSet seen = RedisSeenSet.builder()
+                .shards(Shards.cluster(cluster.uris()))
+                .window(Duration.ofMinutes(10))
+                .bucketTime(Duration.ofMinutes(2))
+                .slices(64)
+                .build()) {
             List<byte[]> keys = new ArrayList<>();
             long[] owners = new long[5000];
             for (int i = 0; i < 5000; i++) {
@@ -41,6 +58,21 @@ class ClusterTest {
                         .isPositive();
             }
             assertThat(seen.stats().memoryBytes()).isPositive();
+        }
+    }
+
+    @Test
+    void theRetryQueueLivesInTheSlotOfItsName() {
+        try (RetryQueue q = RetryQueue.builder()
+                .cluster(cluster.uris())
+                .name("cluster-queue")
+                .visibilityTimeout(Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(20))
+                .build()) {
+            assertThat(q.enqueue(Task.of("c1", "p"))).isTrue();
+            ClaimedTask claimed = q.claim(5).get(0);
+            assertThat(q.fail(claimed, "no")).isEqualTo(FailOutcome.RETRY_SCHEDULED);
+            assertThat(q.counts()).isEqualTo(new RetryQueue.Counts(1, 0, 0));
         }
     }
 }
