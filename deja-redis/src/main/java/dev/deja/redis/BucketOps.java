@@ -62,7 +62,8 @@ final class BucketOps {
                 }
                 calls.send(
                         part.node(),
-                        () -> CHECK_THEN_ADD.run(part.node(), part.buckets(), idsAndOwners(batch, open, expireAt)),
+                        () -> CHECK_THEN_ADD.run(
+                                part.node(), part.buckets(), expireAt, ids(batch, open), owners(batch, open)),
                         reply -> answered(open, (List<?>) reply, out),
                         () -> {});
             }
@@ -106,10 +107,9 @@ final class BucketOps {
         for (Group g : batch.groups) {
             for (Part part : g.parts()) {
                 for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
-                    byte[][] args = idsAndOwners(batch, chunk, null);
                     calls.send(
                             part.node(),
-                            () -> FORGET.run(part.node(), part.buckets(), args),
+                            () -> FORGET.run(part.node(), part.buckets(), ids(batch, chunk), owners(batch, chunk)),
                             reply -> {
                                 for (Object index : (List<?>) reply) {
                                     out[chunk.get(((Long) index).intValue())] = true;
@@ -151,26 +151,30 @@ final class BucketOps {
         return new BatchFailedException(out, calls.failedInstances(), unanswered, calls.firstFailure());
     }
 
-    private static byte[][] ids(BucketBatch batch, List<Integer> keys) {
-        byte[][] args = new byte[keys.size()][];
-        for (int j = 0; j < args.length; j++) {
-            args[j] = batch.ids[keys.get(j)];
+    /** The keys' ids, 16 bytes each, one after the other. */
+    private static byte[] ids(BucketBatch batch, List<Integer> keys) {
+        byte[] out = new byte[16 * keys.size()];
+        for (int j = 0; j < keys.size(); j++) {
+            System.arraycopy(batch.ids[keys.get(j)], 0, out, 16 * j, 16);
         }
-        return args;
+        return out;
     }
 
-    /** {@code [expireAt,] id, owner, id, owner, ...}; without {@code expireAt} when it is null. */
-    private static byte[][] idsAndOwners(BucketBatch batch, List<Integer> keys, byte[] expireAt) {
-        int first = expireAt == null ? 0 : 1;
-        byte[][] args = new byte[first + 2 * keys.size()][];
-        if (expireAt != null) {
-            args[0] = expireAt;
+    /** The keys' owners, each a length byte then its bytes. */
+    private static byte[] owners(BucketBatch batch, List<Integer> keys) {
+        int length = 0;
+        for (int i : keys) {
+            length += 1 + batch.owners[i].length;
         }
-        for (int j = 0; j < keys.size(); j++) {
-            args[first + 2 * j] = batch.ids[keys.get(j)];
-            args[first + 2 * j + 1] = batch.owners[keys.get(j)];
+        byte[] out = new byte[length];
+        int at = 0;
+        for (int i : keys) {
+            byte[] owner = batch.owners[i];
+            out[at++] = (byte) owner.length;
+            System.arraycopy(owner, 0, out, at, owner.length);
+            at += owner.length;
         }
-        return args;
+        return out;
     }
 
     private static byte[] ascii(long value) {

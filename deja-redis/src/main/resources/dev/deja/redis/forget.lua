@@ -1,9 +1,15 @@
 -- Erases ids from buckets of Tapjoy's Redis de-dup design when they are held under the caller's owner.
--- KEYS: the buckets to look in; ARGV: one (id, owner) pair per key; owner '' erases whoever holds it.
+-- KEYS: the buckets to look in; ARGV[1]: the ids, 16 bytes each; ARGV[2]: their owners, each a length byte then
+-- that many bytes (length 0: erase whoever holds it).
 -- Returns the 0-based indexes of the keys erased.
+local packed, packedOwners = ARGV[1], ARGV[2]
 local out = {}
-for i = 1, #ARGV / 2 do
-  local id, owner = ARGV[2 * i - 1], ARGV[2 * i]
+local at = 1
+for i = 1, #packed / 16 do
+  local id = string.sub(packed, 16 * i - 15, 16 * i)
+  local length = string.byte(packedOwners, at)
+  local owner = string.sub(packedOwners, at + 1, at + length)
+  at = at + 1 + length
   local erased = false
   for k = 1, #KEYS do
     local held = redis.call('HGET', KEYS[k], id)
