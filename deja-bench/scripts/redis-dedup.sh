@@ -4,7 +4,7 @@
 # Usage: deja-bench/scripts/redis-dedup.sh [--keys 2000000] [--batch 500000] [--rounds 5] [redis-server options after --]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-jar="$ROOT/deja-bench/target/benchmarks.jar"
+jar="${DEJA_BENCH_JAR:-$ROOT/deja-bench/target/benchmarks.jar}"
 [ -f "$jar" ] || { echo "build it first: mvn -q -B -pl deja-bench -am package -DskipTests" >&2; exit 1; }
 command -v redis-server >/dev/null || { echo "redis-server is not installed (apt-get install -y redis-server)" >&2; exit 1; }
 args=(); server=()

@@ -11,7 +11,9 @@ import dev.deja.seen.Verdict;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -153,10 +155,17 @@ public final class RedisSeenSet implements SeenSet {
     @Override
     public SeenStats stats() {
         open();
-        long memory = plan.all().stream().map(Node::usedMemory).toList().stream()
-                .map(CompletableFuture::join)
-                .mapToLong(Long::longValue)
-                .sum();
+        long memory = 0;
+        for (Node node : plan.all()) {
+            try {
+                memory += node.usedMemory().get(clients.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                throw new RedisStoreException(node.name(), "INFO memory failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedisStoreException(node.name(), "INFO memory interrupted", e);
+            }
+        }
         return new SeenStats(
                 "redis",
                 guarantee(),

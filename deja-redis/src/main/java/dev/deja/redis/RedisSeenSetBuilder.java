@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * Builds a {@link RedisSeenSet}: where its buckets live, how long keys are held and how the keys are spread so that
  * each bucket keeps a few hundred entries (Redis keeps a hash in its compact listpack encoding up to
- * {@code hash-max-listpack-entries}, 128 by default).
+ * {@code hash-max-listpack-entries}, 512 by default, and values up to {@code hash-max-listpack-value} bytes, 64).
  */
 public final class RedisSeenSetBuilder {
 
@@ -72,7 +72,7 @@ public final class RedisSeenSetBuilder {
         return this;
     }
 
-    /** The entries a bucket should hold at the expected rate (default 100; at most Redis's listpack limit). */
+    /** The entries a bucket should hold at the expected rate (default 100; well under Redis's listpack limit). */
     public RedisSeenSetBuilder entriesPerBucket(int entries) {
         this.entriesPerBucket = (int) Require.positive("entriesPerBucket", entries);
         return this;

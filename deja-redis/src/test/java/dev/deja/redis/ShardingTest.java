@@ -1,6 +1,7 @@
 package dev.deja.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.deja.redis.testing.RedisServer;
 import dev.deja.seen.Verdict;
@@ -122,6 +123,43 @@ class ShardingTest {
             assertThat(keysIn(c)).as("new buckets reach the new instance").isEqualTo(cBefore + 10);
             assertThat(seen.forgetAll(old, all(old.size(), 1))).containsOnly(true);
             assertThat(seen.checkAll(old)).containsOnly(false);
+        }
+    }
+
+    @Test
+    void aBatchThatFailsOnOneInstanceSaysWhichKeysWereRecorded() {
+        try (RedisSeenSet seen = RedisSeenSet.builder()
+                .shards(Shards.standalone(a.uri(), b.uri()))
+                .window(Duration.ofMinutes(10))
+                .bucketTime(Duration.ofMinutes(1))
+                .slices(20)
+                .timeout(Duration.ofSeconds(2))
+                .build()) {
+            List<byte[]> keys = keys("half-", 1000);
+            long[] owners = all(keys.size(), 9);
+            b.stop();
+            BatchFailedException failed =
+                    catchThrowableOfType(BatchFailedException.class, () -> seen.checkThenAddAll(keys, owners));
+            assertThat(failed.failedInstances()).containsExactly("redis://127.0.0.1:" + b.port());
+            assertThat(failed).hasMessageContaining("127.0.0.1:" + b.port());
+            Verdict[] answered = failed.answered();
+            List<byte[]> recorded = new ArrayList<>();
+            List<byte[]> unknown = new ArrayList<>();
+            for (int i = 0; i < answered.length; i++) {
+                assertThat(answered[i]).isIn(Verdict.NEW, null);
+                (answered[i] == null ? unknown : recorded).add(keys.get(i));
+            }
+            assertThat(recorded).isNotEmpty();
+            assertThat(unknown).isNotEmpty();
+            assertThat(seen.checkAll(recorded))
+                    .as("every key answered is in Redis")
+                    .containsOnly(true);
+
+            b.restart();
+            assertThat(seen.checkThenAddAll(unknown, all(unknown.size(), 9))).containsOnly(Verdict.NEW);
+            assertThat(seen.checkThenAddAll(keys, owners))
+                    .as("the whole batch sent again")
+                    .containsOnly(Verdict.RETRY);
         }
     }
 }
