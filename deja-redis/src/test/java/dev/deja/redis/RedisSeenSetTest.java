@@ -195,6 +195,27 @@ class RedisSeenSetTest {
     }
 
     @Test
+    void aTimeoutIsAnErrorNamingTheInstanceAndNothingIsAnsweredNew() {
+        try (RedisSeenSet seen = RedisSeenSet.builder()
+                .redis(redis.uri())
+                .prefix("timeout")
+                .window(Duration.ofMinutes(10))
+                .slices(4)
+                .timeout(Duration.ofMillis(300))
+                .build()) {
+            assertThat(redis.cli("client", "pause", "1500", "all")).isEqualTo("OK");
+            assertThatThrownBy(() -> seen.checkThenAdd("paused", 1))
+                    .isInstanceOf(BatchFailedException.class)
+                    .hasMessageContaining("127.0.0.1:" + redis.port())
+                    .hasMessageContaining("timed out")
+                    .satisfies(e ->
+                            assertThat(((BatchFailedException) e).answered()).containsOnlyNulls());
+            assertThat(redis.cli("client", "unpause")).isEqualTo("OK");
+            assertThat(seen.checkThenAdd("paused", 1)).isIn(Verdict.NEW, Verdict.RETRY);
+        }
+    }
+
+    @Test
     void declaresWhatItMayGetWrongAndWhatItReliesOn() {
         try (SeenSet seen = store("guarantee")) {
             assertThat(seen.guarantee()).isEqualTo(Guarantee.EXACT_WITHIN_WINDOW);
