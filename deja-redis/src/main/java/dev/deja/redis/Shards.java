@@ -33,7 +33,11 @@ public final class Shards {
         return standalone(List.of(uris));
     }
 
-    /** One Redis Cluster, reached through any of these of its nodes. */
+    /**
+     * One Redis Cluster, reached through any of these of its nodes. Lettuce's cluster connection reconnects by itself
+     * and may send a call again whose reply was lost: a key so recorded twice answers {@code RETRY} when it carries an
+     * owner, {@code DUPLICATE} when it does not, so give owners on a cluster.
+     */
     public static Shards cluster(List<RedisURI> seeds) {
         return new Shards(seeds, /* cluster= */ true);
     }
