@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
 /**
  * De-duplication of random UUIDs on one Redis: {@link RedisSeenSet} (Tapjoy's design: binary ids in per-bucket
  * hashes, one Lua call per bucket per batch) beside the plain way, {@code SET <uuid> <owner> NX EX 86400} per id,
- * pipelined through the same Lettuce client in the same batches (without owners: {@code SET <uuid> 1 NX EX 86400}). Each round empties Redis ({@code FLUSHALL}), loads
+ * pipelined through the same Lettuce client in the same batches (without owners: {@code SET <uuid> 1 NX EX 86400}).
+ * Each side reports its time, Redis's memory per id and Redis's CPU time per id ({@code INFO cpu}, user and system). Each round empties Redis ({@code FLUSHALL}), loads
  * every id through one side and reads {@code used_memory} ({@code INFO memory}) before and after; the sides alternate,
  * the first swapped every other round. Owners are Kafka-style (partition 3, consecutive offsets from 81,418,110,694).
  *
@@ -60,7 +61,7 @@ public final class RedisDedupRun implements Runnable {
             description = "record each id under a Kafka-style owner (default ${DEFAULT-VALUE}); false: no owner")
     private boolean owners;
 
-    private record Result(double seconds, double bytesPerId) {}
+    private record Result(double seconds, double bytesPerId, double redisCpuMicrosPerId) {}
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new RedisDedupRun()).execute(args));
@@ -108,15 +109,17 @@ public final class RedisDedupRun implements Runnable {
                 String label = round == 0 ? "warm-up" : "round " + round;
                 System.out.printf(
                         Locale.ROOT,
-                        "%s: deja %.3f s (%.0f ids/s, %.1f bytes/id)  SET NX EX %.3f s (%.0f ids/s, %.1f bytes/id)"
-                                + "  rate ratio %.2fx%n",
+                        "%s: deja %.3f s (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id)  SET NX EX %.3f s"
+                                + " (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id)  rate ratio %.2fx%n",
                         label,
                         deja.seconds(),
                         keys / deja.seconds(),
                         deja.bytesPerId(),
+                        deja.redisCpuMicrosPerId(),
                         plain.seconds(),
                         keys / plain.seconds(),
                         plain.bytesPerId(),
+                        plain.redisCpuMicrosPerId(),
                         plain.seconds() / deja.seconds());
                 if (round > 0) {
                     ratios.add(plain.seconds() / deja.seconds());
@@ -134,15 +137,17 @@ public final class RedisDedupRun implements Runnable {
     private Result measure(StatefulRedisConnection<String, String> admin, Runnable load) {
         admin.sync().flushall();
         long before = usedMemory(admin);
+        double cpuBefore = redisCpuSeconds(admin);
         long start = System.nanoTime();
         load.run();
         double seconds = (System.nanoTime() - start) / 1e9;
+        double cpu = redisCpuSeconds(admin) - cpuBefore;
         long after = usedMemory(admin);
         long held = admin.sync().dbsize();
         if (held == 0) {
             throw new IllegalStateException("nothing was stored");
         }
-        return new Result(seconds, (double) (after - before) / keys);
+        return new Result(seconds, (double) (after - before) / keys, cpu * 1e6 / keys);
     }
 
     private void dedupDeja(RedisSeenSet seen, List<String> ids) {
@@ -189,6 +194,18 @@ public final class RedisDedupRun implements Runnable {
     /** Partition 3, offsets counting up from 81,418,110,694, in Tapjoy's 2 + 6 bytes. */
     private static long owner(int i) {
         return (3L << 48) | (81_418_110_694L + i);
+    }
+
+    /** The CPU time Redis has used, user and system ({@code INFO cpu}). */
+    private static double redisCpuSeconds(StatefulRedisConnection<String, String> admin) {
+        double total = 0;
+        for (String line : (Iterable<String>) admin.sync().info("cpu").lines()::iterator) {
+            if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+                total +=
+                        Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return total;
     }
 
     private static long usedMemory(StatefulRedisConnection<String, String> admin) {
