@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -39,19 +40,21 @@ class RestartTest {
                         .timeout(Duration.ofSeconds(2))
                         .build()) {
             List<byte[]> answeredNew = new ArrayList<>();
-            List<String> failures = new ArrayList<>();
-            AtomicBoolean crashed = new AtomicBoolean();
+            List<String> failures = new CopyOnWriteArrayList<>();
+            AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger batches = new AtomicInteger();
             CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
                 int successesAfterFailure = 0;
-                for (int b = 0; successesAfterFailure < 3 && b < 10_000; b++) {
+                for (int b = 0;
+                        (!stop.get() || (!failures.isEmpty() && successesAfterFailure < 3)) && b < 10_000;
+                        b++) {
                     List<byte[]> batch = keys("r-", b * 2000, 2000);
                     long[] owners = new long[batch.size()];
                     Arrays.fill(owners, b + 1);
                     Verdict[] out;
                     try {
                         out = seen.checkThenAddAll(batch, owners);
-                        if (crashed.get()) {
+                        if (!failures.isEmpty()) {
                             successesAfterFailure++;
                         }
                     } catch (BatchFailedException e) {
@@ -69,11 +72,15 @@ class RestartTest {
                     batches.incrementAndGet();
                 }
             });
-            while (batches.get() < 5) {
-                Thread.sleep(10);
+            for (int crash = 0; crash < 5 && failures.isEmpty(); crash++) {
+                int before = batches.get();
+                while (batches.get() < before + 5 && !load.isDone()) {
+                    Thread.sleep(10);
+                }
+                redis.crashAndRestart();
+                Thread.sleep(200);
             }
-            redis.crashAndRestart();
-            crashed.set(true);
+            stop.set(true);
             load.get();
             assertThat(failures).isNotEmpty();
             assertThat(failures).allMatch(m -> m.contains("127.0.0.1:" + redis.port()));
