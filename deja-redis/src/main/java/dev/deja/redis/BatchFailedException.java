@@ -19,11 +19,12 @@ public final class BatchFailedException extends RedisStoreException {
     @SuppressWarnings("serial") // an immutable list
     private final List<String> failedInstances;
 
-    BatchFailedException(Verdict[] answered, List<String> failedInstances, int unanswered, Throwable cause) {
+    BatchFailedException(
+            Verdict[] answered, List<String> failedInstances, int unanswered, String why, Throwable cause) {
         super(
                 String.join(", ", failedInstances),
-                unanswered + " of " + answered.length + " keys unanswered (their bucket calls failed: "
-                        + cause.getMessage() + "); the other keys are recorded",
+                unanswered + " of " + answered.length + " keys unanswered (their bucket calls failed: " + why
+                        + "); the other keys are recorded",
                 cause);
         this.answered = answered.clone();
         this.failedInstances = List.copyOf(failedInstances);

@@ -148,7 +148,8 @@ final class BucketOps {
 
     private static BatchFailedException failed(Verdict[] out, Calls calls) {
         int unanswered = (int) Arrays.stream(out).filter(v -> v == null).count();
-        return new BatchFailedException(out, calls.failedInstances(), unanswered, calls.firstFailure());
+        return new BatchFailedException(
+                out, calls.failedInstances(), unanswered, calls.describe(), calls.firstFailure());
     }
 
     /** The keys' ids, 16 bytes each, one after the other. */

@@ -37,13 +37,13 @@ final class Calls {
     }
 
     /**
-     * Waits for every reply, at most {@code timeout} beyond the commands' own timeouts, and hands each to its
-     * consumer.
+     * Waits for every reply, at most a second beyond the commands' own {@code timeout} (after which Lettuce fails
+     * them), and hands each to its consumer.
      *
      * @return whether every call succeeded
      */
     boolean await(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
         for (Pending p : pending) {
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
@@ -77,11 +77,16 @@ final class Calls {
 
     /** The first failure, described with its instance. */
     RedisStoreException failure(String what) {
-        String message = what + " failed: "
-                + (firstFailure instanceof TimeoutException
-                        ? "no reply in time"
-                        : firstFailure.getClass().getSimpleName() + ": " + firstFailure.getMessage());
-        return new RedisStoreException(String.join(", ", failedInstances), message, firstFailure);
+        return new RedisStoreException(
+                String.join(", ", failedInstances), what + " failed: " + describe(), firstFailure);
+    }
+
+    /** What the first failure was, in a few words. */
+    String describe() {
+        if (firstFailure instanceof TimeoutException) {
+            return "timed out (no reply in time)";
+        }
+        return firstFailure.getClass().getSimpleName() + ": " + firstFailure.getMessage();
     }
 
     /** The first failure, unwrapped. */

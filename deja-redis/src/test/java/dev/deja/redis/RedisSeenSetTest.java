@@ -114,7 +114,7 @@ class RedisSeenSetTest {
                 .slices(1)
                 .build()) {
             UUID id = UUID.randomUUID();
-            long ts = Instant.parse("2026-11-29T00:00:30Z").toEpochMilli();
+            long ts = System.currentTimeMillis() / 60_000 * 60_000 + 30_000;
             seen.checkThenAddAll(
                     List.of(id.toString().getBytes(StandardCharsets.US_ASCII)), new long[] {3}, new long[] {ts});
             String bucket = "layout:{0}:" + ts / 60_000;
