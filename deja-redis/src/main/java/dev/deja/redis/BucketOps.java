@@ -1,0 +1,184 @@
+package dev.deja.redis;
+
+import dev.deja.redis.BucketBatch.Group;
+import dev.deja.redis.BucketBatch.Part;
+import dev.deja.redis.node.Script;
+import dev.deja.seen.Verdict;
+import io.lettuce.core.ScriptOutputType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The three bucket operations of a batch, each one script call per bucket group and instance (at most
+ * {@link BucketBatch#MAX_KEYS_PER_CALL} keys a call), all sent before the first reply is awaited. Buckets that live
+ * in the other shard configuration than the written one (a call without a timestamp over the cut-over) are read first,
+ * in a call of their own.
+ */
+final class BucketOps {
+
+    private static final Script CHECK_THEN_ADD =
+            Script.load(BucketOps.class, "check-then-add.lua", ScriptOutputType.MULTI);
+    private static final Script CHECK = Script.load(BucketOps.class, "check.lua", ScriptOutputType.MULTI);
+    private static final Script FORGET = Script.load(BucketOps.class, "forget.lua", ScriptOutputType.MULTI);
+
+    /** Every script, for loading them once at start. */
+    static final List<Script> SCRIPTS = List.of(CHECK_THEN_ADD, CHECK, FORGET);
+
+    private final BucketLayout layout;
+    private final Duration timeout;
+
+    BucketOps(BucketLayout layout, Duration timeout) {
+        this.layout = layout;
+        this.timeout = timeout;
+    }
+
+    /** Records every key and answers each; see {@link BatchFailedException} for a batch that fails part way. */
+    Verdict[] checkThenAdd(BucketBatch batch, long nowMillis) {
+        Verdict[] out = new Verdict[batch.ids.length];
+        Calls calls = new Calls();
+        for (Group g : batch.groups) {
+            for (Part part : g.parts().subList(1, g.parts().size())) {
+                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                    calls.send(
+                            part.node(),
+                            () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                            reply -> heldElsewhere(batch, chunk, (List<?>) reply, out),
+                            () -> {});
+                }
+            }
+        }
+        if (!calls.await(timeout)) {
+            throw failed(out, calls);
+        }
+        for (Group g : batch.groups) {
+            Part part = g.parts().get(0);
+            byte[] expireAt = ascii(layout.expireAt(g.bucket(), nowMillis));
+            for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                List<Integer> open = chunk.stream().filter(i -> out[i] == null).toList();
+                if (open.isEmpty()) {
+                    continue;
+                }
+                calls.send(
+                        part.node(),
+                        () -> CHECK_THEN_ADD.run(
+                                part.node(), part.buckets(), expireAt, ids(batch, open), owners(batch, open)),
+                        reply -> answered(open, (List<?>) reply, out),
+                        () -> {});
+            }
+        }
+        if (!calls.await(timeout)) {
+            throw failed(out, calls);
+        }
+        return out;
+    }
+
+    /** Whether each key is held in any bucket it may be in. */
+    boolean[] check(BucketBatch batch) {
+        boolean[] out = new boolean[batch.ids.length];
+        Calls calls = new Calls();
+        for (Group g : batch.groups) {
+            for (Part part : g.parts()) {
+                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                    calls.send(
+                            part.node(),
+                            () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                            reply -> {
+                                List<?> held = (List<?>) reply;
+                                for (int j = 0; j < chunk.size(); j++) {
+                                    out[chunk.get(j)] |= held.get(j) != null;
+                                }
+                            },
+                            () -> {});
+                }
+            }
+        }
+        if (!calls.await(timeout)) {
+            throw calls.failure("check of " + out.length + " keys");
+        }
+        return out;
+    }
+
+    /** Erases each key held under its owner (or any, for no owner); says which were erased. */
+    boolean[] forget(BucketBatch batch) {
+        boolean[] out = new boolean[batch.ids.length];
+        Calls calls = new Calls();
+        for (Group g : batch.groups) {
+            for (Part part : g.parts()) {
+                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                    calls.send(
+                            part.node(),
+                            () -> FORGET.run(part.node(), part.buckets(), ids(batch, chunk), owners(batch, chunk)),
+                            reply -> {
+                                for (Object index : (List<?>) reply) {
+                                    out[chunk.get(((Long) index).intValue())] = true;
+                                }
+                            },
+                            () -> {});
+                }
+            }
+        }
+        if (!calls.await(timeout)) {
+            throw calls.failure("forget of " + out.length + " keys (some may be erased)");
+        }
+        return out;
+    }
+
+    private static void heldElsewhere(BucketBatch batch, List<Integer> chunk, List<?> held, Verdict[] out) {
+        for (int j = 0; j < chunk.size(); j++) {
+            byte[] owner = (byte[]) held.get(j);
+            int i = chunk.get(j);
+            if (owner != null && out[i] == null) {
+                boolean same = batch.owners[i].length > 0 && Arrays.equals(owner, batch.owners[i]);
+                out[i] = same ? Verdict.RETRY : Verdict.DUPLICATE;
+            }
+        }
+    }
+
+    private static void answered(List<Integer> keys, List<?> codes, Verdict[] out) {
+        for (int i : keys) {
+            out[i] = Verdict.NEW;
+        }
+        for (Object code : codes) {
+            long c = (Long) code;
+            out[keys.get((int) (c >> 1))] = (c & 1) == 1 ? Verdict.RETRY : Verdict.DUPLICATE;
+        }
+    }
+
+    private static BatchFailedException failed(Verdict[] out, Calls calls) {
+        int unanswered = (int) Arrays.stream(out).filter(v -> v == null).count();
+        return new BatchFailedException(
+                out, calls.failedInstances(), unanswered, calls.describe(), calls.firstFailure());
+    }
+
+    /** The keys' ids, 16 bytes each, one after the other. */
+    private static byte[] ids(BucketBatch batch, List<Integer> keys) {
+        byte[] out = new byte[16 * keys.size()];
+        for (int j = 0; j < keys.size(); j++) {
+            System.arraycopy(batch.ids[keys.get(j)], 0, out, 16 * j, 16);
+        }
+        return out;
+    }
+
+    /** The keys' owners, each a length byte then its bytes. */
+    private static byte[] owners(BucketBatch batch, List<Integer> keys) {
+        int length = 0;
+        for (int i : keys) {
+            length += 1 + batch.owners[i].length;
+        }
+        byte[] out = new byte[length];
+        int at = 0;
+        for (int i : keys) {
+            byte[] owner = batch.owners[i];
+            out[at++] = (byte) owner.length;
+            System.arraycopy(owner, 0, out, at, owner.length);
+            at += owner.length;
+        }
+        return out;
+    }
+
+    private static byte[] ascii(long value) {
+        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    }
+}

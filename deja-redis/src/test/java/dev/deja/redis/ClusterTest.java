@@ -1,0 +1,78 @@
+package dev.deja.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.redis.queue.ClaimedTask;
+import dev.deja.redis.queue.FailOutcome;
+import dev.deja.redis.queue.RetryQueue;
+import dev.deja.redis.queue.Task;
+import dev.deja.redis.testing.RedisClusterNodes;
+import dev.deja.redis.testing.RedisServer;
+import dev.deja.seen.Verdict;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ClusterTest {
+
+    private static RedisClusterNodes cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisClusterNodes.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void aThreeNodeClusterHoldsEachBucketInOneSlot() {
+        try (RedisSeenSet seen = RedisSeenSet.builder()
+                .shards(Shards.cluster(cluster.uris()))
+                .window(Duration.ofMinutes(10))
+                .bucketTime(Duration.ofMinutes(2))
+                .slices(64)
+                .build()) {
+            List<byte[]> keys = new ArrayList<>();
+            long[] owners = new long[5000];
+            for (int i = 0; i < 5000; i++) {
+                keys.add(("cluster-" + i).getBytes(StandardCharsets.UTF_8));
+                owners[i] = i + 1L;
+            }
+            assertThat(seen.checkThenAddAll(keys, owners)).containsOnly(Verdict.NEW);
+            assertThat(seen.checkThenAddAll(keys, owners)).containsOnly(Verdict.RETRY);
+            assertThat(seen.checkThenAddAll(keys, null)).containsOnly(Verdict.DUPLICATE);
+            assertThat(seen.forgetAll(keys.subList(0, 100), Arrays.copyOf(owners, 100)))
+                    .containsOnly(true);
+            assertThat(seen.checkAll(keys.subList(0, 101))).containsOnlyOnce(true);
+            for (RedisServer node : cluster.nodes()) {
+                assertThat(Long.parseLong(node.cli("dbsize")))
+                        .as("node %d", node.port())
+                        .isPositive();
+            }
+            assertThat(seen.stats().memoryBytes()).isPositive();
+        }
+    }
+
+    @Test
+    void theRetryQueueLivesInTheSlotOfItsName() {
+        try (RetryQueue q = RetryQueue.builder()
+                .cluster(cluster.uris())
+                .name("cluster-queue")
+                .visibilityTimeout(Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(20))
+                .build()) {
+            assertThat(q.enqueue(Task.of("c1", "p"))).isTrue();
+            ClaimedTask claimed = q.claim(5).get(0);
+            assertThat(q.fail(claimed, "no")).isEqualTo(FailOutcome.RETRY_SCHEDULED);
+            assertThat(q.counts()).isEqualTo(new RetryQueue.Counts(1, 0, 0));
+        }
+    }
+}
