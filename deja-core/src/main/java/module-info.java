@@ -23,7 +23,8 @@ module dev.deja.core {
     exports dev.deja.sizing;
     exports dev.deja.journal;
     exports dev.deja.checks to
-            dev.deja.rocksdb;
+            dev.deja.rocksdb,
+            dev.deja.redis;
     exports dev.deja.files to
             dev.deja.rocksdb,
             dev.deja.server;

@@ -1,8 +1,8 @@
 package dev.deja.redis;
 
+import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
 import dev.deja.redis.node.Node;
-import dev.deja.seen.Require;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

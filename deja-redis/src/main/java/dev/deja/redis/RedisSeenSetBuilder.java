@@ -1,8 +1,8 @@
 package dev.deja.redis;
 
+import dev.deja.checks.Require;
 import dev.deja.redis.node.Clients;
 import dev.deja.redis.node.Node;
-import dev.deja.seen.Require;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.deja.redis;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import io.lettuce.core.RedisURI;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package dev.deja.redis.queue;
 
+import dev.deja.checks.Require;
 import dev.deja.redis.RedisStoreException;
 import dev.deja.redis.node.Clients;
 import dev.deja.redis.node.Node;
 import dev.deja.redis.node.Script;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;

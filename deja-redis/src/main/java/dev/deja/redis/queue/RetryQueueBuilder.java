@@ -1,9 +1,9 @@
 package dev.deja.redis.queue;
 
+import dev.deja.checks.Require;
 import dev.deja.redis.RedisStoreException;
 import dev.deja.redis.node.Clients;
 import dev.deja.redis.node.Node;
-import dev.deja.seen.Require;
 import dev.deja.seen.SeenSet;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;

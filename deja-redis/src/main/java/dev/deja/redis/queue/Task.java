@@ -1,6 +1,6 @@
 package dev.deja.redis.queue;
 
-import dev.deja.seen.Require;
+import dev.deja.checks.Require;
 import dev.deja.seen.SeenSet;
 
 /**
