@@ -1,0 +1,216 @@
+package dev.deja.kafka.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.kafka.broker.EmbeddedBroker;
+import dev.deja.kafka.broker.Topics;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker as a separate process, killed with SIGKILL at random moments while messages (5% copies, some far apart)
+ * are produced, and started again each time. Then a read_committed consumer checks the output: exactly-once, every
+ * unique id exactly once; at-least-once, none missing. System properties {@code chaos.messages} and
+ * {@code chaos.kills} scale it up (deja-kafka/scripts/chaos.sh runs 1,000,000 messages and 5 kills).
+ */
+class ChaosTest {
+
+    private static final int MESSAGES = Integer.getInteger("chaos.messages", 20_000);
+    private static final int KILLS = Integer.getInteger("chaos.kills", 3);
+    private static final long SEED = Long.getLong("chaos.seed", 37);
+
+    private static EmbeddedBroker broker;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void exactlyOnceSurvivesKillsWithEveryIdOnce() throws Exception {
+        Map<String, Integer> out = run(Guarantee.EXACTLY_ONCE, "eos");
+        assertThat(out)
+                .allSatisfy(
+                        (id, copies) -> assertThat(copies).as("copies of " + id).isEqualTo(1));
+    }
+
+    @Test
+    void atLeastOnceSurvivesKillsWithNoIdMissing() throws Exception {
+        run(Guarantee.AT_LEAST_ONCE, "alos");
+    }
+
+    /** Runs the chaos, checks that no unique id is missing, and returns how often each came out. */
+    private Map<String, Integer> run(Guarantee guarantee, String name) throws Exception {
+        String input = name + "-in";
+        String output = name + "-out";
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            Topics.create(admin, 3, input, output);
+        }
+        List<DemoStream.Message> messages = DemoStream.generate(MESSAGES, 0.05, SEED);
+        Set<String> unique = new HashSet<>();
+        messages.forEach(m -> unique.add(m.id()));
+        AtomicReference<Exception> producerFailure = new AtomicReference<>();
+        Thread producer = new Thread(() -> produce(input, messages, producerFailure), "chaos-producer");
+        producer.start();
+        Random random = new Random(SEED);
+        List<String> command = command(guarantee, name, input, output);
+        Process worker = start(command, 0);
+        for (int kill = 1; kill <= KILLS; kill++) {
+            Thread.sleep(3_000 + random.nextInt(4_000));
+            worker.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no commit
+            worker = start(command, kill);
+        }
+        producer.join();
+        assertThat(producerFailure.get()).isNull();
+        try {
+            Map<String, Integer> counts = readCommitted(output, unique.size());
+            assertThat(counts.keySet()).as("ids out").containsAll(unique).hasSize(unique.size());
+            return counts;
+        } finally {
+            worker.destroy();
+            worker.waitFor();
+        }
+    }
+
+    private List<String> command(Guarantee guarantee, String name, String input, String output) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(
+                java,
+                "-Xmx256m",
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                KafkaMain.class.getName(),
+                "run",
+                "--bootstrap",
+                broker.bootstrapServers(),
+                "--input",
+                input,
+                "--output",
+                output,
+                "--id",
+                "json:messageId",
+                "--input-keyed-by-id",
+                "--guarantee",
+                guarantee.toString(),
+                "--application-id",
+                "chaos-" + name,
+                "--data-dir",
+                dir.resolve(name).toString(),
+                "--replication-factor",
+                "1",
+                "--standby-replicas",
+                "0",
+                "--http-port",
+                "-1");
+    }
+
+    private Process start(List<String> command, int run) throws IOException {
+        File log = dir.resolve("worker-" + run + ".log").toFile();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
+    }
+
+    /** Produces the messages keyed by id in 20 slices over several seconds, so that the kills land while records flow. */
+    private static void produce(String topic, List<DemoStream.Message> messages, AtomicReference<Exception> failure) {
+        Map<String, Object> props = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true);
+        int slice = Math.max(1, messages.size() / 20);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < messages.size(); i++) {
+                DemoStream.Message m = messages.get(i);
+                acks.add(producer.send(new ProducerRecord<>(topic, bytes(m.id()), bytes(m.value()))));
+                if ((i + 1) % slice == 0 || i == messages.size() - 1) {
+                    for (Future<RecordMetadata> ack : acks) {
+                        ack.get(); // every message is in the input: the check below expects them all
+                    }
+                    acks.clear();
+                    Thread.sleep(300);
+                }
+            }
+        } catch (Exception e) {
+            failure.set(e);
+        }
+    }
+
+    /** Reads the output read_committed until every expected id came and a few polls bring nothing more. */
+    private static Map<String, Integer> readCommitted(String topic, int expected) {
+        Map<String, Integer> counts = new HashMap<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        topic + "-checker",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            // three minutes, and a millisecond per message for the large runs of scripts/chaos.sh
+            long deadline = System.nanoTime()
+                    + Duration.ofMinutes(3).plusMillis(MESSAGES).toNanos();
+            int quiet = 0;
+            while (System.nanoTime() < deadline && (counts.size() < expected || quiet < 8)) {
+                var records = consumer.poll(Duration.ofMillis(250));
+                quiet = records.isEmpty() ? quiet + 1 : 0;
+                for (ConsumerRecord<String, String> r : records) {
+                    counts.merge(r.key(), 1, Integer::sum);
+                }
+            }
+        }
+        return counts;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
