@@ -46,7 +46,9 @@ final class Deduplicator<K, V> {
         }
         long now = config.clock() == WindowClock.WALL_CLOCK ? context.currentSystemTimeMs() : timestamp;
         SeenWindow.Seen found = seen.checkThenAdd(id, owner(metadata, headers), now);
-        metrics.held(seen.effectiveWindowMs(Math.max(now, context.currentStreamTimeMs())), seen.idsHeld());
+        // the present, on the window's own clock: stream time for record times (this record may be late)
+        long present = config.clock() == WindowClock.WALL_CLOCK ? now : Math.max(now, context.currentStreamTimeMs());
+        metrics.held(seen.effectiveWindowMs(present), seen.idsHeld());
         switch (found.verdict()) {
             case NEW -> metrics.unique();
             case RETRY -> metrics.retry();

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -35,6 +36,7 @@ final class Worker implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final HttpEndpoints http;
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Worker(WorkerSettings settings) throws IOException {
         this.streams = new KafkaStreams(WorkerTopology.build(settings), WorkerTopology.properties(settings));
@@ -95,9 +97,12 @@ final class Worker implements AutoCloseable {
         return streams.state() == KafkaStreams.State.ERROR;
     }
 
-    /** Stops the application (committing what it has processed), then the endpoints and the metrics. */
+    /** Stops the application (committing what it has processed), then the endpoints and the metrics; once. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         streams.close(CLOSE_TIMEOUT);
         if (http != null) {
             http.close();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -105,8 +106,10 @@ class ChaosTest {
             assertThat(counts.keySet()).as("ids out").containsAll(unique).hasSize(unique.size());
             return counts;
         } finally {
-            worker.destroy();
-            worker.waitFor();
+            worker.destroy(); // SIGTERM: the worker closes the application and exits
+            assertThat(worker.waitFor(60, TimeUnit.SECONDS))
+                    .as("stopped by SIGTERM")
+                    .isTrue();
         }
     }
 
