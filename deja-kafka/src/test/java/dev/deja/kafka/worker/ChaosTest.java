@@ -7,6 +7,7 @@ import dev.deja.kafka.broker.Topics;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,16 +35,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * The worker as a separate process, killed with SIGKILL at random moments while messages (5% copies, some far apart)
- * are produced, and started again each time. Then a read_committed consumer checks the output: exactly-once, every
+ * The worker as a separate process, killed with SIGKILL at a random moment after each start while messages (5%
+ * copies, some far apart) are produced, and started again each time. Then a read_committed consumer checks the output: exactly-once, every
  * unique id exactly once; at-least-once, none missing. System properties {@code chaos.messages} and
  * {@code chaos.kills} scale it up (deja-kafka/scripts/chaos.sh runs 1,000,000 messages and 5 kills).
  */
+@Execution(ExecutionMode.CONCURRENT) // the two guarantees, on their own topics, at once: the suite waits half as long
 class ChaosTest {
 
-    private static final int MESSAGES = Integer.getInteger("chaos.messages", 20_000);
+    private static final int MESSAGES = Integer.getInteger("chaos.messages", 10_000);
     private static final int KILLS = Integer.getInteger("chaos.kills", 3);
     private static final long SEED = Long.getLong("chaos.seed", 37);
 
@@ -95,7 +99,8 @@ class ChaosTest {
         List<String> command = command(guarantee, name, input, output);
         Process worker = start(command, 0);
         for (int kill = 1; kill <= KILLS; kill++) {
-            Thread.sleep(3_000 + random.nextInt(4_000));
+            awaitStarted(kill - 1);
+            Thread.sleep(500 + random.nextInt(2_500)); // a random moment of its start-up or its processing
             worker.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no commit
             worker = start(command, kill);
         }
@@ -153,6 +158,16 @@ class ChaosTest {
                 .redirectErrorStream(true)
                 .redirectOutput(log)
                 .start();
+    }
+
+    /** Waits until the worker of run {@code run} says it is running: its application has started. */
+    private void awaitStarted(int run) throws IOException, InterruptedException {
+        Path log = dir.resolve("worker-" + run + ".log");
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!Files.readString(log).contains("deja kafka: de-duplicating")) {
+            assertThat(System.nanoTime()).as("worker " + run + " started").isLessThan(deadline);
+            Thread.sleep(100);
+        }
     }
 
     /** Produces the messages keyed by id in 20 slices over several seconds, so that the kills land while records flow. */
