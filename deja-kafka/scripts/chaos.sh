@@ -9,4 +9,4 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deja_find_jdk
 cd "$ROOT"
 exec mvn -B -Dstyle.color=never -pl deja-kafka -am verify -Dtest=ChaosTest -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dchaos.messages="${1:-1000000}" -Dchaos.kills="${2:-5}" -Dchaos.seed="${3:-37}" -Ddeja.kafka.test.heap=-Xmx2g
+  -Dchaos.messages="${1:-1000000}" -Dchaos.kills="${2:-5}" -Dchaos.seed="${3:-37}" -Ddeja.kafka.test.heap=-Xmx4g
