@@ -1,0 +1,231 @@
+package dev.deja.bench.kafka;
+
+import dev.deja.kafka.broker.EmbeddedBroker;
+import dev.deja.kafka.broker.Topics;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * {@code deja kafka run} (exactly-once, ids in the 16-byte record keys) against the same worker with
+ * {@code --pass-through} (the same application without the step), on one in-process broker and one input topic,
+ * in alternating rounds. Each worker is a child JVM; its rate is taken from its committed input offsets, between
+ * 10% and 100% of the input, so that start-up is not counted. Prints each round, the median of the per-round
+ * ratios, and the de-dup worker's state on disk per id held.
+ *
+ * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05).
+ */
+public final class DedupVsPassThrough {
+
+    private static final String INPUT = "bench-in";
+
+    private DedupVsPassThrough() {}
+
+    public static void main(String[] args) throws Exception {
+        int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+        double duplicateShare = args.length > 3 ? Double.parseDouble(args[3]) : 0.05;
+        Path work = Files.createTempDirectory("deja-kafka-bench");
+        try (EmbeddedBroker broker = EmbeddedBroker.start();
+                Admin admin =
+                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            Topics.create(admin, partitions, INPUT);
+            long unique = produce(broker.bootstrapServers(), records, duplicateShare);
+            System.out.printf(
+                    Locale.ROOT,
+                    "# records=%d unique=%d partitions=%d rounds=%d%n",
+                    records,
+                    unique,
+                    partitions,
+                    rounds);
+            System.out.println("round,mode,records_per_s,state_bytes_per_id");
+            double[] ratios = new double[rounds];
+            double[] bytesPerId = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                Map<String, double[]> result = new HashMap<>();
+                List<String> order = round % 2 == 0 ? List.of("dedup", "pass") : List.of("pass", "dedup");
+                for (String mode : order) {
+                    String app = "bench-" + mode + "-" + round;
+                    Topics.create(admin, partitions, app + "-out");
+                    Path data = work.resolve(app);
+                    double rate = runWorker(broker.bootstrapServers(), admin, app, data, mode.equals("pass"), records);
+                    double perId = mode.equals("dedup") ? size(data.resolve("state")) / (double) unique : 0;
+                    result.put(mode, new double[] {rate, perId});
+                    System.out.printf(Locale.ROOT, "%d,%s,%.0f,%.1f%n", round, mode, rate, perId);
+                    delete(data);
+                }
+                ratios[round] = result.get("dedup")[0] / result.get("pass")[0];
+                bytesPerId[round] = result.get("dedup")[1];
+            }
+            System.out.printf(Locale.ROOT, "# ratios dedup/pass: %s%n", Arrays.toString(ratios));
+            System.out.printf(
+                    Locale.ROOT,
+                    "# median ratio: %.3f; median state on disk per id: %.1f bytes%n",
+                    median(ratios),
+                    median(bytesPerId));
+        } finally {
+            delete(work);
+        }
+    }
+
+    /** Produces the records, 16-byte random ids as keys and a 100-byte value, {@code share} of them copies. */
+    private static long produce(String bootstrap, int records, double share) {
+        SplittableRandom random = new SplittableRandom(2026);
+        List<byte[]> ids = new ArrayList<>();
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        Map<String, Object> props = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ProducerConfig.LINGER_MS_CONFIG,
+                10,
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                256 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                byte[] id;
+                if (!ids.isEmpty() && random.nextDouble() < share) {
+                    id = ids.get(random.nextInt(ids.size()));
+                } else {
+                    id = new byte[16];
+                    random.nextBytes(id);
+                    ids.add(id);
+                }
+                byte[] value = new byte[100];
+                random.nextBytes(value);
+                var unused = producer.send(new ProducerRecord<>(INPUT, id, value), (m, e) -> {
+                    if (e != null) {
+                        failed.compareAndSet(null, e);
+                    }
+                });
+            }
+            producer.flush();
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("the input was not written", failed.get());
+        }
+        return ids.size();
+    }
+
+    /** Runs one worker until its committed offsets cover the input; its rate from 10% to 100% of it. */
+    private static double runWorker(String bootstrap, Admin admin, String app, Path data, boolean pass, int records)
+            throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx512m",
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.deja.kafka.worker.KafkaMain",
+                "run",
+                "--bootstrap",
+                bootstrap,
+                "--input",
+                INPUT,
+                "--output",
+                app + "-out",
+                "--id",
+                "key",
+                "--window",
+                "24h",
+                "--guarantee",
+                "exactly-once",
+                "--application-id",
+                app,
+                "--data-dir",
+                data.toString(),
+                "--replication-factor",
+                "1",
+                "--standby-replicas",
+                "0",
+                "--http-port",
+                "-1"));
+        if (pass) {
+            command.add("--pass-through");
+        }
+        File log = Files.createDirectories(data).resolve("worker.log").toFile();
+        Process worker = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
+        try {
+            long t10 = 0;
+            while (true) {
+                long committed = committed(admin, app);
+                long now = System.nanoTime();
+                if (t10 == 0 && committed >= records / 10) {
+                    t10 = now;
+                }
+                if (committed >= records) {
+                    return (records - records / 10) / ((now - t10) / 1e9);
+                }
+                if (!worker.isAlive()) {
+                    throw new IllegalStateException("the worker exited; see " + log);
+                }
+                Thread.sleep(100);
+            }
+        } finally {
+            worker.destroy(); // SIGTERM: a clean close, so its state is flushed before it is measured
+            worker.waitFor();
+        }
+    }
+
+    private static long committed(Admin admin, String app) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(app)
+                .partitionsToOffsetAndMetadata()
+                .get();
+        return offsets.values().stream()
+                .filter(o -> o != null)
+                .mapToLong(OffsetAndMetadata::offset)
+                .sum();
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static void delete(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}

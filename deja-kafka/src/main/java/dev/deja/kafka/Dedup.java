@@ -1,0 +1,294 @@
+package dev.deja.kafka;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.BranchedKStream;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * A de-duplication step for Kafka Streams: passes on the first record carrying each id within a window and drops
+ * the later copies, or sends them to a topic. Immutable; made by {@link #builder}.
+ *
+ * <pre>{@code
+ * Dedup<String, String> dedup = Dedup.builder(Serdes.String(), Serdes.String())
+ *         .id(IdSource.jsonField("context.messageId"))
+ *         .window(Duration.ofHours(24))
+ *         .build();
+ * dedup.apply(builder.stream("events")).to("events-unique");
+ * }</pre>
+ *
+ * <p><b>State.</b> The ids live in a Kafka Streams window store ({@link #storeName()}) with a changelog topic, so a
+ * task moved to another instance is rebuilt from Kafka, and standby replicas work. Each id costs its 16-byte hash,
+ * a timestamp and an 8-byte owner. The store ages out whole segments as stream time passes, never a key at a time.
+ *
+ * <p><b>Guarantees.</b> Under {@code exactly_once_v2} the output, the store's changelog and the input offsets commit
+ * together, so each id's first copy appears exactly once in the output. Under {@code at_least_once}, a crash may
+ * leave ids recorded whose records' offsets were not committed: each id is stored with its owner, the input
+ * partition and offset of its first copy, so that record, read again, is judged a retry and passed on again (never
+ * dropped as its own duplicate), while a copy at another offset is a duplicate (deja-core's
+ * {@code checkThenAdd(key, owner)}, {@link dev.deja.seen.Verdict}).
+ *
+ * <p><b>Partitioning.</b> Two copies of a message must meet in one task. {@link #apply} therefore repartitions the
+ * input by id through a repartition topic unless the builder was told the input is already keyed (partitioned) by
+ * the id ({@link Builder#inputKeyedById}, implied by {@link IdSource#key()}); the records come out with their own
+ * keys. {@link #processor()}, for the Processor API, never repartitions: its input must be partitioned by id.
+ *
+ * <p><b>Metrics.</b> Per task, in Kafka Streams' metrics: {@link DedupMetricNames}. <b>Headers:</b> {@link
+ * DedupHeaders}.
+ */
+public final class Dedup<K, V> {
+
+    /** The store's name unless {@link Builder#storeName} says otherwise. */
+    public static final String DEFAULT_STORE_NAME = "deja-dedup";
+    /** The window unless {@link Builder#window} says otherwise. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofHours(24);
+    /** The cap of {@link Builder#maxIdsPerPartition} that means none. */
+    public static final long NO_CAP = Long.MAX_VALUE;
+
+    private final Serde<K> keySerde;
+    private final Serde<V> valueSerde;
+    private final Settings settings;
+
+    private Dedup(Builder<K, V> b) {
+        this.keySerde = b.keySerde;
+        this.valueSerde = b.valueSerde;
+        IdSource idSource = Objects.requireNonNull(b.idSource, "the id source must be given: id(IdSource...)");
+        this.settings = new Settings(
+                idSource,
+                b.inputKeyedById || idSource.kind() == IdSource.Kind.KEY,
+                b.window,
+                b.clock,
+                b.maxIdsPerPartition,
+                b.duplicates,
+                b.missingId,
+                b.storeName);
+    }
+
+    /** A builder for a step over records whose keys and values these serdes read and write. */
+    public static <K, V> Builder<K, V> builder(Serde<K> keySerde, Serde<V> valueSerde) {
+        return new Builder<>(keySerde, valueSerde);
+    }
+
+    /**
+     * Adds the step to a stream: returns the first copies (and, per {@link #missingId()}, records without an id),
+     * with their keys, values, timestamps and headers unchanged, and writes duplicates and records without an id to
+     * their topics when their routes say so. Repartitions by id first unless the input is keyed by it.
+     */
+    public KStream<K, V> apply(KStream<K, V> input) {
+        String name = settings.storeName();
+        if (settings.inputKeyedById()) {
+            return route(input.processValues(DedupValuesProcessor.supplier(settings, extractor()), Named.as(name)));
+        }
+        KStream<Bytes, V> byId = input.process(
+                        () -> new KeyById<>(extractor(), keySerde.serializer()), Named.as(name + "-key-by-id"))
+                .repartition(Repartitioned.<Bytes, V>as(name + "-by-id")
+                        .withKeySerde(Serdes.Bytes())
+                        .withValueSerde(valueSerde));
+        IdExtractor<Bytes, V> byKey =
+                IdExtractor.of(IdSource.key(), Serdes.Bytes().serializer(), valueSerde.serializer());
+        KStream<K, Judged<V>> judged = byId.processValues(
+                        DedupValuesProcessor.supplier(settings, byKey), Named.as(name))
+                .process(() -> new RestoreKey<K, Judged<V>>(keySerde.deserializer()), Named.as(name + "-restore-key"));
+        return route(judged);
+    }
+
+    /**
+     * The step for the Processor API ({@code Topology.addProcessor}), bringing its store: first copies go to the child
+     * named {@link #uniqueChild()}, duplicates to {@link #duplicatesChild()} and records without an id to {@link
+     * #missingIdChild()} when those routes are topics (add sinks of those names); when neither is, first copies go
+     * to every child. Its input must already be partitioned by id.
+     */
+    public ProcessorSupplier<K, V, K, V> processor() {
+        return DedupProcessor.supplier(settings, extractor());
+    }
+
+    /** The store the step keeps its ids in: a persistent window store with a changelog, retention the window. */
+    public StoreBuilder<WindowStore<Bytes, byte[]>> storeBuilder() {
+        return settings.storeBuilder();
+    }
+
+    private KStream<K, V> route(KStream<K, Judged<V>> judged) {
+        String name = settings.storeName();
+        if (!settings.routesToTopics()) {
+            return judged.mapValues(Judged::value, Named.as(name + "-unique"));
+        }
+        BranchedKStream<K, Judged<V>> split = judged.split(Named.as(name + "-"));
+        if (settings.duplicates().kind() == Route.Kind.TOPIC) {
+            split = split.branch(
+                    (k, j) -> j.outcome() == Outcome.DUPLICATE,
+                    toTopic(settings.duplicates().topic(), "duplicates"));
+        }
+        if (settings.missingId().kind() == Route.Kind.TOPIC) {
+            split = split.branch(
+                    (k, j) -> j.outcome() == Outcome.MISSING_ID,
+                    toTopic(settings.missingId().topic(), "missing-id"));
+        }
+        return split.defaultBranch(Branched.as("unique"))
+                .get(name + "-unique")
+                .mapValues(Judged::value, Named.as(name + "-unique-values"));
+    }
+
+    private Branched<K, Judged<V>> toTopic(String topic, String branch) {
+        String name = settings.storeName() + "-" + branch;
+        return Branched.withConsumer(
+                s -> s.mapValues(Judged::value, Named.as(name + "-values"))
+                        .to(topic, Produced.with(keySerde, valueSerde).withName(name + "-sink")),
+                branch);
+    }
+
+    private IdExtractor<K, V> extractor() {
+        return IdExtractor.of(settings.idSource(), keySerde.serializer(), valueSerde.serializer());
+    }
+
+    /** Where ids come from. */
+    public IdSource idSource() {
+        return settings.idSource();
+    }
+
+    /** Whether the input is taken to be partitioned by id already (no repartition). */
+    public boolean inputKeyedById() {
+        return settings.inputKeyedById();
+    }
+
+    /** How long an id is held. */
+    public Duration window() {
+        return settings.window();
+    }
+
+    /** Which time places an id in the window. */
+    public WindowClock clock() {
+        return settings.clock();
+    }
+
+    /** The most ids a task (an input partition) answers from, or {@link #NO_CAP}. */
+    public long maxIdsPerPartition() {
+        return settings.maxIdsPerPartition();
+    }
+
+    /** Where duplicates go: dropped or to a topic. */
+    public Route duplicates() {
+        return settings.duplicates();
+    }
+
+    /** Where records without an id go. */
+    public Route missingId() {
+        return settings.missingId();
+    }
+
+    /** The state store's name, also the prefix of the step's processor names. */
+    public String storeName() {
+        return settings.storeName();
+    }
+
+    /** The Processor API child that receives first copies when a route is a topic. */
+    public String uniqueChild() {
+        return settings.uniqueChild();
+    }
+
+    /** The Processor API child that receives duplicates when their route is a topic. */
+    public String duplicatesChild() {
+        return settings.duplicatesChild();
+    }
+
+    /** The Processor API child that receives records without an id when their route is a topic. */
+    public String missingIdChild() {
+        return settings.missingIdChild();
+    }
+
+    /** Builds a {@link Dedup}; every setter validates its argument at once. */
+    public static final class Builder<K, V> {
+        private final Serde<K> keySerde;
+        private final Serde<V> valueSerde;
+        private IdSource idSource;
+        private boolean inputKeyedById;
+        private Duration window = DEFAULT_WINDOW;
+        private WindowClock clock = WindowClock.RECORD_TIME;
+        private long maxIdsPerPartition = NO_CAP;
+        private Route duplicates = Route.drop();
+        private Route missingId = Route.pass();
+        private String storeName = DEFAULT_STORE_NAME;
+
+        private Builder(Serde<K> keySerde, Serde<V> valueSerde) {
+            this.keySerde = Objects.requireNonNull(keySerde, "keySerde");
+            this.valueSerde = Objects.requireNonNull(valueSerde, "valueSerde");
+        }
+
+        /** Where ids come from; required. */
+        public Builder<K, V> id(IdSource source) {
+            this.idSource = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /** Whether the input is already partitioned by id, so no repartition is needed; default false. */
+        public Builder<K, V> inputKeyedById(boolean keyed) {
+            this.inputKeyedById = keyed;
+            return this;
+        }
+
+        /** How long an id is held, at least 1 ms; default {@link #DEFAULT_WINDOW}. */
+        public Builder<K, V> window(Duration window) {
+            if (window == null || window.toMillis() < 1) {
+                throw new IllegalArgumentException("the window must be at least 1 ms, not " + window);
+            }
+            this.window = window;
+            return this;
+        }
+
+        /** Which time places an id in the window; default {@link WindowClock#RECORD_TIME}. */
+        public Builder<K, V> clock(WindowClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The most ids a task answers from; past it, the oldest eighth of the window is given up at a time (the
+         * effective window shrinks). Counting needs a scan of the task's store when it starts. Default none.
+         */
+        public Builder<K, V> maxIdsPerPartition(long max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("the cap must be at least 1 id, not " + max);
+            }
+            this.maxIdsPerPartition = max;
+            return this;
+        }
+
+        /** Where duplicates go: {@link Route#drop()} (the default) or {@link Route#toTopic}. */
+        public Builder<K, V> duplicates(Route route) {
+            if (Objects.requireNonNull(route, "route").kind() == Route.Kind.PASS) {
+                throw new IllegalArgumentException("duplicates are dropped or sent to a topic, not passed on");
+            }
+            this.duplicates = route;
+            return this;
+        }
+
+        /** Where records without an id go: {@link Route#pass()} (the default), dropped, or to a topic. */
+        public Builder<K, V> missingId(Route route) {
+            this.missingId = Objects.requireNonNull(route, "route");
+            return this;
+        }
+
+        /** The state store's name (and its changelog's); default {@link #DEFAULT_STORE_NAME}. */
+        public Builder<K, V> storeName(String name) {
+            if (name == null || !name.matches("[a-zA-Z0-9._-]+")) {
+                throw new IllegalArgumentException("a store name is letters, digits, '.', '_' and '-': " + name);
+            }
+            this.storeName = name;
+            return this;
+        }
+
+        /** The step, as configured. */
+        public Dedup<K, V> build() {
+            return new Dedup<>(this);
+        }
+    }
+}

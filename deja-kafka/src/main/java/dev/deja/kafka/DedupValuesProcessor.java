@@ -1,0 +1,65 @@
+package dev.deja.kafka;
+
+import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * The operator in the DSL: forwards every record it does not drop with its {@link Outcome}, for {@link Dedup#apply}
+ * to route. Its supplier brings the store through {@link FixedKeyProcessorSupplier#stores()}.
+ */
+final class DedupValuesProcessor<K, V> implements FixedKeyProcessor<K, V, Judged<V>> {
+
+    private final Settings config;
+    private final IdExtractor<K, V> ids;
+    private FixedKeyProcessorContext<K, Judged<V>> context;
+    private Deduplicator<K, V> deduplicator;
+
+    DedupValuesProcessor(Settings config, IdExtractor<K, V> ids) {
+        this.config = config;
+        this.ids = ids;
+    }
+
+    /** The supplier of these processors, with the store they share. */
+    static <K, V> FixedKeyProcessorSupplier<K, V, Judged<V>> supplier(Settings config, IdExtractor<K, V> ids) {
+        return new FixedKeyProcessorSupplier<>() {
+            @Override
+            public FixedKeyProcessor<K, V, Judged<V>> get() {
+                return new DedupValuesProcessor<>(config, ids);
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return Set.of(config.storeBuilder());
+            }
+        };
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<K, Judged<V>> context) {
+        this.context = context;
+        this.deduplicator = new Deduplicator<>(config, ids, context);
+    }
+
+    @Override
+    public void process(FixedKeyRecord<K, V> record) {
+        // A copy of the headers: the input record may go on to other processors, which must not see ours.
+        FixedKeyRecord<K, V> own =
+                record.withHeaders(new RecordHeaders(record.headers().toArray()));
+        Outcome outcome = deduplicator.judge(own.key(), own.value(), own.timestamp(), own.headers());
+        if (outcome != Outcome.DROPPED) {
+            context.forward(own.withValue(new Judged<>(outcome, own.value())));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (deduplicator != null) {
+            deduplicator.close();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.deja.kafka;
+
+import dev.deja.seen.SeenSet;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The operator's work on one task, shared by its DSL and Processor API forms: finds a record's id, asks the task's
+ * {@link SeenWindow}, counts, marks duplicates with the headers naming the first copy, and says where the record goes.
+ */
+final class Deduplicator<K, V> {
+
+    private final Settings config;
+    private final IdExtractor<K, V> ids;
+    private final ProcessingContext context;
+    private final SeenWindow seen;
+    private final DedupMetrics metrics;
+
+    Deduplicator(Settings config, IdExtractor<K, V> ids, ProcessingContext context) {
+        this.config = config;
+        this.ids = ids;
+        this.context = context;
+        WindowStore<Bytes, byte[]> store = context.getStateStore(config.storeName());
+        this.seen = new SeenWindow(store, config.window().toMillis(), config.maxIdsPerPartition());
+        this.metrics = new DedupMetrics(context.metrics(), context.taskId(), config.storeName());
+    }
+
+    /** Judges one record; adds the first-copy headers to {@code headers} when it is a duplicate. */
+    Outcome judge(K key, V value, long timestamp, Headers headers) {
+        Optional<RecordMetadata> metadata = context.recordMetadata();
+        String topic = metadata.map(RecordMetadata::topic).orElse("");
+        byte[] id = ids.id(topic, key, value, headers);
+        if (id == null) {
+            metrics.missingId();
+            return switch (config.missingId().kind()) {
+                case PASS -> Outcome.UNIQUE;
+                case DROP -> Outcome.DROPPED;
+                case TOPIC -> Outcome.MISSING_ID;
+            };
+        }
+        long now = config.clock() == WindowClock.WALL_CLOCK ? context.currentSystemTimeMs() : timestamp;
+        SeenWindow.Seen found = seen.checkThenAdd(id, owner(metadata, headers), now);
+        // the present, on the window's own clock: stream time for record times (this record may be late)
+        long present = config.clock() == WindowClock.WALL_CLOCK ? now : Math.max(now, context.currentStreamTimeMs());
+        metrics.held(seen.effectiveWindowMs(present), seen.idsHeld());
+        switch (found.verdict()) {
+            case NEW -> metrics.unique();
+            case RETRY -> metrics.retry();
+            case DUPLICATE -> {
+                metrics.duplicate();
+                if (config.duplicates().kind() == Route.Kind.DROP) {
+                    return Outcome.DROPPED;
+                }
+                markFirstCopy(headers, found);
+                return Outcome.DUPLICATE;
+            }
+        }
+        return Outcome.UNIQUE;
+    }
+
+    void close() {
+        metrics.close();
+    }
+
+    /**
+     * The record's owner: its input partition and offset, carried in a header across the repartition topic when the
+     * operator repartitions by id (a re-read record is then re-sent to the repartition topic at a new offset), or
+     * none for a record that has no input position (one forwarded by a punctuation).
+     */
+    private static long owner(Optional<RecordMetadata> metadata, Headers headers) {
+        Header source = headers.lastHeader(DedupHeaders.SOURCE);
+        if (source != null && source.value().length == Long.BYTES) {
+            return java.nio.ByteBuffer.wrap(source.value()).getLong();
+        }
+        return metadata.filter(m -> m.offset() >= 0)
+                .map(m -> Owners.of(m.partition(), m.offset()))
+                .orElse(SeenSet.NO_OWNER);
+    }
+
+    private static void markFirstCopy(Headers headers, SeenWindow.Seen found) {
+        if (found.firstOwner() != SeenSet.NO_OWNER) {
+            headers.add(DedupHeaders.FIRST_PARTITION, ascii(Owners.partition(found.firstOwner())));
+            headers.add(DedupHeaders.FIRST_OFFSET, ascii(Owners.offset(found.firstOwner())));
+        }
+        headers.add(DedupHeaders.FIRST_TIMESTAMP, ascii(found.firstTime()));
+    }
+
+    private static byte[] ascii(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}

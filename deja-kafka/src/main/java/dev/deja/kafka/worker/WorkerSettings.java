@@ -1,0 +1,80 @@
+package dev.deja.kafka.worker;
+
+import dev.deja.kafka.IdSource;
+import dev.deja.kafka.WindowClock;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Everything {@code deja kafka run} was told, checked: the worker is built from this, and nothing connects before
+ * it exists.
+ *
+ * @param duplicatesTopic the topic duplicates go to, or null to drop them
+ * @param missingIdTopic the topic records without an id go to, or null to pass them on
+ * @param maxIdsPerPartition the cap, or {@link dev.deja.kafka.Dedup#NO_CAP}
+ * @param httpPort the port of /metrics and /health, 0 for any free one, -1 for none
+ * @param passThrough copy the input to the output without the step (the benchmark's anchor)
+ */
+record WorkerSettings(
+        String bootstrap,
+        String input,
+        String output,
+        IdSource id,
+        boolean inputKeyedById,
+        Duration window,
+        WindowClock clock,
+        long maxIdsPerPartition,
+        String duplicatesTopic,
+        String missingIdTopic,
+        Guarantee guarantee,
+        String applicationId,
+        Path dataDir,
+        int threads,
+        int replicationFactor,
+        int standbyReplicas,
+        Duration connectTimeout,
+        InetAddress httpBind,
+        int httpPort,
+        boolean passThrough) {
+
+    WorkerSettings {
+        requireTopic("--input", input);
+        requireTopic("--output", output);
+        if (input.equals(output)) {
+            throw new IllegalArgumentException("--input and --output must be different topics");
+        }
+        if (duplicatesTopic != null) {
+            requireTopic("--duplicates", duplicatesTopic);
+        }
+        if (missingIdTopic != null) {
+            requireTopic("--missing-id", missingIdTopic);
+        }
+        if (applicationId == null || !applicationId.matches("[a-zA-Z0-9._-]+")) {
+            throw new IllegalArgumentException(
+                    "--application-id is letters, digits, '.', '_' and '-', not '" + applicationId + "'");
+        }
+        if (bootstrap == null || bootstrap.isBlank()) {
+            throw new IllegalArgumentException("--bootstrap is required: HOST:PORT of one or more brokers");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("--threads must be at least 1");
+        }
+        if (replicationFactor == 0 || replicationFactor < -1) {
+            throw new IllegalArgumentException("--replication-factor is -1 (the broker's default) or at least 1");
+        }
+        if (standbyReplicas < 0) {
+            throw new IllegalArgumentException("--standby-replicas must not be negative");
+        }
+        if (httpPort < -1 || httpPort > 65535) {
+            throw new IllegalArgumentException("--http-port is a port, 0 for any free one, or -1 for none");
+        }
+    }
+
+    private static void requireTopic(String option, String topic) {
+        if (topic == null || !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+            throw new IllegalArgumentException(
+                    option + " is a topic name (letters, digits, '.', '_', '-'), not '" + topic + "'");
+        }
+    }
+}
