@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The three bucket operations of a batch, each one script call per bucket group and instance (at most
@@ -38,17 +39,14 @@ final class BucketOps {
     Verdict[] checkThenAdd(BucketBatch batch, long nowMillis) {
         Verdict[] out = new Verdict[batch.ids.length];
         Calls calls = new Calls();
-        for (Group g : batch.groups) {
-            for (Part part : g.parts().subList(1, g.parts().size())) {
-                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
-                    calls.send(
-                            part.node(),
-                            () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
-                            reply -> heldElsewhere(batch, chunk, (List<?>) reply, out),
-                            () -> {});
-                }
-            }
-        }
+        forEachChunk(
+                batch,
+                /* firstPart= */ 1,
+                (part, chunk) -> calls.send(
+                        part.node(),
+                        () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                        reply -> heldElsewhere(batch, chunk, (List<?>) reply, out),
+                        () -> {}));
         if (!calls.await(timeout)) {
             throw failed(out, calls);
         }
@@ -78,22 +76,19 @@ final class BucketOps {
     boolean[] check(BucketBatch batch) {
         boolean[] out = new boolean[batch.ids.length];
         Calls calls = new Calls();
-        for (Group g : batch.groups) {
-            for (Part part : g.parts()) {
-                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
-                    calls.send(
-                            part.node(),
-                            () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
-                            reply -> {
-                                List<?> held = (List<?>) reply;
-                                for (int j = 0; j < chunk.size(); j++) {
-                                    out[chunk.get(j)] |= held.get(j) != null;
-                                }
-                            },
-                            () -> {});
-                }
-            }
-        }
+        forEachChunk(
+                batch,
+                /* firstPart= */ 0,
+                (part, chunk) -> calls.send(
+                        part.node(),
+                        () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                        reply -> {
+                            List<?> held = (List<?>) reply;
+                            for (int j = 0; j < chunk.size(); j++) {
+                                out[chunk.get(j)] |= held.get(j) != null;
+                            }
+                        },
+                        () -> {}));
         if (!calls.await(timeout)) {
             throw calls.failure("check of " + out.length + " keys");
         }
@@ -104,25 +99,37 @@ final class BucketOps {
     boolean[] forget(BucketBatch batch) {
         boolean[] out = new boolean[batch.ids.length];
         Calls calls = new Calls();
-        for (Group g : batch.groups) {
-            for (Part part : g.parts()) {
-                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
-                    calls.send(
-                            part.node(),
-                            () -> FORGET.run(part.node(), part.buckets(), ids(batch, chunk), owners(batch, chunk)),
-                            reply -> {
-                                for (Object index : (List<?>) reply) {
-                                    out[chunk.get(((Long) index).intValue())] = true;
-                                }
-                            },
-                            () -> {});
-                }
-            }
-        }
+        forEachChunk(
+                batch,
+                /* firstPart= */ 0,
+                (part, chunk) -> calls.send(
+                        part.node(),
+                        () -> FORGET.run(part.node(), part.buckets(), ids(batch, chunk), owners(batch, chunk)),
+                        reply -> {
+                            for (Object index : (List<?>) reply) {
+                                out[chunk.get(((Long) index).intValue())] = true;
+                            }
+                        },
+                        () -> {}));
         if (!calls.await(timeout)) {
             throw calls.failure("forget of " + out.length + " keys (some may be erased)");
         }
         return out;
+    }
+
+    /**
+     * Runs {@code each} for every chunk of every group's keys, once per part of the group from {@code firstPart} on
+     * (part 0 is the instance holding the bucket written; later parts, the other instances to ask).
+     */
+    private static void forEachChunk(BucketBatch batch, int firstPart, BiConsumer<Part, List<Integer>> each) {
+        for (Group g : batch.groups) {
+            List<Part> parts = g.parts();
+            for (Part part : parts.subList(Math.min(firstPart, parts.size()), parts.size())) {
+                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                    each.accept(part, chunk);
+                }
+            }
+        }
     }
 
     private static void heldElsewhere(BucketBatch batch, List<Integer> chunk, List<?> held, Verdict[] out) {
