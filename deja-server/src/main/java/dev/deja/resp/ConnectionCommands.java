@@ -26,6 +26,17 @@ final class ConnectionCommands {
 
     private static final String COMMAND_HINT = "Try COMMAND, COMMAND COUNT, COMMAND INFO or COMMAND DOCS.";
 
+    private static final String MODULE_HINT = "Try MODULE HELP.";
+
+    /**
+     * The module deja stands in for, as {@code MODULE LIST} and {@code HELLO} name it: RedisBloom's {@code bf} at the
+     * version of RedisBloom 2.6.12, whose BF.* commands deja answers, so that clients which look for the module
+     * before sending BF.* find it.
+     */
+    static final String BLOOM_MODULE = "bf";
+
+    static final int BLOOM_MODULE_VERSION = 20612;
+
     private final ServerContext context;
     private final CommandTable commands;
     private final byte[] password;
@@ -61,6 +72,9 @@ final class ConnectionCommands {
         commands.add(RespCommand.read("COMMAND", -1, this::command)
                 .withSubcommands(subcommands("command", Map.of("COUNT", 2, "DOCS", -2, "INFO", -2), COMMAND_HINT)));
         commands.add(RespCommand.read("INFO", -1, this::info));
+        commands.add(RespCommand.read("MODULE", -2, this::module)
+                .withSubcommands(subcommands(
+                        "module", Map.of("LIST", 2, "LOAD", -3, "LOADEX", -3, "UNLOAD", 3, "HELP", 2), MODULE_HINT)));
         // only GET is served, but the others are Redis's and refused when they run, as Redis runs them
         commands.add(RespCommand.read("CONFIG", -2, this::config)
                 .withSubcommands(subcommands("config", Map.of("GET", -3), null)));
@@ -166,7 +180,34 @@ final class ConnectionCommands {
         field(fields, "id", Replies.integer(session.id));
         field(fields, "mode", Replies.bulk("standalone"));
         field(fields, "role", Replies.bulk("master"));
-        field(fields, "modules", Replies.array(List.of()));
+        field(fields, "modules", Replies.array(List.of(bloomModule(session))));
+        return Replies.map(session, fields);
+    }
+
+    /** {@code MODULE LIST}: the one module deja stands in for; the other subcommands are refused as Redis does. */
+    private RedisMessage module(RespSession session, RespArgs args) {
+        return switch (args.upper(1)) {
+            case "LIST" -> Replies.array(List.of(bloomModule(session)));
+            case "HELP" ->
+                Replies.array(List.of(
+                        Replies.bulk("MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"),
+                        Replies.bulk("LIST"),
+                        Replies.bulk("    Return a list of loaded modules."),
+                        Replies.bulk("HELP"),
+                        Replies.bulk("    Print this help.")));
+            case "LOAD", "LOADEX" ->
+                throw new RespError("ERR Error loading the extension. Please check the server logs.");
+            default -> throw new RespError("ERR Error unloading module: no such module with that name");
+        };
+    }
+
+    /** The module's entry as Redis lists one: name, version, path and load arguments. */
+    private static RedisMessage bloomModule(RespSession session) {
+        List<RedisMessage> fields = new ArrayList<>();
+        field(fields, "name", Replies.bulk(BLOOM_MODULE));
+        field(fields, "ver", Replies.integer(BLOOM_MODULE_VERSION));
+        field(fields, "path", Replies.bulk("deja"));
+        field(fields, "args", Replies.array(List.of()));
         return Replies.map(session, fields);
     }
 
@@ -316,6 +357,7 @@ final class ConnectionCommands {
                         // clients that gate features on the Redis version read this field
                         + "redis_version:" + ServerContext.REDIS_VERSION + "\r\n"
                         + "redis_mode:standalone\r\n"
+                        + "arch_bits:64\r\n"
                         + "process_id:" + ProcessHandle.current().pid() + "\r\n"
                         + "uptime_in_seconds:" + context.uptime().toSeconds() + "\r\n");
         sections.put(
@@ -331,6 +373,11 @@ final class ConnectionCommands {
         sections.put(
                 "persistence",
                 "# Persistence\r\n" + "fsync:" + context.config().fsync().name().toLowerCase(Locale.ROOT) + "\r\n");
+        sections.put(
+                "modules",
+                "# Modules\r\n" + "module:name=" + BLOOM_MODULE + ",ver=" + BLOOM_MODULE_VERSION
+                        + ",api=1,filters=0,usedby=[],using=[],options=[]\r\n");
+        sections.put("cluster", "# Cluster\r\ncluster_enabled:0\r\n");
         sections.put(
                 "keyspace",
                 "# Keyspace\r\n" + "namespaces:" + context.namespaces().list().size() + "\r\n");

@@ -7,6 +7,7 @@ import dev.deja.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.bloom.BFInsertParams;
@@ -24,6 +26,7 @@ import redis.clients.jedis.bloom.BFReserveParams;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.KeyValue;
 import redis.clients.jedis.util.SafeEncoder;
 
 /**
@@ -65,7 +68,7 @@ class JedisCompatibilityTest {
     }
 
     /** Sends a command Jedis has no method for, with its arguments. */
-    private static Object send(Dj command, String... args) {
+    private static Object send(ProtocolCommand command, String... args) {
         return jedis.executeCommand(new CommandArguments(command).addObjects((Object[]) args));
     }
 
@@ -181,5 +184,33 @@ class JedisCompatibilityTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void clientsThatLookForTheBloomModuleFindIt() {
+        List<?> modules = (List<?>) send(Protocol.Command.MODULE, "LIST");
+        assertThat(modules).hasSize(1);
+        Map<String, Object> bf = new HashMap<>();
+        for (Object field : (List<?>) modules.get(0)) { // RESP3: a map, which Jedis reads as key-value pairs
+            KeyValue<?, ?> pair = (KeyValue<?, ?>) field;
+            bf.put(SafeEncoder.encode((byte[]) pair.getKey()), pair.getValue());
+        }
+        assertThat(SafeEncoder.encode((byte[]) bf.get("name"))).isEqualTo("bf");
+        assertThat(bf.get("ver")).isEqualTo(20612L);
+
+        assertThat(jedis.info("server")).contains("arch_bits:64");
+        assertThat(jedis.info("cluster")).contains("cluster_enabled:0");
+        assertThat(jedis.info("modules")).contains("module:name=bf,ver=20612,");
+        assertThat(jedis.info()).contains("# Modules", "# Cluster");
+
+        assertThatThrownBy(() -> send(Protocol.Command.MODULE, "LOAD", "/tmp/redisbloom.so"))
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR Error loading the extension. Please check the server logs.");
+        assertThatThrownBy(() -> send(Protocol.Command.MODULE, "UNLOAD", "bf"))
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR Error unloading module: no such module with that name");
+        assertThatThrownBy(() -> send(Protocol.Command.MODULE, "NOPE"))
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR unknown subcommand 'NOPE'. Try MODULE HELP.");
     }
 }

@@ -32,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TransactionTest {
 
-    private static final String HELLO3_END = "modules\r\n*0\r\n";
+    /** The end of HELLO 3's reply: the modules field, naming the RedisBloom module deja stands in for. */
+    private static final String HELLO3_END = String.join(
+            "\r\n", "modules", "*1", "%4", "$4", "name", "$2", "bf", "$3", "ver", ":20612", "$4", "path", "$4", "deja",
+            "$4", "args", "*0", "");
 
     @TempDir
     static Path dataDir;
