@@ -10,6 +10,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,50 +32,25 @@ class RunCommandTest {
         return kafka.execute(args);
     }
 
+    /** {@code run} against a port no broker listens on, with distinct topics and the options given. */
+    private int runWithTopics(String... options) {
+        List<String> args =
+                new ArrayList<>(List.of("run", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b"));
+        args.addAll(List.of(options));
+        return execute(Map.of(), args.toArray(String[]::new));
+    }
+
     @Test
     void badOptionsAreRefusedBeforeConnecting() {
         // no broker listens on port 9: these fail on the options, with status 2, never on the connection
         assertThat(execute(Map.of(), "run", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "a"))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--input and --output must be different topics");
-        assertThat(execute(
-                        Map.of(),
-                        "run",
-                        "--bootstrap",
-                        "127.0.0.1:9",
-                        "--input",
-                        "a",
-                        "--output",
-                        "b",
-                        "--window",
-                        "forever"))
-                .isEqualTo(2);
+        assertThat(runWithTopics("--window", "forever")).isEqualTo(2);
         assertThat(err.toString()).contains("'forever' is not a duration");
-        assertThat(execute(
-                        Map.of(),
-                        "run",
-                        "--bootstrap",
-                        "127.0.0.1:9",
-                        "--input",
-                        "a",
-                        "--output",
-                        "b",
-                        "--id",
-                        "xml:id"))
-                .isEqualTo(2);
+        assertThat(runWithTopics("--id", "xml:id")).isEqualTo(2);
         assertThat(err.toString()).contains("none of key, header:NAME, json:PATH");
-        assertThat(execute(
-                        Map.of(),
-                        "run",
-                        "--bootstrap",
-                        "127.0.0.1:9",
-                        "--input",
-                        "a",
-                        "--output",
-                        "b",
-                        "--guarantee",
-                        "twice"))
-                .isEqualTo(2);
+        assertThat(runWithTopics("--guarantee", "twice")).isEqualTo(2);
     }
 
     @Test
