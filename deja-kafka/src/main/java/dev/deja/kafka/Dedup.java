@@ -11,9 +11,9 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * A de-duplication step for Kafka Streams: passes on the first record carrying each id within a window and drops
@@ -27,9 +27,10 @@ import org.apache.kafka.streams.state.WindowStore;
  * dedup.apply(builder.stream("events")).to("events-unique");
  * }</pre>
  *
- * <p><b>State.</b> The ids live in a Kafka Streams window store ({@link #storeName()}) with a changelog topic, so a
- * task moved to another instance is rebuilt from Kafka, and standby replicas work. Each id costs its 16-byte hash,
- * a timestamp and an 8-byte owner. The store ages out whole segments as stream time passes, never a key at a time.
+ * <p><b>State.</b> The ids live in a Kafka Streams state store ({@link #storeName()}) with a changelog topic, so a
+ * task moved to another instance is rebuilt from Kafka, and standby replicas work: deja's exact store by default, or
+ * Kafka Streams' segmented window store ({@link StoreKind}, {@link Builder#store}). Each id costs its 16-byte hash
+ * and an 8-byte owner. Either store ages out whole time slices as its clock passes, never a key at a time.
  *
  * <p><b>Guarantees.</b> Under {@code exactly_once_v2} the output, the store's changelog and the input offsets commit
  * together, so each id's first copy appears exactly once in the output. Under {@code at_least_once}, a crash may
@@ -52,6 +53,8 @@ public final class Dedup<K, V> {
     public static final String DEFAULT_STORE_NAME = "deja-dedup";
     /** The window unless {@link Builder#window} says otherwise. */
     public static final Duration DEFAULT_WINDOW = Duration.ofHours(24);
+    /** The store unless {@link Builder#store} says otherwise. */
+    public static final StoreKind DEFAULT_STORE = StoreKind.EXACT;
     /** The cap of {@link Builder#maxIdsPerPartition} that means none. */
     public static final long NO_CAP = Long.MAX_VALUE;
 
@@ -71,7 +74,8 @@ public final class Dedup<K, V> {
                 b.maxIdsPerPartition,
                 b.duplicates,
                 b.missingId,
-                b.storeName);
+                b.storeName,
+                b.store);
     }
 
     /** A builder for a step over records whose keys and values these serdes read and write. */
@@ -112,8 +116,8 @@ public final class Dedup<K, V> {
         return DedupProcessor.supplier(settings, extractor());
     }
 
-    /** The store the step keeps its ids in: a persistent window store with a changelog, retention the window. */
-    public StoreBuilder<WindowStore<Bytes, byte[]>> storeBuilder() {
+    /** The store the step keeps its ids in, with its changelog ({@link #store()}). */
+    public StoreBuilder<? extends StateStore> storeBuilder() {
         return settings.storeBuilder();
     }
 
@@ -190,6 +194,11 @@ public final class Dedup<K, V> {
         return settings.storeName();
     }
 
+    /** Which state store holds the ids. */
+    public StoreKind store() {
+        return settings.store();
+    }
+
     /** The Processor API child that receives first copies when a route is a topic. */
     public String uniqueChild() {
         return settings.uniqueChild();
@@ -217,6 +226,7 @@ public final class Dedup<K, V> {
         private Route duplicates = Route.drop();
         private Route missingId = Route.pass();
         private String storeName = DEFAULT_STORE_NAME;
+        private StoreKind store = DEFAULT_STORE;
 
         private Builder(Serde<K> keySerde, Serde<V> valueSerde) {
             this.keySerde = Objects.requireNonNull(keySerde, "keySerde");
@@ -286,8 +296,27 @@ public final class Dedup<K, V> {
             return this;
         }
 
-        /** The step, as configured. */
+        /** Which state store holds the ids; default {@link #DEFAULT_STORE}. */
+        public Builder<K, V> store(StoreKind kind) {
+            this.store = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /**
+         * The step, as configured.
+         *
+         * @throws IllegalArgumentException when the exact store is asked for with a window under {@link
+         *     StoreKind#EXACT}'s minimum of one second or with a cap on ids (which only the window store applies)
+         */
         public Dedup<K, V> build() {
+            if (store == StoreKind.EXACT && window.compareTo(ExactStateStore.MIN_WINDOW) < 0) {
+                throw new IllegalArgumentException("the exact store holds a window of at least "
+                        + ExactStateStore.MIN_WINDOW + ", not " + window + "; use store(StoreKind.WINDOW)");
+            }
+            if (store == StoreKind.EXACT && maxIdsPerPartition != NO_CAP) {
+                throw new IllegalArgumentException(
+                        "a cap on ids per partition applies to the window store only; use store(StoreKind.WINDOW)");
+            }
             return new Dedup<>(this);
         }
     }

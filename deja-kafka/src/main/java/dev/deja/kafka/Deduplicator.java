@@ -5,29 +5,26 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The operator's work on one task, shared by its DSL and Processor API forms: finds a record's id, asks the task's
- * {@link SeenWindow}, counts, marks duplicates with the headers naming the first copy, and says where the record goes.
+ * {@link SeenIds}, counts, marks duplicates with the headers naming the first copy, and says where the record goes.
  */
 final class Deduplicator<K, V> {
 
     private final Settings config;
     private final IdExtractor<K, V> ids;
     private final ProcessingContext context;
-    private final SeenWindow seen;
+    private final SeenIds seen;
     private final DedupMetrics metrics;
 
     Deduplicator(Settings config, IdExtractor<K, V> ids, ProcessingContext context) {
         this.config = config;
         this.ids = ids;
         this.context = context;
-        WindowStore<Bytes, byte[]> store = context.getStateStore(config.storeName());
-        this.seen = new SeenWindow(store, config.window().toMillis(), config.maxIdsPerPartition());
+        this.seen = SeenIds.in(context.getStateStore(config.storeName()), config);
         this.metrics = new DedupMetrics(context.metrics(), context.taskId(), config.storeName());
     }
 
@@ -45,7 +42,8 @@ final class Deduplicator<K, V> {
             };
         }
         long now = config.clock() == WindowClock.WALL_CLOCK ? context.currentSystemTimeMs() : timestamp;
-        SeenWindow.Seen found = seen.checkThenAdd(id, owner(metadata, headers), now);
+        SeenIds.Seen found = seen.checkThenAdd(
+                id, owner(metadata, headers), now, config.duplicates().kind() == Route.Kind.TOPIC);
         // the present, on the window's own clock: stream time for record times (this record may be late)
         long present = config.clock() == WindowClock.WALL_CLOCK ? now : Math.max(now, context.currentStreamTimeMs());
         metrics.held(seen.effectiveWindowMs(present), seen.idsHeld());
@@ -83,7 +81,7 @@ final class Deduplicator<K, V> {
                 .orElse(SeenSet.NO_OWNER);
     }
 
-    private static void markFirstCopy(Headers headers, SeenWindow.Seen found) {
+    private static void markFirstCopy(Headers headers, SeenIds.Seen found) {
         if (found.firstOwner() != SeenSet.NO_OWNER) {
             headers.add(DedupHeaders.FIRST_PARTITION, ascii(Owners.partition(found.firstOwner())));
             headers.add(DedupHeaders.FIRST_OFFSET, ascii(Owners.offset(found.firstOwner())));

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * ids held are counted in {@link HeldIds} and the oldest slices of the window stop being answered from once the cap
  * is passed: the effective window shrinks, as in Segment's de-dup worker, rather than the store growing.
  */
-final class SeenWindow {
+final class SeenWindow implements SeenIds {
 
     private final WindowStore<Bytes, byte[]> store;
     private final long windowMs;
@@ -43,14 +43,9 @@ final class SeenWindow {
         }
     }
 
-    /** What {@link #checkThenAdd} found: the verdict, and the owner and time of the copy first recorded. */
-    record Seen(Verdict verdict, long firstOwner, long firstTime) {}
-
-    /**
-     * Records {@code id} under {@code owner} at {@code time} unless a copy is held within one window of it, and says
-     * what it was: {@code NEW}, {@code RETRY} (held under this same owner) or {@code DUPLICATE}.
-     */
-    Seen checkThenAdd(byte[] id, long owner, long time) {
+    /** {@inheritDoc} A copy is held when its time is less than one window before or after {@code time}. */
+    @Override
+    public Seen checkThenAdd(byte[] id, long owner, long time, boolean describeFirst) {
         Bytes key = key(Hash128.of(id));
         long from = Math.max(held.floor(), saturatedAdd(time, 1 - windowMs));
         long to = saturatedAdd(time, windowMs - 1);
@@ -67,13 +62,13 @@ final class SeenWindow {
         return new Seen(Verdict.NEW, owner, time);
     }
 
-    /** How far back ids are answered from at {@code now}: the window, or less when the cap or a young store cuts it. */
-    long effectiveWindowMs(long now) {
+    @Override
+    public long effectiveWindowMs(long now) {
         return Math.max(0, Math.min(windowMs, now - held.oldest()));
     }
 
-    /** The ids counted as held, when capped; -1 otherwise. */
-    long idsHeld() {
+    @Override
+    public long idsHeld() {
         return held.capped() ? held.count() : -1;
     }
 

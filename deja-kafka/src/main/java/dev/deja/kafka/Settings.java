@@ -3,10 +3,9 @@ package dev.deja.kafka;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.WindowStore;
 
 /** What a {@link Dedup} step was built with, apart from its serdes: what its processors need. */
 record Settings(
@@ -17,10 +16,14 @@ record Settings(
         long maxIdsPerPartition,
         Route duplicates,
         Route missingId,
-        String storeName) {
+        String storeName,
+        StoreKind store) {
 
-    /** The store the step keeps its ids in: a persistent window store with a changelog, retention the window. */
-    StoreBuilder<WindowStore<Bytes, byte[]>> storeBuilder() {
+    /** The store the step keeps its ids in, with its changelog ({@link StoreKind}). */
+    StoreBuilder<? extends StateStore> storeBuilder() {
+        if (store == StoreKind.EXACT) {
+            return new ExactStateStoreBuilder(storeName, window);
+        }
         return Stores.windowStoreBuilder(
                         Stores.persistentWindowStore(storeName, window, window, /* retainDuplicates= */ false),
                         Serdes.Bytes(),

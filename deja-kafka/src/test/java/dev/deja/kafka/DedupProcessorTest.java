@@ -8,11 +8,11 @@ import java.util.Properties;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.WindowStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +36,7 @@ class DedupProcessorTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         MockProcessorContext<String, String> context =
                 new MockProcessorContext<>(props, new TaskId(0, 3), stateDir.toFile());
-        WindowStore<?, ?> store = dedup.storeBuilder().withLoggingDisabled().build();
+        StateStore store = dedup.storeBuilder().withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);
         Processor<String, String, String, String> processor = dedup.processor().get();

@@ -1,6 +1,7 @@
 package dev.deja.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,8 +25,10 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The operator in a whole topology: every id source, every route, the window's edges, both clocks. */
+/** The operator in a whole topology: every id source and route on both stores, each store's window edges, both clocks. */
 class DedupTopologyTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -76,9 +79,10 @@ class DedupTopologyTest {
         return sum;
     }
 
-    @Test
-    void keyIdsPassTheFirstCopyOnly() {
-        start(b -> b.id(IdSource.key()));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void keyIdsPassTheFirstCopyOnly(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.key()));
         send("a", "1", T0);
         send("b", "2", T0);
         send("a", "3", T0.plusSeconds(1));
@@ -87,18 +91,20 @@ class DedupTopologyTest {
         assertThat(metric(DedupMetricNames.DUPLICATES)).isEqualTo(1);
     }
 
-    @Test
-    void headerIdsAreReadFromTheLastHeaderOfThatName() {
-        start(b -> b.id(IdSource.header("msg-id")));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void headerIdsAreReadFromTheLastHeaderOfThatName(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.header("msg-id")));
         send("k1", "1", T0, header("msg-id", "x"));
         send("k2", "2", T0, header("msg-id", "y"));
         send("k3", "3", T0, header("msg-id", "x"));
         assertThat(out.readValuesToList()).containsExactly("1", "2");
     }
 
-    @Test
-    void jsonFieldIdsRepartitionAndKeepTheRecordsOwnKeys() {
-        start(b -> b.id(IdSource.jsonField("context.messageId")));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void jsonFieldIdsRepartitionAndKeepTheRecordsOwnKeys(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.jsonField("context.messageId")));
         send("user-1", "{\"context\":{\"messageId\":\"m1\"},\"n\":1}", T0);
         send("user-2", "{\"context\":{\"messageId\":\"m1\"},\"n\":2}", T0); // same id under another key
         send("user-2", "{\"context\":{\"messageId\":42},\"n\":3}", T0); // a number's literal is its id
@@ -109,18 +115,20 @@ class DedupTopologyTest {
                         KeyValue.pair("user-2", "{\"context\":{\"messageId\":42},\"n\":3}"));
     }
 
-    @Test
-    void valueHashIdsDropIdenticalContent() {
-        start(b -> b.id(IdSource.valueHash()).inputKeyedById(/* keyed= */ false));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void valueHashIdsDropIdenticalContent(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.valueHash()).inputKeyedById(/* keyed= */ false));
         send("k1", "same body", T0);
         send("k2", "same body", T0);
         send("k3", "other body", T0);
         assertThat(out.readValuesToList()).containsExactly("same body", "other body");
     }
 
-    @Test
-    void recordsWithoutAnIdPassByDefaultAndAreCounted() {
-        start(b -> b.id(IdSource.jsonField("id")));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void recordsWithoutAnIdPassByDefaultAndAreCounted(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.jsonField("id")));
         send("k", "not json", T0);
         send("k", "{\"other\":1}", T0);
         send("k", "{\"id\":null}", T0);
@@ -128,9 +136,10 @@ class DedupTopologyTest {
         assertThat(metric(DedupMetricNames.MISSING_IDS)).isEqualTo(3);
     }
 
-    @Test
-    void recordsWithoutAnIdCanBeDroppedOrSentToATopic() {
-        start(b -> b.id(IdSource.header("id")).missingId(Route.toTopic("errors")));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void recordsWithoutAnIdCanBeDroppedOrSentToATopic(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.header("id")).missingId(Route.toTopic("errors")));
         send("k", "no id", T0);
         send("k", "with id", T0, header("id", "1"));
         assertThat(out.readValuesToList()).containsExactly("with id");
@@ -139,15 +148,17 @@ class DedupTopologyTest {
                 .containsExactly("no id");
         driver.close();
 
-        start(b -> b.id(IdSource.header("id")).missingId(Route.drop()).storeName("other"));
+        start(b ->
+                b.store(kind).id(IdSource.header("id")).missingId(Route.drop()).storeName("other"));
         send("k", "no id", T0);
         assertThat(out.isEmpty()).isTrue();
         assertThat(metric(DedupMetricNames.MISSING_IDS)).isEqualTo(1);
     }
 
-    @Test
-    void duplicatesSentToATopicNameTheirFirstCopy() {
-        start(b -> b.id(IdSource.key()).duplicates(Route.toTopic("dups")));
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void duplicatesSentToATopicNameTheirFirstCopy(StoreKind kind) {
+        start(b -> b.store(kind).id(IdSource.key()).duplicates(Route.toTopic("dups")));
         send("a", "first", T0);
         send("a", "second", T0.plusSeconds(5));
         assertThat(out.readValuesToList()).containsExactly("first");
@@ -161,8 +172,8 @@ class DedupTopologyTest {
     }
 
     @Test
-    void recordTimeWindowHoldsAnIdForLessThanOneWindowEitherSide() {
-        start(b -> b.id(IdSource.key()));
+    void windowStoreRecordTimeHoldsAnIdForLessThanOneWindowEitherSide() {
+        start(b -> b.store(StoreKind.WINDOW).id(IdSource.key()));
         send("a", "first", T0);
         send("a", "just inside", T0.plus(WINDOW).minusMillis(1));
         send("a", "one window later", T0.plus(WINDOW));
@@ -182,8 +193,8 @@ class DedupTopologyTest {
     }
 
     @Test
-    void wallClockWindowCountsFromWhenTheIdWasFirstSeen() {
-        start(b -> b.id(IdSource.key()).clock(WindowClock.WALL_CLOCK));
+    void windowStoreWallClockCountsFromWhenTheIdWasFirstSeen() {
+        start(b -> b.store(StoreKind.WINDOW).id(IdSource.key()).clock(WindowClock.WALL_CLOCK));
         send("a", "first", T0);
         send("a", "copy with a much later timestamp", T0.plus(WINDOW.multipliedBy(5)));
         driver.advanceWallClockTime(WINDOW.minusMillis(1));
@@ -194,9 +205,9 @@ class DedupTopologyTest {
     }
 
     @Test
-    void aCapGivesUpTheOldestSlicesAndShrinksTheEffectiveWindow() {
+    void windowStoreCapGivesUpTheOldestSlicesAndShrinksTheEffectiveWindow() {
         Duration slice = WINDOW.dividedBy(HeldIds.SLICES);
-        start(b -> b.id(IdSource.key()).maxIdsPerPartition(2));
+        start(b -> b.store(StoreKind.WINDOW).id(IdSource.key()).maxIdsPerPartition(2));
         send("a", "a", T0);
         send("b", "b", T0.plus(slice));
         send("c", "c", T0.plus(slice.multipliedBy(2))); // three ids held: the slice holding "a" is given up
@@ -204,6 +215,49 @@ class DedupTopologyTest {
         send("c", "c again", T0.plus(slice.multipliedBy(2)));
         assertThat(out.readValuesToList()).containsExactly("a", "b", "c", "a again");
         assertThat(metric(DedupMetricNames.EFFECTIVE_WINDOW)).isLessThan((double) WINDOW.toMillis());
+    }
+
+    @Test
+    void exactStoreHoldsAnIdForAtLeastTheWindowAndDatesALateIdAtStreamTime() {
+        start(b -> b.id(IdSource.key()).store(StoreKind.EXACT));
+        send("a", "first", T0);
+        send("a", "late copy", T0.minus(WINDOW));
+        send("x", "first", T0.plus(WINDOW).minusMillis(1));
+        send("a", "just inside", T0.plus(WINDOW).minusMillis(1));
+        send("a", "two windows later", T0.plus(WINDOW.multipliedBy(2)));
+        send("d", "a window behind stream time", T0);
+        send("d", "again: dated at stream time, so held", T0);
+        assertThat(out.readValuesToList())
+                .containsExactly("first", "first", "two windows later", "a window behind stream time");
+        assertThat(metric(DedupMetricNames.EFFECTIVE_WINDOW)).isPositive();
+    }
+
+    @Test
+    void exactStoreWallClockWindowCountsFromWhenTheIdWasFirstSeen() {
+        start(b -> b.id(IdSource.key()).store(StoreKind.EXACT).clock(WindowClock.WALL_CLOCK));
+        send("a", "first", T0);
+        send("a", "copy with a much later timestamp", T0.plus(WINDOW.multipliedBy(5)));
+        driver.advanceWallClockTime(WINDOW.minusMillis(1));
+        send("a", "still inside", T0);
+        driver.advanceWallClockTime(WINDOW.plusMillis(1));
+        send("a", "two windows after first seen", T0);
+        assertThat(out.readValuesToList()).containsExactly("first", "two windows after first seen");
+    }
+
+    @Test
+    void exactStoreRefusesACapAndAWindowUnderOneSecond() {
+        Dedup.Builder<String, String> b =
+                Dedup.builder(Serdes.String(), Serdes.String()).id(IdSource.key());
+        assertThatThrownBy(() -> b.maxIdsPerPartition(5).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("StoreKind.WINDOW");
+        assertThatThrownBy(() -> Dedup.builder(Serdes.String(), Serdes.String())
+                        .id(IdSource.key())
+                        .window(Duration.ofMillis(999))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least PT1S");
+        assertThat(b.store(StoreKind.WINDOW).build().maxIdsPerPartition()).isEqualTo(5);
     }
 
     private static Header header(String name, String value) {

@@ -27,17 +27,24 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * {@code deja kafka run} (exactly-once, ids in the 16-byte record keys) against the same worker with
- * {@code --pass-through} (the same application without the step), on one in-process broker and one input topic,
- * in alternating rounds. Each worker is a child JVM; its rate is taken from its committed input offsets, between
+ * {@code deja kafka run} (exactly-once, ids in the 16-byte record keys), once with each store ({@code --store EXACT}
+ * and {@code WINDOW}), against the same worker with {@code --pass-through} (the same application without the step),
+ * on one in-process broker and one input topic, in rounds where each of the three leads in turn. Each worker is a child JVM; its rate is taken from its committed input offsets, between
  * 10% and 100% of the input, so that start-up is not counted. Prints each round, the median of the per-round
- * ratios, and the de-dup worker's state on disk per id held.
+ * ratios, and each de-dup worker's state on disk per id held.
  *
- * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05).
+ * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05). The environment variable
+ * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker ({@code {app}} in them is replaced by the worker's
+ * application id), for example a profiler agent writing one file per worker.
  */
 public final class DedupVsPassThrough {
 
     private static final String INPUT = "bench-in";
+    private static final String PASS = "pass";
+    /** The de-dup worker's stores, each measured against the pass-through (worker option --store). */
+    private static final List<String> STORES = List.of("exact", "window");
+
+    private static final List<String> MODES = List.of("exact", "window", PASS);
 
     private DedupVsPassThrough() {}
 
@@ -60,30 +67,39 @@ public final class DedupVsPassThrough {
                     partitions,
                     rounds);
             System.out.println("round,mode,records_per_s,state_bytes_per_id");
-            double[] ratios = new double[rounds];
-            double[] bytesPerId = new double[rounds];
+            Map<String, double[]> ratios = new HashMap<>();
+            Map<String, double[]> bytesPerId = new HashMap<>();
+            for (String store : STORES) {
+                ratios.put(store, new double[rounds]);
+                bytesPerId.put(store, new double[rounds]);
+            }
             for (int round = 0; round < rounds; round++) {
                 Map<String, double[]> result = new HashMap<>();
-                List<String> order = round % 2 == 0 ? List.of("dedup", "pass") : List.of("pass", "dedup");
-                for (String mode : order) {
+                for (int i = 0; i < MODES.size(); i++) {
+                    String mode = MODES.get((round + i) % MODES.size()); // each mode leads in turn
                     String app = "bench-" + mode + "-" + round;
                     Topics.create(admin, partitions, app + "-out");
                     Path data = work.resolve(app);
-                    double rate = runWorker(broker.bootstrapServers(), admin, app, data, mode.equals("pass"), records);
-                    double perId = mode.equals("dedup") ? size(data.resolve("state")) / (double) unique : 0;
+                    double rate = runWorker(broker.bootstrapServers(), admin, app, data, mode, records);
+                    double perId = mode.equals(PASS) ? 0 : size(data.resolve("state")) / (double) unique;
                     result.put(mode, new double[] {rate, perId});
                     System.out.printf(Locale.ROOT, "%d,%s,%.0f,%.1f%n", round, mode, rate, perId);
                     delete(data);
                 }
-                ratios[round] = result.get("dedup")[0] / result.get("pass")[0];
-                bytesPerId[round] = result.get("dedup")[1];
+                for (String store : STORES) {
+                    ratios.get(store)[round] = result.get(store)[0] / result.get(PASS)[0];
+                    bytesPerId.get(store)[round] = result.get(store)[1];
+                }
             }
-            System.out.printf(Locale.ROOT, "# ratios dedup/pass: %s%n", Arrays.toString(ratios));
-            System.out.printf(
-                    Locale.ROOT,
-                    "# median ratio: %.3f; median state on disk per id: %.1f bytes%n",
-                    median(ratios),
-                    median(bytesPerId));
+            for (String store : STORES) {
+                System.out.printf(Locale.ROOT, "# ratios %s/pass: %s%n", store, Arrays.toString(ratios.get(store)));
+                System.out.printf(
+                        Locale.ROOT,
+                        "# %s: median ratio %.3f; median state on disk per id %.1f bytes%n",
+                        store,
+                        median(ratios.get(store)),
+                        median(bytesPerId.get(store)));
+            }
         } finally {
             delete(work);
         }
@@ -129,7 +145,7 @@ public final class DedupVsPassThrough {
     }
 
     /** Runs one worker until its committed offsets cover the input; its rate from 10% to 100% of it. */
-    private static double runWorker(String bootstrap, Admin admin, String app, Path data, boolean pass, int records)
+    private static double runWorker(String bootstrap, Admin admin, String app, Path data, String mode, int records)
             throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(
@@ -163,8 +179,14 @@ public final class DedupVsPassThrough {
                 "0",
                 "--http-port",
                 "-1"));
-        if (pass) {
+        String flags = System.getenv("DEJA_BENCH_WORKER_FLAGS");
+        if (flags != null && !flags.isBlank()) {
+            command.addAll(1, List.of(flags.replace("{app}", app).trim().split("\\s+")));
+        }
+        if (mode.equals(PASS)) {
             command.add("--pass-through");
+        } else {
+            command.addAll(List.of("--store", mode.toUpperCase(Locale.ROOT)));
         }
         File log = Files.createDirectories(data).resolve("worker.log").toFile();
         Process worker = new ProcessBuilder(command)

@@ -1,6 +1,7 @@
 package dev.deja.kafka.worker;
 
 import ch.qos.logback.classic.Level;
+import dev.deja.kafka.Dedup;
 import dev.deja.kafka.IdSource;
 import dev.deja.kafka.WindowClock;
 import dev.deja.kafka.broker.EmbeddedBroker;
@@ -142,6 +143,7 @@ final class DemoCommand implements Callable<Integer> {
                 /* inputKeyedById= */ true,
                 Duration.ofHours(24),
                 WindowClock.RECORD_TIME,
+                Dedup.DEFAULT_STORE,
                 Long.MAX_VALUE,
                 null,
                 null,

@@ -2,6 +2,7 @@ package dev.deja.kafka.worker;
 
 import dev.deja.kafka.Dedup;
 import dev.deja.kafka.IdSource;
+import dev.deja.kafka.StoreKind;
 import dev.deja.kafka.WindowClock;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -87,9 +88,18 @@ final class RunCommand implements Callable<Integer> {
     WindowClock clock;
 
     @Option(
+            names = "--store",
+            paramLabel = "KIND",
+            defaultValue = "EXACT",
+            description = "Where the ids live: EXACT (deja's exact store, changelog in batches) or WINDOW (Kafka"
+                    + " Streams' window store, a changelog record per id). Default: ${DEFAULT-VALUE}.")
+    StoreKind store;
+
+    @Option(
             names = "--max-ids-per-partition",
             paramLabel = "N",
-            description = "Cap on the ids held per input partition; past it the effective window shrinks.")
+            description = "Cap on the ids held per input partition; past it the effective window shrinks (--store"
+                    + " WINDOW only).")
     Long maxIdsPerPartition;
 
     @Option(names = "--duplicates", paramLabel = "TOPIC", description = "Send duplicates here instead of dropping.")
@@ -179,6 +189,7 @@ final class RunCommand implements Callable<Integer> {
                     inputKeyedById,
                     window,
                     clock,
+                    store,
                     maxIdsPerPartition == null ? Dedup.NO_CAP : positive(maxIdsPerPartition),
                     duplicates,
                     missingId,

@@ -1,6 +1,8 @@
 package dev.deja.kafka.worker;
 
+import dev.deja.kafka.Dedup;
 import dev.deja.kafka.IdSource;
+import dev.deja.kafka.StoreKind;
 import dev.deja.kafka.WindowClock;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ record WorkerSettings(
         boolean inputKeyedById,
         Duration window,
         WindowClock clock,
+        StoreKind store,
         long maxIdsPerPartition,
         String duplicatesTopic,
         String missingIdTopic,
@@ -56,6 +59,12 @@ record WorkerSettings(
         }
         if (bootstrap == null || bootstrap.isBlank()) {
             throw new IllegalArgumentException("--bootstrap is required: HOST:PORT of one or more brokers");
+        }
+        if (store == StoreKind.EXACT && maxIdsPerPartition != Dedup.NO_CAP) {
+            throw new IllegalArgumentException("--max-ids-per-partition applies to --store WINDOW only");
+        }
+        if (store == StoreKind.EXACT && window.toMillis() < 1000) {
+            throw new IllegalArgumentException("--store EXACT holds a window of at least 1s, not " + window);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1");

@@ -33,6 +33,7 @@ final class WorkerTopology {
                 .inputKeyedById(s.inputKeyedById())
                 .window(s.window())
                 .clock(s.clock())
+                .store(s.store())
                 .duplicates(s.duplicatesTopic() == null ? Route.drop() : Route.toTopic(s.duplicatesTopic()))
                 .missingId(s.missingIdTopic() == null ? Route.pass() : Route.toTopic(s.missingIdTopic()));
         if (s.maxIdsPerPartition() != Dedup.NO_CAP) {

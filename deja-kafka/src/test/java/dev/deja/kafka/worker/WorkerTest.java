@@ -3,6 +3,7 @@ package dev.deja.kafka.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.kafka.IdSource;
+import dev.deja.kafka.StoreKind;
 import dev.deja.kafka.WindowClock;
 import dev.deja.kafka.broker.EmbeddedBroker;
 import dev.deja.kafka.broker.Topics;
@@ -80,6 +81,7 @@ class WorkerTest {
                 /* inputKeyedById= */ true,
                 Duration.ofHours(1),
                 WindowClock.RECORD_TIME,
+                StoreKind.WINDOW,
                 Long.MAX_VALUE,
                 null,
                 null,

@@ -1,0 +1,274 @@
+package dev.deja.kafka;
+
+import dev.deja.exact.ExactStore;
+import dev.deja.exact.ExactStoreBuilder;
+import dev.deja.exact.KeyInfo;
+import dev.deja.hash.Hash128;
+import dev.deja.journal.FsyncPolicy;
+import dev.deja.seen.SeenSet;
+import dev.deja.seen.Verdict;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.query.Position;
+
+/**
+ * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
+ * state directory, the ids as their 16-byte XXH3-128 hashes with their owners, dated by a {@link TaskClock}.
+ *
+ * <p>New ids are held in memory and written in batches: to the store in one RocksDB write, and to the changelog in one
+ * record ({@link ChangelogBatch}), when {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams
+ * commits the store, so they commit with the output and the input offsets. A lookup asks the unwritten ids first,
+ * then the store (whose in-memory key filters answer most new ids without reading disk). The changelog is written by
+ * the store itself, as Kafka Streams' own stores write theirs. Kafka Streams has
+ * no public way for a custom store to write its changelog; {@link InternalProcessorContext#logChange} is the call its
+ * built-in stores make. Restoring reads every batch back into the store.
+ */
+final class ExactStateStore implements StateStore, SeenIds {
+
+    /** Hours the changelog keeps a batch beyond the window, as Kafka Streams keeps window-store changelogs a day. */
+    static final long CHANGELOG_EXTRA_RETENTION_HOURS = 24;
+    /** The shortest window the store holds: its generations are slices of at least a few milliseconds. */
+    static final Duration MIN_WINDOW = ExactStoreBuilder.MIN_WINDOW;
+
+    /** The fraction of the window by which an id may be dated late, as the divisor of the window. */
+    static final long LATENESS_PER_WINDOW = 64;
+
+    /** RocksDB block cache per task: lookups of new ids are answered by the key filters, not by table blocks. */
+    private static final long BLOCK_CACHE_BYTES = 16L << 20;
+    /** RocksDB memtable per task: small, since inserting random keys walks the skiplist with a miss per level. */
+    private static final long MEMTABLE_BYTES = 8L << 20;
+    /** How often, in wall-clock time, the oldest generation's time is read from the store's metrics. */
+    private static final long WINDOW_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final String name;
+    private final Duration window;
+    private final boolean logged;
+    /** How late, at most, an id is dated and aged out: {@value #LATENESS_PER_WINDOW}th of the window. */
+    private final long latenessMs;
+
+    private final TaskClock clock = new TaskClock();
+    /** New ids not yet written to the store, in the order they came, with their owners and times. */
+    private final Map<Hash128, Unwritten> unwritten = new LinkedHashMap<>();
+    /** The same ids as the changelog record that will carry them. */
+    private final ChangelogBatch batch = new ChangelogBatch();
+
+    private Path directory;
+    /** Null until {@link #store()} opens it. */
+    private ExactStore store;
+
+    private InternalProcessorContext<?, ?> changelog;
+    private volatile boolean open;
+    /** The time of the oldest generation held, as last read from the store's metrics. */
+    private long oldestHeld;
+
+    private long unwrittenSince;
+    private long nextMaintenance = Long.MIN_VALUE;
+    private long oldestReadAt;
+
+    /** A new id's owner and the time it was dated at, until it is written. */
+    private record Unwritten(long owner, long time) {}
+
+    ExactStateStore(String name, Duration window, boolean logged) {
+        this.name = name;
+        this.window = window;
+        this.logged = logged;
+        this.latenessMs = Math.max(1, window.toMillis() / LATENESS_PER_WINDOW);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        if (logged) {
+            if (!(context instanceof InternalProcessorContext<?, ?> internal)) {
+                throw new IllegalStateException("the store " + name + " writes its changelog through Kafka Streams'"
+                        + " own processor context; build it with withLoggingDisabled() to run it elsewhere");
+            }
+            changelog = internal;
+        }
+        directory = context.stateDir().toPath().resolve(name);
+        context.register(root, (BatchingStateRestoreCallback) this::restore);
+        oldestReadAt = System.nanoTime() - WINDOW_REFRESH_NANOS;
+        open = true;
+    }
+
+    /**
+     * The exact store, opened when the first id or changelog record arrives, so that its first generation is dated
+     * by the task's time rather than by an unset clock.
+     */
+    private ExactStore store() {
+        if (store == null) {
+            store = ExactStoreBuilder.at(directory)
+                    .window(window)
+                    .clock(clock)
+                    .fsync(FsyncPolicy.NO)
+                    .blockCacheBytes(BLOCK_CACHE_BYTES)
+                    .memtableBytes(MEMTABLE_BYTES)
+                    .open();
+        }
+        return store;
+    }
+
+    @Override
+    public Seen checkThenAdd(byte[] id, long owner, long time, boolean describeFirst) {
+        if (store == null) {
+            clock.advanceTo(time);
+        }
+        advanceTo(time);
+        Hash128 hash = Hash128.of(id);
+        Unwritten first = unwritten.get(hash);
+        if (first == null) {
+            KeyInfo held = store().info(key(hash.high(), hash.low())).orElse(null);
+            if (held == null) {
+                if (unwritten.isEmpty()) {
+                    unwrittenSince = clock.millis();
+                }
+                unwritten.put(hash, new Unwritten(owner, clock.millis()));
+                batch.add(hash.high(), hash.low(), owner, clock.millis());
+                if (batch.isFull()) {
+                    writeUnwritten();
+                }
+                return new Seen(Verdict.NEW, owner, time);
+            }
+            first = new Unwritten(held.owner(), held.firstSeen().toEpochMilli());
+        }
+        Verdict verdict = owner != SeenSet.NO_OWNER && owner == first.owner() ? Verdict.RETRY : Verdict.DUPLICATE;
+        return new Seen(verdict, first.owner(), first.time());
+    }
+
+    /**
+     * Moves the clock to {@code time}. Ids still in memory are written first when the clock would pass them by the
+     * lateness, so the store dates each id at most that late; the store's generations are rolled over and aged out
+     * whenever the clock has moved by the lateness, since a store with no writes would not do it.
+     */
+    private void advanceTo(long time) {
+        if (time <= clock.millis()) {
+            return;
+        }
+        if (!unwritten.isEmpty() && time - unwrittenSince >= latenessMs) {
+            writeUnwritten();
+        }
+        clock.advanceTo(time);
+        if (time >= nextMaintenance) {
+            store().maintain();
+            oldestReadAt = System.nanoTime() - WINDOW_REFRESH_NANOS; // generations may have gone: read again
+            nextMaintenance = time + latenessMs;
+        }
+    }
+
+    @Override
+    public long effectiveWindowMs(long now) {
+        if (store == null) {
+            return 0;
+        }
+        long at = System.nanoTime();
+        if (at - oldestReadAt >= WINDOW_REFRESH_NANOS) {
+            oldestReadAt = at;
+            oldestHeld = clock.millis() - store.metrics().effectiveWindow().toMillis();
+        }
+        return Math.max(0, Math.min(window.toMillis(), now - oldestHeld));
+    }
+
+    @Override
+    public long idsHeld() {
+        return -1;
+    }
+
+    /**
+     * Writes the ids added since the last write to the store and to the changelog, and syncs the store's write-ahead
+     * log, so that the changelog offsets Kafka Streams checkpoints after a commit are held on disk. Kafka Streams
+     * commits its stores before it commits the producer's transaction or the input offsets.
+     */
+    @Override
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
+        if (store != null) {
+            writeUnwritten();
+            store.sync();
+        }
+    }
+
+    @Override
+    public void close() {
+        open = false;
+        if (store != null) {
+            // at rest in table files rather than in the write-ahead log: smaller, and read back faster
+            store.flush();
+            store.close();
+            store = null;
+        }
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public Position getPosition() {
+        return Position.emptyPosition();
+    }
+
+    private void restore(Collection<KeyValue<byte[], byte[]>> records) {
+        List<byte[]> keys = new ArrayList<>();
+        for (KeyValue<byte[], byte[]> record : records) {
+            keys.clear();
+            long[] owners = new long[ChangelogBatch.MAX_ENTRIES];
+            ChangelogBatch.read(record.value, (high, low, owner, time) -> {
+                clock.advanceTo(time);
+                owners[keys.size()] = owner;
+                keys.add(key(high, low));
+            });
+            store().checkThenAddAll(keys, Arrays.copyOf(owners, keys.size()));
+        }
+    }
+
+    /** Writes the new ids held in memory to the store, in one batch, and to the changelog, in one record. */
+    private void writeUnwritten() {
+        if (unwritten.isEmpty()) {
+            return;
+        }
+        List<byte[]> keys = new ArrayList<>(unwritten.size());
+        long[] owners = new long[unwritten.size()];
+        for (Map.Entry<Hash128, Unwritten> e : unwritten.entrySet()) {
+            owners[keys.size()] = e.getValue().owner();
+            keys.add(key(e.getKey().high(), e.getKey().low()));
+        }
+        store().checkThenAddAll(keys, owners);
+        unwritten.clear();
+        long timestamp = batch.latestTime();
+        byte[] value = batch.drain();
+        if (changelog != null) {
+            Bytes key = Bytes.wrap(
+                    ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array());
+            changelog.logChange(name, key, value, timestamp, new RecordHeaders(), Position.emptyPosition());
+        }
+    }
+
+    private static byte[] key(long high, long low) {
+        return ByteBuffer.allocate(16).putLong(high).putLong(low).array();
+    }
+}
