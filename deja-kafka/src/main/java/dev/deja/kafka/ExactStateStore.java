@@ -34,10 +34,9 @@ import org.apache.kafka.streams.query.Position;
  * <p>New ids are held in memory and written in batches: to the store in one RocksDB write, and to the changelog in one
  * record ({@link ChangelogBatch}), when {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams
  * commits the store, so they commit with the output and the input offsets. A lookup asks the unwritten ids first,
- * then the store (whose in-memory key filters answer most new ids without reading disk). The changelog is written by
- * the store itself, as Kafka Streams' own stores write theirs. Kafka Streams has
- * no public way for a custom store to write its changelog; {@link InternalProcessorContext#logChange} is the call its
- * built-in stores make. Restoring reads every batch back into the store.
+ * then the store (whose in-memory key filters answer most new ids without reading disk). The store writes its own
+ * changelog, as Kafka Streams' built-in stores do: Kafka Streams has no public way for a custom store to do it, and
+ * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
  */
 final class ExactStateStore implements StateStore, SeenIds {
 

@@ -51,6 +51,12 @@ class RunCommandTest {
         assertThat(runWithTopics("--id", "xml:id")).isEqualTo(2);
         assertThat(err.toString()).contains("none of key, header:NAME, json:PATH");
         assertThat(runWithTopics("--guarantee", "twice")).isEqualTo(2);
+        assertThat(runWithTopics("--store", "memory")).isEqualTo(2);
+        assertThat(err.toString()).contains("--store").contains("EXACT, WINDOW");
+        assertThat(runWithTopics("--max-ids-per-partition", "1000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-ids-per-partition applies to --store WINDOW only");
+        assertThat(runWithTopics("--window", "500ms")).isEqualTo(2);
+        assertThat(err.toString()).contains("--store EXACT holds a window of at least 1s");
     }
 
     @Test
