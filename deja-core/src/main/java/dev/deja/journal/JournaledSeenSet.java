@@ -303,6 +303,7 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         private Duration retryDelay = Duration.ofSeconds(1);
         private ChannelOpener opener = ChannelOpener.FILES;
         private JournalThreads threads = JournalThreads.shared();
+        private boolean fromWhatIsReadable;
 
         private Builder(Path dir, SnapshotCodec<S> codec, Supplier<S> empty) {
             this.dir = dir;
@@ -313,6 +314,17 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         /** When the journal is fsynced; default {@link FsyncPolicy#EVERYSEC}. */
         public Builder<S> fsync(FsyncPolicy policy) {
             this.fsync = Require.nonNull("fsync", policy);
+            return this;
+        }
+
+        /**
+         * Whether a store that no snapshot and no whole journal can rebuild is opened from what its files still hold
+         * (empty, plus every journal record still there) instead of being refused; default false. The records lost
+         * are named in {@link JournaledSeenSet#recovery()}, and a snapshot is written before {@link #open} returns,
+         * so that the next open, without this setting, finds the store whole. For an operator's explicit choice.
+         */
+        public Builder<S> fromWhatIsReadable(boolean readable) {
+            this.fromWhatIsReadable = readable;
             return this;
         }
 
@@ -383,7 +395,15 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
             Files.createDirectories(dir);
             DirectoryLock directoryLock = DirectoryLock.take(dir);
             try {
-                return new JournaledSeenSet<>(this, directoryLock, Recovery.run(dir, codec, empty));
+                if (!fromWhatIsReadable) {
+                    return new JournaledSeenSet<>(this, directoryLock, Recovery.run(dir, codec, empty));
+                }
+                JournaledSeenSet<S> set =
+                        new JournaledSeenSet<>(this, directoryLock, Recovery.runFromWhatIsReadable(dir, codec, empty));
+                if (!set.recovery().clean()) {
+                    set.snapshotNow().join();
+                }
+                return set;
             } catch (IOException | RuntimeException e) {
                 directoryLock.close();
                 throw e;

@@ -61,8 +61,12 @@ final class Recovery<S extends HashedSeenSet> {
     private long bytesCut;
     private long replayed;
 
-    private Recovery(Path dir) {
+    /** Whether a store the journal alone cannot rebuild is opened from what its files still hold, not refused. */
+    private final boolean whatIsReadable;
+
+    private Recovery(Path dir, boolean whatIsReadable) {
         this.dir = dir;
+        this.whatIsReadable = whatIsReadable;
     }
 
     /**
@@ -74,7 +78,18 @@ final class Recovery<S extends HashedSeenSet> {
      */
     static <S extends HashedSeenSet> Result<S> run(Path dir, SnapshotCodec<S> codec, Supplier<S> empty)
             throws IOException {
-        return new Recovery<S>(dir).recover(codec, empty);
+        return new Recovery<S>(dir, /* whatIsReadable= */ false).recover(codec, empty);
+    }
+
+    /**
+     * Recovers as {@link #run} does, but where {@link #run} refuses a store that no snapshot and no whole journal can
+     * rebuild, opens it from what is readable: empty, then every journal record from the first segment's first
+     * record (the records before it, which only the damaged or missing snapshots held, are lost and the report says
+     * so). Damaged snapshots are set aside as usual. For an operator who chose to lose what cannot be read.
+     */
+    static <S extends HashedSeenSet> Result<S> runFromWhatIsReadable(
+            Path dir, SnapshotCodec<S> codec, Supplier<S> empty) throws IOException {
+        return new Recovery<S>(dir, /* whatIsReadable= */ true).recover(codec, empty);
     }
 
     private Result<S> recover(SnapshotCodec<S> codec, Supplier<S> empty) throws IOException {
@@ -107,7 +122,11 @@ final class Recovery<S extends HashedSeenSet> {
         // listed once: setting rejected snapshots aside below does not touch the segments
         List<Segment.File> segments = Segment.list(dir);
         if (store == null) {
-            refuseWhenNothingRebuildsTheContent(segments);
+            if (whatIsReadable) {
+                position = startOfWhatIsReadable(segments);
+            } else {
+                refuseWhenNothingRebuildsTheContent(segments);
+            }
             store = empty.get();
         }
         for (Path file : rejectedFiles) {
@@ -179,6 +198,21 @@ final class Recovery<S extends HashedSeenSet> {
         throw new IOException(why + " Nothing was changed. To start the store empty instead, losing what it held,"
                 + " move its snapshot-* and journal-* files out of the directory (keep them to inspect), or restore"
                 + " them from a backup");
+    }
+
+    /**
+     * Where replay starts when the store is opened from what is readable: the first segment's first record, so that
+     * a journal pruned after a snapshot that is now unreadable is replayed from what it still holds.
+     */
+    private long startOfWhatIsReadable(List<Segment.File> segments) {
+        long first = segments.isEmpty() ? 0 : segments.get(0).firstSeq();
+        if (!rejected.isEmpty() || first > 0) {
+            problem("opened from what is readable: "
+                    + (rejected.isEmpty() ? "no snapshot" : "no snapshot verifies (" + rejected + ")")
+                    + (first > 0 ? "; journal records 0 to " + (first - 1) + " are lost" : "")
+                    + "; replayed from record " + first);
+        }
+        return first;
     }
 
     /**

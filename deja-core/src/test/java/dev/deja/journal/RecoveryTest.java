@@ -457,6 +457,42 @@ class RecoveryTest {
     }
 
     /**
+     * The operator's way out of that refusal without losing what is still readable: opened from what is readable,
+     * the store holds every key the journal still has (records 1,500 on) and none of those only the damaged
+     * snapshots held, the report names the records lost, the damaged snapshots are set aside, and a snapshot is
+     * written at once, so the next ordinary open finds the store whole.
+     */
+    @Test
+    void aStoreNoSnapshotRebuildsOpensFromWhatIsReadableWhenAskedTo() throws Exception {
+        Path dir = tmp.resolve("readable");
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).segmentBytes(4096).open()) {
+            addInFourSnapshottedRounds(set);
+        }
+        int firstRecord = Math.toIntExact(Segment.list(dir).get(0).firstSeq());
+        assertThat(firstRecord).isPositive();
+        flip(dir.resolve(Snapshots.fileName(2000)), Snapshots.HEADER_BYTES + 5);
+        flip(dir.resolve(Snapshots.fileName(1500)), Snapshots.HEADER_BYTES + 5);
+
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).fromWhatIsReadable(true).open()) {
+            assertThat(set.recovery().clean()).isFalse();
+            assertThat(set.recovery().problems())
+                    .anySatisfy(p -> assertThat(p)
+                            .contains("opened from what is readable")
+                            .contains("journal records 0 to " + (firstRecord - 1) + " are lost"));
+            assertThat(set.recovery().setAside()).hasSize(2);
+            assertThat(set.checkAll(keys(firstRecord, 2000))).containsOnly(true);
+            assertThat(set.checkAll(keys(0, firstRecord))).containsOnly(false);
+        }
+        try (JournaledSeenSet<MapSeenSet> set =
+                JournaledSeenSetTest.builder(dir).open()) {
+            assertThat(set.recovery().rejectedSnapshots()).isEmpty();
+            assertThat(set.checkAll(keys(firstRecord, 2000))).containsOnly(true);
+        }
+    }
+
+    /**
      * Damaged snapshots over a journal that still starts at record 0 are refused too (a dump or a merge may have
      * been in them only), and the error says that moving the snapshots out rebuilds the store from the journal: it
      * does, with every key.
