@@ -39,6 +39,8 @@ final class HttpErrors {
                             case EXISTS -> HttpResponseStatus.CONFLICT;
                             case NO_MEMORY, TOO_MANY -> HttpResponseStatus.INSUFFICIENT_STORAGE;
                             case CLOSED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+                            // waiting does not help: an operator resets or deletes the namespace
+                            case DAMAGED -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
                         },
                         e.getMessage(),
                         e.problem().name());

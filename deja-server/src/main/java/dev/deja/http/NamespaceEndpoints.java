@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.namespace.NamespaceSpec;
+import dev.deja.namespace.ResetFrom;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,7 +37,7 @@ final class NamespaceEndpoints {
         this.defaultSpec = context.config().defaultSpec();
     }
 
-    /** {@code GET /namespaces}: every namespace's info. */
+    /** {@code GET /namespaces}: every namespace's info, and the damaged ones not served, each with its reason. */
     HttpResult list(HttpCall call) {
         call.allow(HttpMethod.GET, HttpMethod.HEAD);
         call.onlyParameters();
@@ -43,13 +47,19 @@ final class NamespaceEndpoints {
                 .forEach(n -> list.add(HttpReply.JSON.valueToTree(n.info().fields())));
         ObjectNode body = HttpReply.JSON.createObjectNode();
         body.set("namespaces", list);
+        if (!namespaces.damaged().isEmpty()) {
+            ArrayNode damaged = body.putArray("damaged");
+            namespaces
+                    .damaged()
+                    .forEach(d -> damaged.addObject().put("name", d.name()).put("reason", d.reason()));
+        }
         return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, body));
     }
 
     /** A path below {@code /namespaces/}, split at its slashes: the name, then what is asked of it. */
     HttpResult route(HttpCall call, String[] parts) {
         String name = Namespace.checkName(parts[0]);
-        if (parts.length == 2 && parts[1].equals("merge")) {
+        if (parts.length == 2 && (parts[1].equals("merge") || parts[1].equals("reset"))) {
             call.onlyParameters("from");
         } else {
             call.onlyParameters();
@@ -94,13 +104,33 @@ final class NamespaceEndpoints {
                         return HttpResult.now(info(HttpResponseStatus.OK, namespaces.get(name)));
                     });
                 }
+                case "reset" -> {
+                    call.allow(HttpMethod.POST);
+                    ResetFrom from = resetFrom(call.required("from"));
+                    return new HttpResult.OffLoop(() -> {
+                        try {
+                            return HttpResult.now(info(HttpResponseStatus.OK, namespaces.reset(name, from)));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(
+                                    "cannot reset namespace '" + name + "': " + e.getMessage(), e);
+                        }
+                    });
+                }
                 default -> {}
             }
         }
         throw new HttpProblem(
                 HttpResponseStatus.NOT_FOUND,
                 "no endpoint at " + call.path()
-                        + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge)");
+                        + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge, /reset)");
+    }
+
+    private static ResetFrom resetFrom(String text) {
+        try {
+            return ResetFrom.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw HttpProblem.badRequest("from must be readable or empty (got '" + text + "')");
+        }
     }
 
     /** Creates the namespace with the body's kind and parameters, or the server's defaults when it has none. */

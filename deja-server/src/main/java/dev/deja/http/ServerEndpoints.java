@@ -3,12 +3,14 @@ package dev.deja.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.namespace.DamagedNamespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -27,11 +29,19 @@ final class ServerEndpoints {
         return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, serverInfo()));
     }
 
-    /** {@code GET /health}: up, with no authentication, for load balancers. */
+    /**
+     * {@code GET /health}: up, with no authentication, for load balancers; {@code DEGRADED}, still 200, with the
+     * names of the namespaces not served because they could not be opened (the others are served).
+     */
     HttpResult health(HttpCall call) {
         call.allow(HttpMethod.GET, HttpMethod.HEAD);
         ObjectNode body = HttpReply.JSON.createObjectNode();
-        body.put("status", "UP");
+        List<DamagedNamespace> damaged = context.namespaces().damaged();
+        body.put("status", damaged.isEmpty() ? "UP" : "DEGRADED");
+        if (!damaged.isEmpty()) {
+            ArrayNode names = body.putArray("damagedNamespaces");
+            damaged.forEach(d -> names.add(d.name()));
+        }
         return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, body));
     }
 

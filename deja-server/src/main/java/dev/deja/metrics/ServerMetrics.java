@@ -64,6 +64,11 @@ public final class ServerMetrics {
                 "Native memory the exact namespaces may reserve together (--native-memory-limit)",
                 NamespaceRegistry::nativeMemoryLimit);
         registryGauge(
+                "deja.namespaces.damaged",
+                "Namespaces not served because their files could not be opened; DJ.RESET or POST"
+                        + " /namespaces/{name}/reset brings one back",
+                r -> r.damaged().size());
+        registryGauge(
                 "deja.namespace.native.memory.reserved.bytes",
                 "Native memory the exact namespaces reserved: RocksDB block caches and memtables",
                 NamespaceRegistry::nativeMemoryReserved);

@@ -90,6 +90,7 @@ final class JournaledStore implements NamespaceStore {
                 })
                 .fsync(durability.fsync())
                 .snapshotInterval(durability.snapshotInterval())
+                .fromWhatIsReadable(durability.fromWhatIsReadable())
                 .open();
         if (!opened.recovery().clean()) {
             log.warn(

@@ -1,6 +1,9 @@
 package dev.deja.namespace;
 
-/** A namespace operation refused: the namespace is missing or exists already, or the server cannot hold another. */
+/**
+ * A namespace operation refused: the namespace is missing, exists already or is damaged, or the server cannot hold
+ * another.
+ */
 public final class NamespaceException extends RuntimeException {
 
     /** Why the operation was refused. */
@@ -14,7 +17,9 @@ public final class NamespaceException extends RuntimeException {
         /** The server holds as many namespaces as it may. */
         TOO_MANY,
         /** The namespace's store is closed: the server is stopping, or the store could not be opened again. */
-        CLOSED
+        CLOSED,
+        /** The namespace's files could not be opened when the server started: it is not served until reset. */
+        DAMAGED
     }
 
     private final Problem problem;
@@ -35,6 +40,14 @@ public final class NamespaceException extends RuntimeException {
                 Problem.UNKNOWN,
                 "namespace '" + name + "' does not exist (create it first"
                         + (autoCreate ? ")" : ", or start the server with auto-create on)"));
+    }
+
+    static NamespaceException damaged(String name, String reason) {
+        return new NamespaceException(
+                Problem.DAMAGED,
+                "namespace '" + name + "' is not served: it could not be opened (" + reason + "). DJ.RESET " + name
+                        + " READABLE opens it from what its files still hold; DJ.RESET " + name + " EMPTY starts it"
+                        + " empty, its files kept aside; DJ.DROP " + name + " deletes it");
     }
 
     static NamespaceException noMemory(String message) {

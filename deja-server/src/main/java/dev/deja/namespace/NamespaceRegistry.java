@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +51,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final MemoryBudget nativeMemory;
     private final int maxNamespaces;
     private final NamespaceRemoval removal;
+    private final DamagedNamespaces damaged = new DamagedNamespaces();
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
     private NamespaceRegistry(Builder builder) {
@@ -94,7 +96,9 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * Loads every namespace found in the data dir, and creates the {@code default} one when it is missing.
+     * Loads every namespace found in the data dir, and creates the {@code default} one when it is missing. A
+     * namespace that cannot be opened (damaged or unreadable files) is not served but kept as damaged
+     * ({@link #damaged()}, {@link #reset}); the others are served.
      *
      * @throws NamespaceException when the namespaces need more memory than the limit (nothing is left open then)
      */
@@ -105,8 +109,22 @@ public final class NamespaceRegistry implements AutoCloseable {
                 if (!validName(dir)) {
                     continue;
                 }
-                Namespace namespace = load(dir);
-                namespaces.put(namespace.name(), namespace);
+                try {
+                    Namespace namespace = load(dir);
+                    namespaces.put(namespace.name(), namespace);
+                } catch (IOException | RuntimeException e) {
+                    if (e instanceof NamespaceException) {
+                        throw e; // memory or count limits: the server's settings, not this namespace's files
+                    }
+                    damaged.add(dir.getFileName().toString(), dir, e);
+                    log.error(
+                            "namespace '{}' is not served: it could not be opened ({}); DJ.RESET or"
+                                    + " POST /namespaces/{}/reset brings it back",
+                            dir.getFileName(),
+                            e.getMessage(),
+                            dir.getFileName(),
+                            e);
+                }
             }
             if (!namespaces.containsKey(Namespace.DEFAULT)) {
                 create(Namespace.DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
@@ -141,6 +159,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         StoreKind storeKind = kinds.get(kind);
         Map<String, String> parameters = storeKind.parameters(rawParameters);
         storeKind.checkCreate(parameters);
+        damaged.refuseIfDamaged(name);
         if (namespaces.containsKey(name)) {
             throw NamespaceException.exists(name);
         }
@@ -197,6 +216,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
             Namespace.checkName(name);
+            damaged.refuseIfDamaged(name);
             throw NamespaceException.unknown(name, autoCreate);
         }
         return namespace;
@@ -211,6 +231,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         Namespace namespace = namespaces.get(name);
         if (namespace == null) {
             Namespace.checkName(name);
+            damaged.refuseIfDamaged(name);
         }
         return Optional.ofNullable(namespace);
     }
@@ -263,6 +284,10 @@ public final class NamespaceRegistry implements AutoCloseable {
      * @throws IllegalArgumentException for {@code default}, which always exists ({@link NamespaceRemoval})
      */
     public synchronized void delete(String name) {
+        if (damaged.contains(name)) {
+            deleteDamaged(name);
+            return;
+        }
         Namespace namespace = get(name);
         removal.checkDelete(name);
         namespaces.remove(name);
@@ -288,6 +313,76 @@ public final class NamespaceRegistry implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clear namespace '" + name + "': " + e.getMessage(), e);
         }
+    }
+
+    /** The namespaces not served because they could not be opened, by name. */
+    public List<DamagedNamespace> damaged() {
+        return damaged.list();
+    }
+
+    /**
+     * Brings a damaged namespace back into service, as {@code from} says, and serves it.
+     *
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when no namespace of that name is
+     *                                  damaged (a served one needs no reset); {@link NamespaceException.Problem#DAMAGED},
+     *                                  with the new reason, when it still cannot be opened
+     * @throws IllegalArgumentException when its metadata cannot be read (only deleting it helps then)
+     */
+    public synchronized Namespace reset(String name, ResetFrom from) throws IOException {
+        Namespace.checkName(name);
+        DamagedNamespace broken = damaged.get(name);
+        if (broken == null) {
+            throw namespaces.containsKey(name)
+                    ? new IllegalArgumentException("namespace '" + name + "' is served: only a damaged one is reset")
+                    : NamespaceException.unknown(name, autoCreate);
+        }
+        Path dir = broken.dir();
+        NamespaceMetadata metadata;
+        try {
+            metadata = NamespaceMetadata.read(dir, kinds);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "namespace '" + name + "' cannot be reset: its metadata cannot be read (" + e.getMessage()
+                            + "); DJ.DROP " + name + " deletes it",
+                    e);
+        }
+        Durability opening = durability;
+        if (from == ResetFrom.EMPTY) {
+            Path aside = DamagedNamespaces.setAside(dir);
+            log.warn("namespace '{}': its files were moved to {} and it starts empty", name, aside);
+        } else {
+            opening = durability.fromReadableFiles();
+        }
+        reserve(name, metadata.kind(), metadata.parameters(), "namespace '" + name + "' (in " + dir + ")");
+        Namespace namespace;
+        try {
+            namespace = Namespace.open(name, metadata.kind(), metadata.parameters(), dir, opening);
+        } catch (IOException | RuntimeException e) {
+            release(name);
+            damaged.add(name, dir, e);
+            throw NamespaceException.damaged(name, String.valueOf(e.getMessage()));
+        }
+        damaged.remove(name);
+        namespaces.put(name, namespace);
+        log.warn(
+                "namespace '{}' reset from {} and served again",
+                name,
+                from.name().toLowerCase(Locale.ROOT));
+        return namespace;
+    }
+
+    private void deleteDamaged(String name) {
+        removal.checkDelete(name);
+        Path dir = damaged.get(name).dir();
+        try {
+            NamespaceMetadata.delete(dir);
+            Namespace.deleteTree(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "damaged namespace '" + name + "' is deleted but some of its files could not be removed", e);
+        }
+        damaged.remove(name);
+        log.info("deleted damaged namespace '{}'", name);
     }
 
     /** Snapshots one namespace in the background; completes at once when it has been deleted meanwhile. */

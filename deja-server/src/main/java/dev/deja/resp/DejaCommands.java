@@ -1,13 +1,17 @@
 package dev.deja.resp;
 
 import dev.deja.namespace.NamespaceRegistry;
+import dev.deja.namespace.ResetFrom;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -53,6 +57,7 @@ final class DejaCommands {
                 2,
                 (s, a) -> Replies.fields(s, namespaces.get(a.string(1)).info().fields())));
         commands.add(RespCommand.read("DJ.SNAPSHOT", -1, this::snapshot));
+        commands.add(RespCommand.write("DJ.RESET", 3, RespCommand.slow(this::reset)));
         commands.add(RespCommand.write("DJ.MERGE", 3, RespCommand.slow(this::merge)));
         commands.add(RespCommand.read("DJ.CHECK", 3, (s, a) -> {
             byte[] key = access.key(a.bytes(2));
@@ -91,6 +96,22 @@ final class DejaCommands {
         String name = args.size() == 2 ? namespaces.get(args.string(1)).name() : null;
         context.snapshotInBackground(name);
         return Replies.simple("Background saving started");
+    }
+
+    /** {@code DJ.RESET ns READABLE|EMPTY}: brings a namespace that could not be opened back into service. */
+    private RedisMessage reset(RespSession session, RespArgs args) {
+        ResetFrom from;
+        try {
+            from = ResetFrom.valueOf(args.string(2).toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new RespError("ERR DJ.RESET takes READABLE or EMPTY, not '" + args.string(2) + "'");
+        }
+        try {
+            namespaces.reset(args.string(1), from);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reset namespace '" + args.string(1) + "': " + e.getMessage(), e);
+        }
+        return Replies.OK;
     }
 
     private RedisMessage merge(RespSession session, RespArgs args) {

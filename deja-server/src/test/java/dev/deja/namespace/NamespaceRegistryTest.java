@@ -221,18 +221,27 @@ class NamespaceRegistryTest {
 
     /** A data dir holding a namespace whose parameters the exact store does not accept. */
     @Test
-    void aNamespaceThatCannotLoadIsNamedWithItsDirectory() throws IOException {
+    void aNamespaceThatCannotLoadIsNotServedAndNamedWithItsDirectory() throws IOException {
         Path dir = dataDir.resolve("e12");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(NamespaceMetadata.FILE), "name=e12\nkind=exact\nparam.memtable=1\n");
-        assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("namespace 'e12' cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
-                        + ": memtable must be in [64k, 16g] (got 1)");
+        try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
+            assertThatThrownBy(() -> registry.get("e12"))
+                    .isInstanceOf(NamespaceException.class)
+                    .hasMessageContaining("namespace 'e12' is not served: it could not be opened (namespace 'e12'"
+                            + " cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
+                            + ": memtable must be in [64k, 16g] (got 1))");
+            assertThatThrownBy(() -> registry.reset("e12", ResetFrom.EMPTY))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("namespace 'e12' cannot be reset: its metadata cannot be read")
+                    .hasMessageContaining("DJ.DROP e12 deletes it");
+            registry.delete("e12");
+            assertThat(dir).doesNotExist();
+        }
     }
 
     @Test
-    void aBadMetadataFileIsNamedWithWhatIsWrong() throws IOException {
+    void aBadMetadataFileIsReportedWithWhatIsWrong() throws IOException {
         Path dir = dataDir.resolve("broken");
         Files.createDirectories(dir);
         Path file = dir.resolve(NamespaceMetadata.FILE);
@@ -244,10 +253,13 @@ class NamespaceRegistryTest {
                 "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
         for (Map.Entry<String, String> c : contents.entrySet()) {
             Files.writeString(file, c.getKey());
-            assertThatThrownBy(() -> open(StoreKinds.standard(), /* autoCreate= */ true))
-                    .as(c.getKey())
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("namespace 'broken' cannot be loaded: " + file + ": " + c.getValue());
+            try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
+                assertThatThrownBy(() -> registry.get("broken"))
+                        .as(c.getKey())
+                        .isInstanceOf(NamespaceException.class)
+                        .hasMessageContaining("it could not be opened (namespace 'broken' cannot be loaded: " + file
+                                + ": " + c.getValue());
+            }
         }
     }
 
@@ -749,14 +761,14 @@ class NamespaceRegistryTest {
     }
 
     /**
-     * Every snapshot of a namespace damaged, over a journal pruned past the first key: the server's start is refused
-     * with an error naming the namespace's directory and the records lost, rather than the bloom filter coming back
-     * empty and answering its keys "new". The files stay as they were, and each start refuses again; with the
-     * snapshot and journal files moved out, as the error says, the namespace starts empty, its kind and parameters
-     * kept.
+     * Every snapshot of a namespace damaged, over a journal pruned past the first key: the namespace is not served
+     * (every use is refused with an error naming its directory and the records lost) rather than the bloom filter
+     * coming back empty and answering its keys "new", while the others are served. The files stay as they were, and
+     * each start refuses it again. A reset from what is readable serves what the journal still holds; with the
+     * snapshot and journal files moved out by hand, the namespace starts empty, its kind and parameters kept.
      */
     @Test
-    void aNamespaceWhoseSnapshotsAreAllDamagedStopsTheStartInsteadOfOpeningEmpty() throws IOException {
+    void aNamespaceWhoseSnapshotsAreAllDamagedIsNotServedInsteadOfOpeningEmpty() throws IOException {
         Path dir = dataDir.resolve("fragile");
         try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
             registry.create("fragile", "bloom", Map.of())
@@ -785,15 +797,53 @@ class NamespaceRegistryTest {
             before = files.map(f -> f.getFileName().toString()).sorted().toList();
         }
         for (int start = 0; start < 2; start++) {
-            assertThatThrownBy(() -> open(FIXTURE, /* autoCreate= */ true))
-                    .isInstanceOf(IOException.class)
-                    .hasMessageContaining("cannot rebuild the store in " + dir)
-                    .hasMessageContaining("no snapshot verifies")
-                    .hasMessageContaining("the journal starts at record 1, so records 0 to 0 are lost");
+            try (NamespaceRegistry registry = open(FIXTURE, /* autoCreate= */ true)) {
+                assertThat(registry.get(Namespace.DEFAULT).name())
+                        .as("the others are served")
+                        .isEqualTo("default");
+                assertThat(registry.damaged())
+                        .extracting(DamagedNamespace::name)
+                        .containsExactly("fragile");
+                for (Runnable use : List.<Runnable>of(
+                        () -> registry.get("fragile"),
+                        () -> registry.find("fragile"),
+                        () -> registry.getOrCreate("fragile"),
+                        () -> registry.create("fragile", "bloom", Map.of()))) {
+                    assertThatThrownBy(use::run)
+                            .isInstanceOfSatisfying(
+                                    NamespaceException.class,
+                                    e -> assertThat(e.problem()).isEqualTo(NamespaceException.Problem.DAMAGED))
+                            .hasMessageContaining("namespace 'fragile' is not served")
+                            .hasMessageContaining("cannot rebuild the store in " + dir)
+                            .hasMessageContaining("no snapshot verifies")
+                            .hasMessageContaining("the journal starts at record 1, so records 0 to 0 are lost");
+                }
+            }
             try (Stream<Path> files = Files.list(dir)) {
                 assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
                         .isEqualTo(before);
             }
+        }
+        Path copy = tmpCopy.resolve("readable");
+        copyTree(dataDir, copy);
+        try (NamespaceRegistry registry = NamespaceRegistry.builder(copy)
+                .kinds(FIXTURE)
+                .defaultSpec(NamespaceSpec.parse("bloom", "capacity=1000"))
+                .autoCreate(/* autoCreate= */ true)
+                .durability(DURABILITY)
+                .build()) {
+            registry.open();
+            Namespace readable = registry.reset("fragile", ResetFrom.READABLE);
+            assertThat(readable.store().check("second".getBytes(UTF_8)))
+                    .as("in the journal")
+                    .isTrue();
+            assertThat(readable.store().check("first".getBytes(UTF_8)))
+                    .as("only in the snapshots")
+                    .isFalse();
+            assertThat(registry.damaged()).isEmpty();
+            assertThatThrownBy(() -> registry.reset("fragile", ResetFrom.EMPTY))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is served");
         }
 
         Path kept = Files.createDirectories(tmpCopy.resolve("kept"));
