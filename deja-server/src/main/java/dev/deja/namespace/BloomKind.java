@@ -1,6 +1,7 @@
 package dev.deja.namespace;
 
 import dev.deja.bloom.BloomFilter;
+import dev.deja.bloom.WindowedBloomFilter;
 import dev.deja.seen.HashedSeenSet;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,9 @@ import java.util.Set;
  * The {@code bloom} kind: a {@link BloomFilter}, sized either by {@code capacity} and {@code fpp} or by an explicit
  * shape, {@code bits} with {@code k} and/or {@code capacity} (the default filter of the bloom HTTP server whose
  * protocol deja follows, Snawoot/bloom, is {@code bits=8589934592,k=10}).
+ *
+ * <p>With a {@code window} it is a windowed bloom filter instead ({@link WindowedBloom}): keys age out with their
+ * generation.
  *
  * <p>The canonical parameters are the resolved shape ({@code bits}, {@code k}, {@code capacity}), so two namespaces
  * asked for in different words but with the same shape can be merged, and a reopened namespace is rebuilt exactly.
@@ -28,6 +32,9 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public Map<String, String> parameters(Map<String, String> raw) {
+        if (WindowedBloom.asked(raw)) {
+            return WindowedBloom.parameters(raw);
+        }
         KindParameters.onlyKnown(name(), raw, KNOWN);
         BloomFilter.Builder builder = BloomFilter.builder();
         if (raw.containsKey("bits")) {
@@ -60,6 +67,9 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public HashedSeenSet create(Map<String, String> parameters) {
+        if (WindowedBloom.asked(parameters)) {
+            return WindowedBloom.create(parameters);
+        }
         return BloomFilter.builder()
                 .bits(Long.parseLong(parameters.get("bits")))
                 .hashes(Integer.parseInt(parameters.get("k")))
@@ -69,11 +79,18 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException {
-        ((BloomFilter) store).writeTo(out);
+        if (store instanceof WindowedBloomFilter windowed) {
+            windowed.writeTo(out);
+        } else {
+            ((BloomFilter) store).writeTo(out);
+        }
     }
 
     @Override
     public HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException {
+        if (WindowedBloom.asked(parameters)) {
+            return WindowedBloom.read(parameters, in);
+        }
         BloomFilter filter = BloomFilter.readFrom(in);
         if (filter.bits() != Long.parseLong(parameters.get("bits"))
                 || filter.hashes() != Integer.parseInt(parameters.get("k"))) {
@@ -85,6 +102,7 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public long capacity(Map<String, String> parameters) {
+        // the windowed filter's capacity is the keys it always holds, as the plain filter's is
         return Long.parseLong(parameters.get("capacity"));
     }
 
@@ -94,10 +112,13 @@ final class BloomKind implements SnapshotKind {
      */
     @Override
     public long memoryBytes(Map<String, String> parameters) {
+        if (WindowedBloom.asked(parameters)) {
+            return WindowedBloom.memoryBytes(parameters);
+        }
         return BloomFilter.heapBytes(Long.parseLong(parameters.get("bits")));
     }
 
-    /** Two Bloom filters of one shape merge exactly: the union's bits are the OR of theirs. */
+    /** Two Bloom filters of one shape merge exactly: the union's bits are the OR of theirs (not with a window). */
     @Override
     public boolean mergeable() {
         return true;
@@ -105,6 +126,10 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
-        ((BloomFilter) target).mergeFrom((BloomFilter) source);
+        if (!(target instanceof BloomFilter into) || !(source instanceof BloomFilter from)) {
+            throw new UnsupportedOperationException(
+                    "bloom namespaces with a window cannot be merged: their generations age out on their own clocks");
+        }
+        into.mergeFrom(from);
     }
 }

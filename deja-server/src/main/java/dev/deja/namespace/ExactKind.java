@@ -62,16 +62,16 @@ final class ExactKind implements StoreKind {
         checkDuration(raw, "minWindow", minWindow, Duration.ofMillis(1), "");
         if (minWindow != null && window != null && minWindow.compareTo(window) > 0) {
             throw new IllegalArgumentException(
-                    "minWindow must be at most the window (" + text(window) + "), got " + text(minWindow));
+                    "minWindow must be at most the window (" + Units.text(window) + "), got " + Units.text(minWindow));
         }
         Map<String, String> canonical = new LinkedHashMap<>();
-        canonical.put("window", window == null ? NONE : text(window));
+        canonical.put("window", window == null ? NONE : Units.text(window));
         canonical.put("maxBytes", Long.toString(maxBytes));
         canonical.put(
                 "generations",
                 Long.toString(KindParameters.longValue(
                         raw, "generations", ExactStoreBuilder.MIN_GENERATIONS, ExactStoreBuilder.MAX_GENERATIONS, 8)));
-        canonical.put("minWindow", minWindow == null ? NONE : text(minWindow));
+        canonical.put("minWindow", minWindow == null ? NONE : Units.text(minWindow));
         canonical.put(
                 "idFormat", idFormat(raw.getOrDefault("idFormat", "raw")).name().toLowerCase(Locale.ROOT));
         canonical.put("refresh", Boolean.toString(KindParameters.bool(raw, "refresh", false)));
@@ -189,7 +189,7 @@ final class ExactKind implements StoreKind {
         // whole days, so that it reads well; the store's own bound is a fraction of a day longer
         Duration max = Duration.ofDays(ExactStoreBuilder.MAX_WINDOW.toDays());
         if (value != null && value.compareTo(min) < 0) {
-            throw new IllegalArgumentException(name + " must be at least " + text(min) + ", or none" + noneNeeds
+            throw new IllegalArgumentException(name + " must be at least " + Units.text(min) + ", or none" + noneNeeds
                     + " (got " + raw.get(name).strip() + ")");
         }
         if (value != null && value.compareTo(max) > 0) {
@@ -221,18 +221,5 @@ final class ExactKind implements StoreKind {
             }
         }
         return Long.toString(bytes);
-    }
-
-    /** A duration in its largest whole unit: 24h, 90m, 1500ms. */
-    private static String text(Duration d) {
-        long ms = d.toMillis();
-        long[] units = {604_800_000L, 86_400_000L, 3_600_000L, 60_000L, 1_000L};
-        String[] names = {"w", "d", "h", "m", "s"};
-        for (int i = 0; i < units.length; i++) {
-            if (ms % units[i] == 0) {
-                return ms / units[i] + names[i];
-            }
-        }
-        return ms + "ms";
     }
 }

@@ -56,6 +56,19 @@ public final class Units {
         return d;
     }
 
+    /** A duration in its largest whole unit, as {@link #duration} reads it back: 24h, 90m, 1500ms. */
+    public static String text(Duration d) {
+        long ms = d.toMillis();
+        long[] units = {604_800_000L, 86_400_000L, 3_600_000L, 60_000L, 1_000L};
+        String[] names = {"w", "d", "h", "m", "s"};
+        for (int i = 0; i < units.length; i++) {
+            if (ms % units[i] == 0) {
+                return ms / units[i] + names[i];
+            }
+        }
+        return ms + "ms";
+    }
+
     /**
      * A size of at least one byte such as {@code 1g}, {@code 512m}, {@code 64k} or {@code 1073741824}. As for the
      * JVM's {@code -Xmx}, the units are powers of 1024 ({@code k}, {@code m}, {@code g}, {@code t}, optionally
