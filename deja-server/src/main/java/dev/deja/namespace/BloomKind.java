@@ -67,6 +67,10 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public HashedSeenSet create(Map<String, String> parameters) {
+        return new CountedAdds(filter(parameters), 0);
+    }
+
+    private static HashedSeenSet filter(Map<String, String> parameters) {
         if (WindowedBloom.asked(parameters)) {
             return WindowedBloom.create(parameters);
         }
@@ -78,7 +82,9 @@ final class BloomKind implements SnapshotKind {
     }
 
     @Override
-    public void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException {
+    public void writeSnapshot(HashedSeenSet counted, OutputStream out) throws IOException {
+        ((CountedAdds) counted).writeHeader(out);
+        HashedSeenSet store = ((CountedAdds) counted).filter();
         if (store instanceof WindowedBloomFilter windowed) {
             windowed.writeTo(out);
         } else {
@@ -88,6 +94,10 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException {
+        return CountedAdds.read(in, filterIn -> readFilter(parameters, filterIn));
+    }
+
+    private static HashedSeenSet readFilter(Map<String, String> parameters, InputStream in) throws IOException {
         if (WindowedBloom.asked(parameters)) {
             return WindowedBloom.read(parameters, in);
         }
@@ -126,7 +136,8 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
-        if (!(target instanceof BloomFilter into) || !(source instanceof BloomFilter from)) {
+        if (!(((CountedAdds) target).filter() instanceof BloomFilter into)
+                || !(((CountedAdds) source).filter() instanceof BloomFilter from)) {
             throw new UnsupportedOperationException(
                     "bloom namespaces with a window cannot be merged: their generations age out on their own clocks");
         }

@@ -122,6 +122,13 @@ final class JournaledStore implements NamespaceStore {
     }
 
     @Override
+    public long addedCount() {
+        return inner instanceof CountedAdds counted
+                ? counted.added()
+                : store.stats().insertions();
+    }
+
+    @Override
     public boolean writesFailing() {
         return store.writesFailing();
     }

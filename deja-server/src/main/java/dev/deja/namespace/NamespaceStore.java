@@ -30,6 +30,14 @@ public interface NamespaceStore {
     SeenStats stats();
 
     /**
+     * Adds that answered "new" since the store was created (RedisBloom's {@code BF.CARD}), for kinds that count
+     * them; otherwise the key count of {@link #stats()}.
+     */
+    default long addedCount() {
+        return stats().insertions();
+    }
+
+    /**
      * Whether writes fail now because the store cannot write to its disk (full, or the store was opened read-only
      * for that reason); reads are answered meanwhile, and writes resume by themselves once the disk has room.
      */

@@ -177,12 +177,13 @@ final class BloomCommands {
         if (args.size() > 3) {
             throw RespError.arity("bf.info");
         }
-        NamespaceInfo info = existing(args.string(1)).info();
+        Namespace namespace = existing(args.string(1));
+        NamespaceInfo info = namespace.info();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("Capacity", info.capacity());
         fields.put("Size", info.stats().memoryBytes());
         fields.put("Number of filters", 1L);
-        fields.put("Number of items inserted", info.stats().insertions());
+        fields.put("Number of items inserted", namespace.durableStore().addedCount());
         fields.put("Expansion rate", null);
         if (args.size() == 2) {
             return Replies.fields(session, fields);
@@ -203,9 +204,12 @@ final class BloomCommands {
         return Replies.array(List.of(value == null ? Replies.nil(session) : Replies.integer((Long) value)));
     }
 
+    /** {@code BF.CARD}: the adds that answered 1, as RedisBloom counts them; 0 for a key that does not exist. */
     private RedisMessage card(RespSession session, RespArgs args) {
-        SeenSet store = access.ifExists(args.string(1));
-        return Replies.integer(store == null ? 0 : store.stats().insertions());
+        return Replies.integer(access.namespaces()
+                .find(args.string(1))
+                .map(n -> n.durableStore().addedCount())
+                .orElse(0L));
     }
 
     /** Creates the filter; false when it exists already. */
