@@ -1,6 +1,7 @@
 package dev.deja.namespace;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The namespaces found in the data dir that could not be opened (a damaged snapshot no journal can make up for, an
@@ -23,14 +26,78 @@ final class DamagedNamespaces {
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
+    private static final Logger log = LoggerFactory.getLogger(DamagedNamespaces.class);
+
     private final ConcurrentHashMap<String, DamagedNamespace> byName = new ConcurrentHashMap<>();
+
+    /** Opens a namespace's directory with the registry's memory reservations, as at start. */
+    interface Loader {
+        Namespace load(Path dir) throws IOException;
+    }
+
+    /** Records a namespace found at start that could not be opened, and logs it. */
+    void failedToOpen(Path dir, Throwable cause) {
+        String name = dir.getFileName().toString();
+        add(name, dir, cause);
+        log.error(
+                "namespace '{}' is not served: it could not be opened ({}); DJ.RESET or POST /namespaces/{}/reset"
+                        + " brings it back",
+                name,
+                cause.getMessage(),
+                name,
+                cause);
+    }
+
+    /**
+     * Brings a damaged namespace back, as {@code from} says: its metadata is read first (a namespace whose
+     * metadata cannot be read can only be deleted), its files are moved aside for {@link ResetFrom#EMPTY}, and it
+     * is opened by {@code loader}. On failure it stays damaged, with the new reason.
+     */
+    Namespace reset(String name, ResetFrom from, StoreKinds kinds, Loader loader) throws IOException {
+        Path dir = byName.get(name).dir();
+        try {
+            NamespaceMetadata.read(dir, kinds);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "namespace '" + name + "' cannot be reset: its metadata cannot be read (" + e.getMessage()
+                            + "); DJ.DROP " + name + " deletes it",
+                    e);
+        }
+        if (from == ResetFrom.EMPTY) {
+            Path aside = setAside(dir);
+            log.warn("namespace '{}': its files were moved to {} and it starts empty", name, aside);
+        }
+        Namespace namespace;
+        try {
+            namespace = loader.load(dir);
+        } catch (IOException | RuntimeException e) {
+            add(name, dir, e);
+            throw NamespaceException.damaged(name, String.valueOf(e.getMessage()));
+        }
+        byName.remove(name);
+        log.warn(
+                "namespace '{}' reset from {} and served again",
+                name,
+                from.name().toLowerCase(Locale.ROOT));
+        return namespace;
+    }
+
+    /** Deletes a damaged namespace's directory, metadata first, so that a partial delete is not loaded again. */
+    void delete(String name) {
+        Path dir = byName.get(name).dir();
+        try {
+            NamespaceMetadata.delete(dir);
+            Namespace.deleteTree(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "damaged namespace '" + name + "' is deleted but some of its files could not be removed", e);
+        }
+        byName.remove(name);
+        log.info("deleted damaged namespace '{}'", name);
+    }
 
     void add(String name, Path dir, Throwable cause) {
         byName.put(name, new DamagedNamespace(name, dir, String.valueOf(cause.getMessage())));
-    }
-
-    void remove(String name) {
-        byName.remove(name);
     }
 
     boolean contains(String name) {

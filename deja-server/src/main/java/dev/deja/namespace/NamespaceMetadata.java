@@ -22,6 +22,8 @@ import java.util.TreeMap;
 record NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
 
     /** The metadata file's name; everything else in a namespace's directory is its store's. */
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NamespaceMetadata.class);
+
     static final String FILE = "namespace.properties";
 
     private static final String TEMPORARY_FILE = FILE + ".tmp";
@@ -53,6 +55,24 @@ record NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
     /** Whether the directory holds a metadata file, and so is a namespace's. */
     static boolean isIn(Path dir) {
         return Files.isRegularFile(dir.resolve(FILE));
+    }
+
+    /**
+     * Whether the directory is a namespace's that can be loaded: it holds a metadata file and its name is one the API
+     * accepts. One it refuses (made by hand: {@code bad name!}, {@code .hidden}) could be neither used nor deleted,
+     * only hold memory: it is skipped with a warning and left as it is.
+     */
+    static boolean loadable(Path dir) {
+        if (!isIn(dir)) {
+            return false;
+        }
+        try {
+            Namespace.checkName(dir.getFileName().toString());
+            return true;
+        } catch (IllegalArgumentException e) {
+            LOG.warn("{} skipped: not loaded as a namespace, its files are left as they are ({})", dir, e.getMessage());
+            return false;
+        }
     }
 
     /** Deletes the metadata file, and the temporary one a write may have left, from the directory; nothing else. */

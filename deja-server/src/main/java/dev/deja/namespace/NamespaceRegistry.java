@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,8 +46,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final NamespaceSpec defaultSpec;
     private final boolean autoCreate;
     private final Durability durability;
-    private final MemoryBudget memory;
-    private final MemoryBudget nativeMemory;
+    private final NamespaceMemory memory;
     private final int maxNamespaces;
     private final NamespaceRemoval removal;
     private final DamagedNamespaces damaged = new DamagedNamespaces();
@@ -60,8 +58,7 @@ public final class NamespaceRegistry implements AutoCloseable {
         this.defaultSpec = Objects.requireNonNull(builder.defaultSpec, "defaultSpec");
         this.autoCreate = builder.autoCreate;
         this.durability = Objects.requireNonNull(builder.durability, "durability");
-        this.memory = MemoryBudget.heap(builder.limits.memoryBytes());
-        this.nativeMemory = MemoryBudget.nativeMemory(builder.limits.nativeMemoryBytes());
+        this.memory = new NamespaceMemory(builder.limits);
         this.maxNamespaces = builder.limits.count();
         this.removal = new NamespaceRemoval(dataDir);
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());
@@ -77,22 +74,22 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     /** Bytes of heap the namespaces may reserve together. Like the three below, it never waits for the lock. */
     public long memoryLimit() {
-        return memory.limit();
+        return memory.heap().limit();
     }
 
     /** Bytes of heap the namespaces have reserved: what their stores take when full. */
     public long memoryReserved() {
-        return memory.reserved();
+        return memory.heap().reserved();
     }
 
     /** Bytes of native memory the namespaces may reserve together. */
     public long nativeMemoryLimit() {
-        return nativeMemory.limit();
+        return memory.nativeMemory().limit();
     }
 
     /** Bytes of native memory the namespaces have reserved: RocksDB's block caches and memtables. */
     public long nativeMemoryReserved() {
-        return nativeMemory.reserved();
+        return memory.nativeMemory().reserved();
     }
 
     /**
@@ -105,10 +102,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     public synchronized void open() throws IOException {
         Files.createDirectories(dataDir);
         try (Stream<Path> dirs = Files.list(dataDir)) {
-            for (Path dir : dirs.filter(NamespaceMetadata::isIn).sorted().toList()) {
-                if (!validName(dir)) {
-                    continue;
-                }
+            for (Path dir : dirs.filter(NamespaceMetadata::loadable).sorted().toList()) {
                 try {
                     Namespace namespace = load(dir);
                     namespaces.put(namespace.name(), namespace);
@@ -116,14 +110,7 @@ public final class NamespaceRegistry implements AutoCloseable {
                     if (e instanceof NamespaceException) {
                         throw e; // memory or count limits: the server's settings, not this namespace's files
                     }
-                    damaged.add(dir.getFileName().toString(), dir, e);
-                    log.error(
-                            "namespace '{}' is not served: it could not be opened ({}); DJ.RESET or"
-                                    + " POST /namespaces/{}/reset brings it back",
-                            dir.getFileName(),
-                            e.getMessage(),
-                            dir.getFileName(),
-                            e);
+                    damaged.failedToOpen(dir, e);
                 }
             }
             if (!namespaces.containsKey(Namespace.DEFAULT)) {
@@ -285,7 +272,8 @@ public final class NamespaceRegistry implements AutoCloseable {
      */
     public synchronized void delete(String name) {
         if (damaged.contains(name)) {
-            deleteDamaged(name);
+            removal.checkDelete(name);
+            damaged.delete(name);
             return;
         }
         Namespace namespace = get(name);
@@ -324,65 +312,23 @@ public final class NamespaceRegistry implements AutoCloseable {
      * Brings a damaged namespace back into service, as {@code from} says, and serves it.
      *
      * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when no namespace of that name is
-     *                                  damaged (a served one needs no reset); {@link NamespaceException.Problem#DAMAGED},
-     *                                  with the new reason, when it still cannot be opened
-     * @throws IllegalArgumentException when its metadata cannot be read (only deleting it helps then)
+     *                                  damaged; {@link NamespaceException.Problem#DAMAGED}, with the new reason, when
+     *                                  it still cannot be opened
+     * @throws IllegalArgumentException when it is served (only a damaged one is reset), or its metadata cannot be
+     *                                  read (only deleting it helps then)
      */
     public synchronized Namespace reset(String name, ResetFrom from) throws IOException {
         Namespace.checkName(name);
-        DamagedNamespace broken = damaged.get(name);
-        if (broken == null) {
-            throw namespaces.containsKey(name)
-                    ? new IllegalArgumentException("namespace '" + name + "' is served: only a damaged one is reset")
-                    : NamespaceException.unknown(name, autoCreate);
+        if (namespaces.containsKey(name)) {
+            throw new IllegalArgumentException("namespace '" + name + "' is served: only a damaged one is reset");
         }
-        Path dir = broken.dir();
-        NamespaceMetadata metadata;
-        try {
-            metadata = NamespaceMetadata.read(dir, kinds);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "namespace '" + name + "' cannot be reset: its metadata cannot be read (" + e.getMessage()
-                            + "); DJ.DROP " + name + " deletes it",
-                    e);
+        if (!damaged.contains(name)) {
+            throw NamespaceException.unknown(name, autoCreate);
         }
-        Durability opening = durability;
-        if (from == ResetFrom.EMPTY) {
-            Path aside = DamagedNamespaces.setAside(dir);
-            log.warn("namespace '{}': its files were moved to {} and it starts empty", name, aside);
-        } else {
-            opening = durability.fromReadableFiles();
-        }
-        reserve(name, metadata.kind(), metadata.parameters(), "namespace '" + name + "' (in " + dir + ")");
-        Namespace namespace;
-        try {
-            namespace = Namespace.open(name, metadata.kind(), metadata.parameters(), dir, opening);
-        } catch (IOException | RuntimeException e) {
-            release(name);
-            damaged.add(name, dir, e);
-            throw NamespaceException.damaged(name, String.valueOf(e.getMessage()));
-        }
-        damaged.remove(name);
+        Durability opening = from == ResetFrom.READABLE ? durability.fromReadableFiles() : durability;
+        Namespace namespace = damaged.reset(name, from, kinds, dir -> load(dir, opening));
         namespaces.put(name, namespace);
-        log.warn(
-                "namespace '{}' reset from {} and served again",
-                name,
-                from.name().toLowerCase(Locale.ROOT));
         return namespace;
-    }
-
-    private void deleteDamaged(String name) {
-        removal.checkDelete(name);
-        Path dir = damaged.get(name).dir();
-        try {
-            NamespaceMetadata.delete(dir);
-            Namespace.deleteTree(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "damaged namespace '" + name + "' is deleted but some of its files could not be removed", e);
-        }
-        damaged.remove(name);
-        log.info("deleted damaged namespace '{}'", name);
     }
 
     /** Snapshots one namespace in the background; completes at once when it has been deleted meanwhile. */
@@ -429,16 +375,16 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
         // The dump is read into a new store while the namespace's store still serves: two copies until replaced.
         String copy = name + " (loading a dump)";
-        memory.reserve(copy, kind.memoryBytes(parameters), "loading a dump into namespace '" + name + "'");
+        memory.heap().reserve(copy, kind.memoryBytes(parameters), "loading a dump into namespace '" + name + "'");
         try {
             HashedSeenSet loaded = kind.readSnapshot(parameters, data);
             if (namespace == null) {
-                memory.release(copy); // the namespace's own reservation takes over
+                memory.heap().release(copy); // the namespace's own reservation takes over
                 namespace = create(name, kind.name(), parameters);
             }
             namespace.replace(loaded);
         } finally {
-            memory.release(copy);
+            memory.heap().release(copy);
         }
         return namespace;
     }
@@ -469,47 +415,28 @@ public final class NamespaceRegistry implements AutoCloseable {
         return notSnapshotted;
     }
 
-    /**
-     * Whether the directory's name is one the API accepts. One it refuses (made by hand: {@code bad name!},
-     * {@code .hidden}) could be neither used nor deleted, only hold memory: it is skipped with a warning and left as
-     * it is.
-     */
-    private static boolean validName(Path dir) {
-        try {
-            Namespace.checkName(dir.getFileName().toString());
-            return true;
-        } catch (IllegalArgumentException e) {
-            log.warn("{} skipped: not loaded as a namespace, its files are left as they are ({})", dir, e.getMessage());
-            return false;
-        }
+    private Namespace load(Path dir) throws IOException {
+        return load(dir, durability);
     }
 
-    private Namespace load(Path dir) throws IOException {
+    private Namespace load(Path dir, Durability opening) throws IOException {
         String name = dir.getFileName().toString();
         NamespaceMetadata metadata = NamespaceMetadata.read(dir, kinds);
         reserve(name, metadata.kind(), metadata.parameters(), "namespace '" + name + "' (in " + dir + ")");
         try {
-            return Namespace.open(name, metadata.kind(), metadata.parameters(), dir, durability);
+            return Namespace.open(name, metadata.kind(), metadata.parameters(), dir, opening);
         } catch (IOException | RuntimeException e) {
             release(name);
             throw e;
         }
     }
 
-    /** Reserves the namespace's heap and native memory, both or neither. */
     private void reserve(String name, StoreKind kind, Map<String, String> parameters, String what) {
-        memory.reserve(name, kind.memoryBytes(parameters), what);
-        try {
-            nativeMemory.reserve(name, kind.nativeMemoryBytes(parameters), what);
-        } catch (RuntimeException e) {
-            memory.release(name);
-            throw e;
-        }
+        memory.reserve(name, kind, parameters, what);
     }
 
     private void release(String name) {
         memory.release(name);
-        nativeMemory.release(name);
     }
 
     /** Builds a {@link NamespaceRegistry}; every setter names the setting it sets. */

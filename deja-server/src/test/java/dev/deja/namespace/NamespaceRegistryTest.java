@@ -265,7 +265,7 @@ class NamespaceRegistryTest {
 
     @Test
     void directoriesWithNamesTheApiRefusesAreSkippedWithAWarning() throws IOException {
-        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRegistry.class);
+        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceMetadata.class);
         ListAppender<ILoggingEvent> events = new ListAppender<>();
         events.start();
         logger.addAppender(events);
