@@ -27,6 +27,12 @@ import java.util.stream.Stream;
  */
 public final class Namespace {
 
+    /** The expiry of a namespace that does not expire. */
+    public static final long NO_EXPIRY = 0;
+
+    /** When the whole namespace is dropped, epoch milliseconds, or {@link #NO_EXPIRY}. */
+    private volatile long expiresAtMillis = NO_EXPIRY;
+
     /**
      * The namespace that requests naming none use, which always exists: the single filter of the bloom HTTP server
      * whose protocol deja follows (Snawoot/bloom).
@@ -75,6 +81,20 @@ public final class Namespace {
                     + ")");
         }
         return name;
+    }
+
+    /** When the whole namespace is dropped ({@code EXPIRE} on its name), epoch milliseconds, or {@link #NO_EXPIRY}. */
+    public long expiresAtMillis() {
+        return expiresAtMillis;
+    }
+
+    void expiresAtMillis(long at) {
+        this.expiresAtMillis = at;
+    }
+
+    /** The namespace's directory. */
+    Path dir() {
+        return dir;
     }
 
     /** The namespace's name. */

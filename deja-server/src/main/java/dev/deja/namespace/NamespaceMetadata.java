@@ -18,17 +18,30 @@ import java.util.TreeMap;
  *
  * @param kind       the namespace's store kind
  * @param parameters its canonical parameters ({@link StoreKind#parameters})
+ * @param expiresAtMillis when the whole namespace is dropped ({@code EXPIRE} on its name), epoch milliseconds, or
+ *                   {@link Namespace#NO_EXPIRY}
  */
-record NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
+record NamespaceMetadata(StoreKind kind, Map<String, String> parameters, long expiresAtMillis) {
 
-    /** The metadata file's name; everything else in a namespace's directory is its store's. */
+    /** Metadata of a namespace that does not expire. */
+    NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
+        this(kind, parameters, Namespace.NO_EXPIRY);
+    }
+
+    /** The same metadata, expiring at {@code expiresAtMillis} ({@link Namespace#NO_EXPIRY}: never). */
+    NamespaceMetadata expiringAt(long expiresAtMillis) {
+        return new NamespaceMetadata(kind, parameters, expiresAtMillis);
+    }
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NamespaceMetadata.class);
 
+    /** The metadata file's name; everything else in a namespace's directory is its store's. */
     static final String FILE = "namespace.properties";
 
     private static final String TEMPORARY_FILE = FILE + ".tmp";
     private static final String KIND = "kind";
     private static final String PARAMETER_PREFIX = "param.";
+    private static final String EXPIRES_AT = "expiresAt";
 
     /** The properties naming the namespace, its kind and each of its parameters. */
     Properties properties(String name) {
@@ -37,6 +50,9 @@ record NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
         metadata.setProperty(KIND, kind.name());
         Map<String, String> ordered = new LinkedHashMap<>(parameters);
         ordered.forEach((key, value) -> metadata.setProperty(PARAMETER_PREFIX + key, value));
+        if (expiresAtMillis != Namespace.NO_EXPIRY) {
+            metadata.setProperty(EXPIRES_AT, Long.toString(expiresAtMillis));
+        }
         return metadata;
     }
 
@@ -108,9 +124,26 @@ record NamespaceMetadata(StoreKind kind, Map<String, String> parameters) {
         }
         try {
             StoreKind kind = kinds.get(kindName);
-            return new NamespaceMetadata(kind, kind.parameters(parameters(metadata)));
+            return new NamespaceMetadata(kind, kind.parameters(parameters(metadata)), expiresAt(metadata));
         } catch (IllegalArgumentException e) {
             throw cannotLoad(name, file, e.getMessage(), e);
+        }
+    }
+
+    private static long expiresAt(Properties metadata) {
+        String text = metadata.getProperty(EXPIRES_AT);
+        if (text == null) {
+            return Namespace.NO_EXPIRY;
+        }
+        try {
+            long at = Long.parseLong(text.strip());
+            if (at <= 0) {
+                throw new NumberFormatException("not positive");
+            }
+            return at;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    EXPIRES_AT + " must be a time in epoch milliseconds (got '" + text + "')", e);
         }
     }
 

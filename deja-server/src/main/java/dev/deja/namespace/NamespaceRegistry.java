@@ -50,6 +50,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final int maxNamespaces;
     private final NamespaceRemoval removal;
     private final DamagedNamespaces damaged = new DamagedNamespaces();
+    private final NamespaceExpiry expiry = new NamespaceExpiry(this::list, this::dropExpired);
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
     private NamespaceRegistry(Builder builder) {
@@ -116,6 +117,7 @@ public final class NamespaceRegistry implements AutoCloseable {
             if (!namespaces.containsKey(Namespace.DEFAULT)) {
                 create(Namespace.DEFAULT, defaultSpec.kind(), defaultSpec.parameters());
             }
+            expiry.start();
             if (namespaces.size() > maxNamespaces) {
                 log.warn(
                         "{} holds {} namespaces, more than the limit of {}: none can be created until some are"
@@ -163,34 +165,12 @@ public final class NamespaceRegistry implements AutoCloseable {
             new NamespaceMetadata(storeKind, parameters).write(dir, name);
             namespace = Namespace.open(name, storeKind, parameters, dir, durability);
         } catch (IOException | RuntimeException e) {
-            throw createFailed(name, dir, existed, e);
+            release(name);
+            throw removal.undoCreate(name, dir, existed, e);
         }
         namespaces.put(name, namespace);
         log.info("created namespace '{}' ({} {})", name, kind, parameters);
         return namespace;
-    }
-
-    /**
-     * Undoes a create that failed once it had written to {@code dir}: a metadata file left behind would make the
-     * next start load the namespace again, fail the same way and refuse to start. Returns what to throw: a store's
-     * own exception as it is (its type says how front ends answer), an I/O error wrapped, its reason kept.
-     */
-    private RuntimeException createFailed(String name, Path dir, boolean existed, Exception e) {
-        release(name);
-        try {
-            if (existed) { // not ours to remove, only what we wrote in it
-                NamespaceMetadata.delete(dir);
-            } else {
-                Namespace.deleteTree(dir);
-            }
-        } catch (IOException | UncheckedIOException removal) {
-            e.addSuppressed(removal);
-        }
-        log.warn("could not create namespace '{}' in {}; removed what it had written", name, dir, e);
-        return e instanceof IOException io
-                ? new UncheckedIOException(
-                        "cannot create namespace '" + name + "' in " + dataDir + ": " + io.getMessage(), io)
-                : (RuntimeException) e;
     }
 
     /**
@@ -331,6 +311,32 @@ public final class NamespaceRegistry implements AutoCloseable {
         return namespace;
     }
 
+    /**
+     * Sets when the whole namespace is dropped ({@code EXPIRE} on its name), recorded in its metadata so that it
+     * survives a restart; a time already past drops it now. {@link Namespace#NO_EXPIRY} removes the expiry.
+     *
+     * @return whether the namespace existed (a missing one gets no expiry)
+     * @throws IllegalArgumentException for {@code default}, which is never dropped
+     */
+    public synchronized boolean expire(String name, long atMillis) throws IOException {
+        Namespace namespace = namespaces.get(name);
+        if (namespace == null) {
+            damaged.refuseIfDamaged(name);
+            return false;
+        }
+        if (!expiry.set(namespace, atMillis)) {
+            delete(name); // a time already past
+        }
+        return true;
+    }
+
+    private synchronized void dropExpired(String name) {
+        Namespace namespace = namespaces.get(name);
+        if (namespace != null && NamespaceExpiry.expired(namespace, System.currentTimeMillis())) {
+            delete(name);
+        }
+    }
+
     /** Snapshots one namespace in the background; completes at once when it has been deleted meanwhile. */
     public CompletableFuture<?> snapshot(String name) {
         Namespace namespace = namespaces.get(name);
@@ -402,6 +408,7 @@ public final class NamespaceRegistry implements AutoCloseable {
      * nothing is lost.
      */
     public synchronized List<String> closeAll() {
+        expiry.stop();
         List<String> notSnapshotted = new ArrayList<>();
         for (Namespace namespace : namespaces.values()) {
             namespace.close();
@@ -424,7 +431,9 @@ public final class NamespaceRegistry implements AutoCloseable {
         NamespaceMetadata metadata = NamespaceMetadata.read(dir, kinds);
         reserve(name, metadata.kind(), metadata.parameters(), "namespace '" + name + "' (in " + dir + ")");
         try {
-            return Namespace.open(name, metadata.kind(), metadata.parameters(), dir, opening);
+            Namespace namespace = Namespace.open(name, metadata.kind(), metadata.parameters(), dir, opening);
+            namespace.expiresAtMillis(metadata.expiresAtMillis());
+            return namespace;
         } catch (IOException | RuntimeException e) {
             release(name);
             throw e;

@@ -23,6 +23,8 @@ import java.util.List;
  */
 final class NamespaceRemoval {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(NamespaceRemoval.class);
+
     private final Path dataDir;
 
     /** The rules for the namespaces kept in {@code dataDir}. */
@@ -97,5 +99,27 @@ final class NamespaceRemoval {
                     "cannot " + action + " namespace '" + name + "': its files cannot be listed: " + e, e);
         }
         return directories;
+    }
+
+    /**
+     * Undoes a create that failed once it had written to {@code dir}: a metadata file left behind would make the
+     * next start load the namespace again and fail the same way. The caller has released its memory. Returns what to throw: a store's
+     * own exception as it is (its type says how front ends answer), an I/O error wrapped, its reason kept.
+     */
+    RuntimeException undoCreate(String name, Path dir, boolean existed, Exception e) {
+        try {
+            if (existed) { // not ours to remove, only what we wrote in it
+                NamespaceMetadata.delete(dir);
+            } else {
+                Namespace.deleteTree(dir);
+            }
+        } catch (IOException | UncheckedIOException removal) {
+            e.addSuppressed(removal);
+        }
+        log.warn("could not create namespace '{}' in {}; removed what it had written", name, dir, e);
+        return e instanceof IOException io
+                ? new UncheckedIOException(
+                        "cannot create namespace '" + name + "' in " + dataDir + ": " + io.getMessage(), io)
+                : (RuntimeException) e;
     }
 }

@@ -339,7 +339,7 @@ final class ConnectionCommands {
     }
 
     /** A glob pattern ({@code *}, {@code ?}, {@code [a-z]}) as a matcher of setting names; null if it is malformed. */
-    private static PathMatcher glob(String pattern) {
+    static PathMatcher glob(String pattern) {
         try {
             return FileSystems.getDefault().getPathMatcher("glob:" + pattern);
         } catch (IllegalArgumentException malformed) {

@@ -8,6 +8,8 @@ import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Redis's key-value commands on an exact namespace ({@code --kv-namespace}, default {@code kv}, created on first
@@ -38,11 +40,7 @@ final class KvCommands {
         commands.add(RespCommand.write("SETEX", 4, (s, a) -> setEx(a, 1000)));
         commands.add(RespCommand.write("PSETEX", 4, (s, a) -> setEx(a, 1)));
         commands.add(RespCommand.read("GET", 2, this::get));
-        commands.add(RespCommand.read("EXISTS", -2, (s, a) -> exists(a)));
-        commands.add(RespCommand.write("DEL", -2, (s, a) -> delete(a)));
-        commands.add(RespCommand.write("UNLINK", -2, (s, a) -> delete(a)));
-        commands.add(RespCommand.read("TTL", 2, (s, a) -> ttl(a, 1000)));
-        commands.add(RespCommand.read("PTTL", 2, (s, a) -> ttl(a, 1)));
+        // EXISTS, DEL, UNLINK, TTL, PTTL, EXPIRE and kin are KeyspaceCommands': they see filters too
     }
 
     /** What SET's options ask for: the expiry option (null for none) and its amount, checked positive. */
@@ -171,40 +169,60 @@ final class KvCommands {
         return store.get(key).map(entry -> Replies.bulk(entry.value())).orElseGet(() -> Replies.nil(session));
     }
 
-    private RedisMessage exists(RespArgs args) {
-        List<byte[]> keys = access.keys(args.from(1));
+    /** Which of the keys the key-value namespace holds; none while it does not exist. */
+    boolean[] held(List<byte[]> keys) {
         ExactStore store = readable();
-        if (store == null) {
-            return Replies.integer(0);
-        }
-        int held = 0;
-        for (boolean h : store.checkAll(keys)) {
-            held += h ? 1 : 0;
-        }
-        return Replies.integer(held);
+        return store == null ? new boolean[keys.size()] : store.checkAll(keys);
     }
 
+    /** Deletes the keys; the reply (or its future) is how many were held. */
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
-    private Object delete(RespArgs args) {
-        List<byte[]> keys = access.keys(args.from(1));
-        if (readable() == null) {
-            return Replies.integer(0);
+    CompletableFuture<Long> delete(List<byte[]> keys) {
+        if (keys.isEmpty() || readable() == null) {
+            return CompletableFuture.completedFuture(0L);
         }
         return writable().writeExact(store -> {
-            int erased = 0;
+            long erased = 0;
             for (boolean e : store.forgetAll(keys, null)) {
                 erased += e ? 1 : 0;
             }
-            return Replies.integer(erased);
+            return erased;
         });
     }
 
-    private RedisMessage ttl(RespArgs args, long unitMillis) {
-        byte[] key = access.key(args.bytes(1));
+    /** Milliseconds the key has left: -2 when it is not held (Redis's TTL convention). */
+    long remainingMillis(byte[] key) {
         ExactStore store = readable();
-        long remaining = store == null ? -2 : store.remainingMillis(key);
-        // Redis rounds TTL to the nearest second
-        return Replies.integer(remaining < 0 || unitMillis == 1 ? remaining : (remaining + 500) / 1000);
+        return store == null ? -2 : store.remainingMillis(key);
+    }
+
+    /**
+     * Gives a held key a new expiry ({@code 0}: none of its own, so the namespace's window) by writing its value
+     * again, or deletes it when the time has passed; answers 1 when the key was held, else 0.
+     */
+    CompletableFuture<Long> expire(byte[] key, long atMillis) {
+        if (readable() == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        return writable().writeExact(store -> {
+            Optional<ExactStore.Entry> entry = store.get(key);
+            if (entry.isEmpty()) {
+                return 0L;
+            }
+            if (atMillis != 0 && atMillis <= System.currentTimeMillis()) {
+                store.forgetAll(List.of(key), null);
+                return 1L;
+            }
+            return store.putIfPresent(key, entry.get().value(), atMillis, /* keepExpiry= */ false) ? 1L : 0L;
+        });
+    }
+
+    /** The key's own expiry (epoch ms), or 0 when it has none or is not held. */
+    long expiresAt(byte[] key) {
+        ExactStore store = readable();
+        return store == null
+                ? 0
+                : store.get(key).map(ExactStore.Entry::expiresAtMillis).orElse(0L);
     }
 
     /** The key-value namespace, created on first write from {@code --kv-params}. */

@@ -37,7 +37,9 @@ final class RespCommands {
         new TransactionCommands(context.config(), this::runQueued).register(table);
         new BloomCommands(context).register(table);
         new DejaCommands(context).register(table);
-        new KvCommands(context).register(table);
+        KvCommands kv = new KvCommands(context);
+        kv.register(table);
+        new KeyspaceCommands(context, kv).register(table);
     }
 
     /**

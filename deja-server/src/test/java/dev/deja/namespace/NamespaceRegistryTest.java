@@ -181,7 +181,7 @@ class NamespaceRegistryTest {
                 new FixtureKind("bloom"),
                 failingKind("full", new IOException("No space left on device")),
                 failingKind("odd", new IllegalStateException("the store refused")));
-        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRegistry.class);
+        Logger logger = (Logger) LoggerFactory.getLogger(NamespaceRemoval.class);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);
