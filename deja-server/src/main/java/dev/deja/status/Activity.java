@@ -38,18 +38,19 @@ public final class Activity {
 
     /**
      * Records one sample: each namespace's operation count, {@code elapsedNanos} after the previous sample. A
-     * namespace not seen before (or another one under a known name: deleted and created again) starts its history
-     * with this count and no rate; one no longer there is dropped with its history.
+     * namespace not seen before (or another one under a known name: deleted and created again) counted from zero
+     * when it was opened, since the previous sample, so its first rate is its count over the interval; one no longer
+     * there is dropped with its history.
      */
     synchronized void record(Map<String, Count> counts, long elapsedNanos) {
         rings.keySet().retainAll(counts.keySet());
         counts.forEach((name, count) -> {
             Ring ring = rings.get(name);
             if (ring == null || !ring.namespace.equals(count.namespace())) { // a Namespace is equal only to itself
-                rings.put(name, new Ring(count));
-            } else {
-                ring.add(count.operations(), elapsedNanos);
+                ring = new Ring(count.namespace());
+                rings.put(name, ring);
             }
+            ring.add(count.operations(), elapsedNanos);
         });
     }
 
@@ -64,7 +65,8 @@ public final class Activity {
     /**
      * One namespace's history.
      *
-     * @param operations  keys read, written or forgotten since the namespace was opened, at the last sample
+     * @param operations  keys read, written or forgotten since the namespace was opened (or the server started), at
+     *                    the last sample
      * @param perSecond   operations per second in each interval, oldest first, at most {@link #SAMPLES}
      */
     public record History(long operations, List<Double> perSecond) {}
@@ -77,9 +79,8 @@ public final class Activity {
         private int size;
         private long last;
 
-        Ring(Count first) {
-            this.namespace = first.namespace();
-            this.last = first.operations();
+        Ring(Object namespace) {
+            this.namespace = namespace;
         }
 
         void add(long operations, long elapsedNanos) {
