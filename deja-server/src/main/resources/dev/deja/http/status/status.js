@@ -8,8 +8,8 @@
 
   class Unauthorized extends Error {}
 
-  // location.origin carries no user name or password, which fetch refuses in a URL when the page was opened as
-  // http://user:password@host/; the browser sends the credentials it was given for this origin by itself
+  // location.origin carries no user name or password, which fetch refuses in a URL, and which a relative URL would
+  // inherit from a page opened with them in its address; the browser sends this origin's credentials by itself
   const url = (path) => new URL(path, location.origin).href;
 
   async function json(path) {
@@ -153,8 +153,9 @@
       cell(row, error, 'error', why);
       const ops = row.insertCell();
       ops.className = 'ops';
-      ops.dataset.operations = history.operations;
       const rates = history.perSecond;
+      ops.dataset.operations = history.operations;
+      ops.dataset.peak = Math.max(0, ...rates);
       const now = document.createElement('span');
       now.className = 'rate';
       now.textContent = rates.length ? `${rate(rates[rates.length - 1])}/s` : '–';
