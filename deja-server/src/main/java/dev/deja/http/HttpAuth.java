@@ -36,7 +36,7 @@ final class HttpAuth {
             // requests to the API too
             return new HttpProblem(
                             HttpResponseStatus.UNAUTHORIZED,
-                            "this server needs its password: any user name, and the password as the password")
+                            "this server needs its password (HTTP Basic: any user name, and the password)")
                     .withHeader("WWW-Authenticate", "Basic realm=\"deja\", charset=\"UTF-8\"");
         }
         // RFC 6750 (3.1): a request with no bearer token gets the challenge alone, one with a wrong token the

@@ -95,7 +95,11 @@ public final class Namespace {
         return parameters;
     }
 
-    /** The store, for reads; replaced by {@link #clear()}, so callers fetch it for each operation or batch. */
+    /**
+     * The store, for reads; replaced by {@link #clear()}, so callers fetch it for each operation or batch. It is a
+     * view that counts the keys read into {@link #operations()}, not the store's own class: what only a kind's
+     * store class offers is reached through {@code durableStore().reader()}.
+     */
     public SeenSet store() {
         return new CountedReads(store.reader(), operations);
     }
