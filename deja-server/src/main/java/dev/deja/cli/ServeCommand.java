@@ -109,7 +109,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--password",
             paramLabel = "SECRET",
-            description = "Password for RESP AUTH and the HTTP bearer token. Default: none (no authentication).")
+            description =
+                    "Password for RESP AUTH and HTTP (a bearer token, or Basic credentials with any user name, which"
+                            + " a browser asks for on the status page). Default: none (no authentication).")
     String password;
 
     @Option(

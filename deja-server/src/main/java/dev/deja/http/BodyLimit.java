@@ -26,10 +26,10 @@ import java.util.List;
  */
 final class BodyLimit extends HttpObjectAggregator {
 
-    private final BearerAuth auth;
+    private final HttpAuth auth;
     private final RequestGuard guard;
 
-    BodyLimit(int maxBodyBytes, BearerAuth auth, RequestGuard guard) {
+    BodyLimit(int maxBodyBytes, HttpAuth auth, RequestGuard guard) {
         super(maxBodyBytes);
         this.auth = auth;
         this.guard = guard;

@@ -6,17 +6,17 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * deja's HTTP API (documented in docs/PROTOCOL.md): authenticates each request, routes it by its path to the key
- * endpoints, the namespace admin API or the server's own endpoints, and turns whatever fails into its JSON error.
+ * endpoints, the namespace admin API, the server's own endpoints or the status page, and turns whatever fails into its JSON error.
  */
 final class HttpApi {
 
-    private final BearerAuth auth;
+    private final HttpAuth auth;
     private final HttpErrors errors;
     private final KeyEndpoints keys;
     private final NamespaceEndpoints namespaces;
     private final ServerEndpoints server;
 
-    HttpApi(ServerContext context, BearerAuth auth) {
+    HttpApi(ServerContext context, HttpAuth auth) {
         this.auth = auth;
         this.errors = new HttpErrors(context.metrics());
         this.keys = new KeyEndpoints(
@@ -74,7 +74,11 @@ final class HttpApi {
             case "/info" -> server.info(call);
             case "/health" -> server.health(call);
             case "/metrics" -> server.metrics(call);
+            case "/activity" -> server.activity(call);
             default -> {
+                if (StatusPage.serves(path)) {
+                    yield StatusPage.serve(call);
+                }
                 if (path.startsWith(NamespaceEndpoints.PATH + "/")) {
                     yield namespaces.route(
                             call,

@@ -26,6 +26,7 @@ import java.util.Map;
  *                      {@link #parameterBytes} (keys)
  * @param authorization the Authorization header, or null
  * @param contentType   the Content-Type header, or null
+ * @param ifNoneMatch   the If-None-Match header (the entity tags of a copy the client has), or null
  * @param body          the body's bytes
  * @param keepAlive     whether the connection stays open after the reply
  * @param failure       why the request could not be decoded, or null; an {@link HttpProblem} for one that was
@@ -42,6 +43,7 @@ record HttpCall(
         Map<String, List<String>> parameters,
         String authorization,
         String contentType,
+        String ifNoneMatch,
         byte[] body,
         boolean keepAlive,
         Throwable failure,
@@ -99,6 +101,7 @@ record HttpCall(
                 parameters,
                 request.headers().get(HttpHeaderNames.AUTHORIZATION),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                request.headers().get(HttpHeaderNames.IF_NONE_MATCH),
                 body,
                 failure == null && HttpUtil.isKeepAlive(request),
                 failure,
@@ -114,6 +117,7 @@ record HttpCall(
                 Map.of(),
                 /* authorization= */ null,
                 /* contentType= */ null,
+                /* ifNoneMatch= */ null,
                 new byte[0],
                 /* keepAlive= */ false,
                 failure,

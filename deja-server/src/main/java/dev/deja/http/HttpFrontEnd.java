@@ -25,14 +25,14 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
     static final int MAX_PIPELINE_DEPTH = 1 << 16;
 
     private final ServerContext context;
-    private final BearerAuth auth;
+    private final HttpAuth auth;
     private final HttpApi api;
     private final ChannelHandler connectionLimit;
 
     /** A front end over the server's context; {@code connectionLimit} counts and limits its connections. */
     public HttpFrontEnd(ServerContext context, ChannelHandler connectionLimit) {
         this.context = context;
-        this.auth = new BearerAuth(context.config().password());
+        this.auth = new HttpAuth(context.config().password());
         this.api = new HttpApi(context, auth);
         this.connectionLimit = connectionLimit;
     }

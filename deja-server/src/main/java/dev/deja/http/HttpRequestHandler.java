@@ -131,10 +131,16 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive, boolean head) {
         FullHttpResponse response = new DefaultFullHttpResponse(
                 version, reply.status(), head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length)
-                .set(HttpHeaderNames.DATE, HttpDate.now());
+        if (reply.status().equals(HttpResponseStatus.NOT_MODIFIED)) {
+            // RFC 9110 (15.4.5): no body, and no content headers that would describe this empty one; the reply's
+            // own headers give the length a 200 would have
+            response.headers().set(HttpHeaderNames.DATE, HttpDate.now());
+        } else {
+            response.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, reply.contentType())
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length)
+                    .set(HttpHeaderNames.DATE, HttpDate.now());
+        }
         reply.headers().forEach(response.headers()::set);
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -7,14 +7,21 @@ import dev.deja.namespace.DamagedNamespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
+import dev.deja.status.Activity;
+import dev.deja.status.DiskUsage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The server's own endpoints: {@code /info}, {@code /health} and {@code /metrics} (Prometheus). */
+/**
+ * The server's own endpoints: {@code /info}, {@code /health}, {@code /metrics} (Prometheus) and {@code /activity}
+ * (each namespace's operations per second over the last minutes).
+ */
 final class ServerEndpoints {
 
     private final ServerContext context;
@@ -23,7 +30,7 @@ final class ServerEndpoints {
         this.context = context;
     }
 
-    /** {@code GET /info}: version, uptime, kinds, defaults, limits and the namespaces' memory. */
+    /** {@code GET /info}: version, uptime, kinds, defaults, limits, the namespaces' memory, the heap and the disk. */
     HttpResult info(HttpCall call) {
         call.allow(HttpMethod.GET, HttpMethod.HEAD);
         return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, serverInfo()));
@@ -55,6 +62,27 @@ final class ServerEndpoints {
                 Map.of()));
     }
 
+    /**
+     * {@code GET /activity}: for each namespace, its operations so far and per second in each sampling interval of
+     * the last ten minutes, oldest first, as the status sampler gathered them.
+     */
+    HttpResult activity(HttpCall call) {
+        call.allow(HttpMethod.GET, HttpMethod.HEAD);
+        call.onlyParameters();
+        Activity activity = context.status().activity();
+        ObjectNode body = HttpReply.JSON.createObjectNode();
+        body.put("intervalSeconds", activity.intervalMillis() / 1000.0);
+        body.put("samples", Activity.SAMPLES);
+        ObjectNode namespaces = body.putObject("namespaces");
+        activity.histories().forEach((name, history) -> {
+            ObjectNode one = namespaces.putObject(name);
+            one.put("operations", history.operations());
+            ArrayNode rates = one.putArray("perSecond");
+            history.perSecond().forEach(rate -> rates.add(Math.round(rate * 100) / 100.0));
+        });
+        return HttpResult.now(HttpReply.json(HttpResponseStatus.OK, body));
+    }
+
     private JsonNode serverInfo() {
         ServerConfig config = context.config();
         NamespaceRegistry namespaces = context.namespaces();
@@ -76,6 +104,17 @@ final class ServerEndpoints {
         memory.put("reservedBytes", namespaces.memoryReserved());
         memory.put("nativeLimitBytes", namespaces.nativeMemoryLimit());
         memory.put("nativeReservedBytes", namespaces.nativeMemoryReserved());
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        ObjectNode heapNode = body.putObject("heap");
+        heapNode.put("usedBytes", heap.getUsed());
+        heapNode.put("committedBytes", heap.getCommitted());
+        heapNode.put("maxBytes", heap.getMax());
+        DiskUsage disk = context.status().disk();
+        ObjectNode diskNode = body.putObject("disk");
+        diskNode.put("dataDir", config.dataDir().toAbsolutePath().toString());
+        diskNode.put("usedBytes", disk.usedBytes());
+        diskNode.put("usableBytes", disk.usableBytes());
+        diskNode.put("totalBytes", disk.totalBytes());
         ObjectNode limits = body.putObject("limits");
         limits.put("maxKeyBytes", config.maxKeyBytes());
         limits.put("maxBodyBytes", config.maxBodyBytes());

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -48,6 +49,8 @@ public final class Namespace {
     private final Map<String, String> parameters;
     private final Path dir;
     private final NamespaceStore store;
+    /** Keys read, written or forgotten since the namespace was opened, for the activity history of the status page. */
+    private final LongAdder operations = new LongAdder();
     /** How the namespace ended, set before its store closes for good; null while it serves. */
     private volatile End end;
 
@@ -112,9 +115,21 @@ public final class Namespace {
         return parameters;
     }
 
-    /** The store, for reads; replaced by {@link #clear()}, so callers fetch it for each operation or batch. */
+    /**
+     * The store, for reads; replaced by {@link #clear()}, so callers fetch it for each operation or batch. It is a
+     * view that counts the keys read into {@link #operations()}, not the store's own class: what only a kind's
+     * store class offers is reached through {@code durableStore().reader()}.
+     */
     public SeenSet store() {
-        return store.reader();
+        return new CountedReads(store.reader(), operations);
+    }
+
+    /**
+     * Keys read, written or forgotten in this namespace since it was opened (a key-value command counts one): a
+     * count that only grows, whose rate the status page charts.
+     */
+    public long operations() {
+        return operations.sum();
     }
 
     /** The durable store itself, for what only some kinds offer. */
@@ -142,6 +157,7 @@ public final class Namespace {
      */
     public <T> CompletableFuture<T> writeExact(Function<ExactStore, T> write) {
         if (store instanceof ExactNamespaceStore exact) {
+            operations.increment();
             CompletableFuture<T> done = exact.write(() -> write.apply(exact.exact()));
             return refusedAsClosed(done) ? afterTheSwap(() -> exact.write(() -> write.apply(exact.exact()))) : done;
         }
@@ -155,12 +171,14 @@ public final class Namespace {
      * take them (a full disk).
      */
     public CompletableFuture<Verdict[]> checkThenAdd(List<byte[]> keys, long[] owners) {
+        operations.add(keys.size());
         CompletableFuture<Verdict[]> done = store.checkThenAdd(keys, owners);
         return refusedAsClosed(done) ? afterTheSwap(() -> store.checkThenAdd(keys, owners)) : done;
     }
 
     /** Erases each key held under the owner at the same index; completes once the erasures are durable. */
     public CompletableFuture<boolean[]> forget(List<byte[]> keys, long[] owners) {
+        operations.add(keys.size());
         CompletableFuture<boolean[]> done = store.forget(keys, owners);
         return refusedAsClosed(done) ? afterTheSwap(() -> store.forget(keys, owners)) : done;
     }

@@ -4,6 +4,7 @@ import dev.deja.http.HttpFrontEnd;
 import dev.deja.metrics.ServerMetrics;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.resp.RespFrontEnd;
+import dev.deja.status.StatusSampler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -64,7 +65,8 @@ public final class DejaServer implements AutoCloseable {
                 config,
                 namespaces,
                 new ServerMetrics(namespaces, () -> httpConnections.open() + respConnections.open(), requestMemory),
-                requestMemory);
+                requestMemory,
+                StatusSampler.start(namespaces, config.dataDir()));
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), NioIoHandler.newFactory());
         Channel http = null;
@@ -81,6 +83,7 @@ public final class DejaServer implements AutoCloseable {
             // start's own failure is what the caller hears
             acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            context.status().close();
             namespaces.close();
             throw e;
         }
@@ -154,6 +157,7 @@ public final class DejaServer implements AutoCloseable {
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         // the quiet period lets requests already read finish and their replies be flushed
         workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        context.status().close();
         List<String> notSnapshotted = context.namespaces().closeAll();
         if (notSnapshotted.isEmpty()) {
             log.info("deja stopped; every namespace's journal is written out and snapshotted");

@@ -4,6 +4,7 @@ import dev.deja.metrics.ServerMetrics;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.StoreClosedException;
+import dev.deja.status.StatusSampler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -30,14 +31,20 @@ public final class ServerContext {
     private final NamespaceRegistry namespaces;
     private final ServerMetrics metrics;
     private final RequestMemory requestMemory;
+    private final StatusSampler status;
     private final Instant started = Instant.now();
 
     ServerContext(
-            ServerConfig config, NamespaceRegistry namespaces, ServerMetrics metrics, RequestMemory requestMemory) {
+            ServerConfig config,
+            NamespaceRegistry namespaces,
+            ServerMetrics metrics,
+            RequestMemory requestMemory,
+            StatusSampler status) {
         this.config = config;
         this.namespaces = namespaces;
         this.metrics = metrics;
         this.requestMemory = requestMemory;
+        this.status = status;
     }
 
     public ServerConfig config() {
@@ -50,6 +57,11 @@ public final class ServerContext {
 
     public ServerMetrics metrics() {
         return metrics;
+    }
+
+    /** The operations history of the namespaces and the data dir's disk use, for the status page. */
+    public StatusSampler status() {
+        return status;
     }
 
     /** The memory the connections' requests may hold together. */

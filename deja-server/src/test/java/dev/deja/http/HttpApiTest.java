@@ -467,10 +467,14 @@ class HttpApiTest {
         assertThat(exchange("GET http://127.0.0.1/check?e=absolute HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200 OK")
                 .endsWith("MISSING\n");
+        assertThat(exchange("GET HTTP://127.0.0.1:8889 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                .as("no path: the root, the status page")
+                .startsWith("HTTP/1.1 200 OK")
+                .contains("<title>deja status</title>");
         assertThat(exchange("GET HTTP://127.0.0.1:8889?x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-                .as("no path: the root")
-                .startsWith("HTTP/1.1 404")
-                .contains("no endpoint at /");
+                .as("the root, whose page takes no parameter")
+                .startsWith("HTTP/1.1 400")
+                .contains("unknown query parameter 'x' (/ takes: none)");
         assertThat(HttpCall.originForm("https://h:1/health")).isEqualTo("/health");
         assertThat(HttpCall.originForm("http://h")).isEqualTo("/");
         assertThat(HttpCall.originForm("/check?e=http://x/y")).isEqualTo("/check?e=http://x/y");

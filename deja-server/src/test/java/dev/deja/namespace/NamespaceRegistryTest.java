@@ -922,7 +922,7 @@ class NamespaceRegistryTest {
                 .exists();
         flipByte(segment, 20 + 37 * 7_000 + 20);
         try (NamespaceRegistry registry = openAt(third)) {
-            SeenSet store = registry.get("recent1").store();
+            SeenSet store = registry.get("recent1").durableStore().reader();
             RecoveryReport report = ((JournaledSeenSet<?>) store).recovery();
             assertThat(report.snapshotPosition()).isEqualTo(15_000);
             assertThat(report.recordsReplayed()).isEqualTo(5_000);
