@@ -380,6 +380,15 @@ public final class CuckooFilter implements HashedSeenSet {
         return filter;
     }
 
+    /**
+     * Bytes of the first table of a filter of this capacity and bucket size: the heap a new filter takes.
+     *
+     * @throws IllegalArgumentException when that table would pass 2^30 slots
+     */
+    public static long firstTableBytes(long capacity, int bucketSize) {
+        return 2 * bucketsFor(capacity, bucketSize) * bucketSize;
+    }
+
     /** Buckets of the first table of a filter of this capacity and bucket size (a power of two). */
     static long firstBuckets(long capacity, int bucketSize) {
         return bucketsFor(capacity, bucketSize);
