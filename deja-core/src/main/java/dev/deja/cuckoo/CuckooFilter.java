@@ -7,6 +7,9 @@ import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.SeenStats;
 import dev.deja.seen.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.locks.StampedLock;
 
@@ -14,7 +17,7 @@ import java.util.concurrent.locks.StampedLock;
  * A cuckoo filter: a seen-set that, unlike a Bloom filter, can forget a key. It follows Fan, Andersen, Kaminsky and
  * Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom" (CoNEXT 2014), with partial-key cuckoo hashing, and
  * grows as RedisBloom's cuckoo filters do: when the newest table cannot take a key, a table {@code expansion} times
- * larger is added and later keys go there, while lookups ask every table.
+ * larger is added and later keys go there, while lookups ask every table; at most {@link #MAX_TABLES} tables.
  *
  * <p>Layout. A table is {@code buckets} (a power of two) buckets of {@code bucketSize} slots, each slot a 16-bit
  * fingerprint or 0 for empty. A key's 128-bit hash ({@link Hash128}) gives its fingerprint (the top 16 bits of the low
@@ -54,8 +57,18 @@ public final class CuckooFilter implements HashedSeenSet {
     public static final int MAX_BUCKET_SIZE = 255;
     /** The largest expansion accepted, as in RedisBloom. */
     public static final int MAX_EXPANSION = 32768;
+    /** The most tables a filter may have, as in RedisBloom ("Maximum expansions reached"). */
+    public static final int MAX_TABLES = 32;
     /** The most slots one table may have: the largest Java array of 16-bit fingerprints used here. */
     static final long MAX_SLOTS = 1L << 30;
+
+    /**
+     * The owner that makes {@link #checkThenAddHash} insert one more copy of the key whether it is held or not
+     * (RedisBloom's {@code CF.ADD}), and answer {@link Verdict#NEW}; every other owner adds the key only when it is
+     * not held ({@code CF.ADDNX}). Passed as the owner so that a journal records which of the two a change was, and
+     * replays it the same way.
+     */
+    public static final long ANOTHER_COPY = -1L;
 
     private static final int FINGERPRINT_VALUES = 65535; // 16 bits, 0 meaning empty
 
@@ -65,13 +78,13 @@ public final class CuckooFilter implements HashedSeenSet {
     private final int expansion;
     private final StampedLock lock = new StampedLock();
     /** The tables, oldest first; replaced (never changed in place) when one is added, so a lookup reads it whole. */
-    private volatile Table[] tables;
+    private volatile CuckooTable[] tables;
     /** Fingerprints held, all tables together; read and written under the lock. */
     private long items;
     /** Copies removed by forget since creation, as RedisBloom's CF.INFO reports; under the lock. */
     private long deletes;
 
-    private CuckooFilter(long capacity, int bucketSize, int maxIterations, int expansion, Table[] tables) {
+    private CuckooFilter(long capacity, int bucketSize, int maxIterations, int expansion, CuckooTable[] tables) {
         this.capacity = capacity;
         this.bucketSize = bucketSize;
         this.maxIterations = maxIterations;
@@ -95,8 +108,8 @@ public final class CuckooFilter implements HashedSeenSet {
         Require.inRange("bucketSize", bucketSize, 1, MAX_BUCKET_SIZE);
         Require.inRange("maxIterations", maxIterations, 1, 65535);
         Require.inRange("expansion", expansion, 0, MAX_EXPANSION);
-        Table first = new Table(bucketsFor(capacity, bucketSize), bucketSize);
-        return new CuckooFilter(capacity, bucketSize, maxIterations, expansion, new Table[] {first});
+        CuckooTable first = new CuckooTable(bucketsFor(capacity, bucketSize), bucketSize);
+        return new CuckooFilter(capacity, bucketSize, maxIterations, expansion, new CuckooTable[] {first});
     }
 
     /** {@link #create} with RedisBloom's defaults: 2 slots per bucket, 20 moves, expansion 1. */
@@ -129,23 +142,51 @@ public final class CuckooFilter implements HashedSeenSet {
 
     /**
      * Atomically records the key and answers {@link Verdict#NEW} if it was not held, else {@link Verdict#DUPLICATE}
-     * (also, rarely, for a key never added: see the class comment). Never {@link Verdict#RETRY}.
+     * (also, rarely, for a key never added: see the class comment). Never {@link Verdict#RETRY}. With the owner
+     * {@link #ANOTHER_COPY}, inserts one more copy whether the key is held or not, and answers {@link Verdict#NEW}.
      *
-     * @throws CuckooFullException when the key is new and the filter may not grow and has no room for it; the filter
-     *                             is unchanged
+     * @throws CuckooFullException when the key is to be inserted and the filter may not grow and has no room for it;
+     *                             the filter is unchanged
      */
     @Override
     public Verdict checkThenAddHash(long high, long low, long owner) {
         long stamp = lock.writeLock();
         try {
-            if (countLocked(high, low, /* stopAtFirst= */ true) > 0) {
-                return Verdict.DUPLICATE;
-            }
-            insertLocked(high, low);
-            return Verdict.NEW;
+            return addLocked(high, low, owner);
         } finally {
             lock.unlockWrite(stamp);
         }
+    }
+
+    /**
+     * {@link #checkThenAddHash} for each key of the batch under one lock, except that a key the filter has no room
+     * for is answered {@link Verdict#RETRY} (RedisBloom's -1 of {@code CF.INSERT}) rather than thrown, so the keys
+     * before and after it are recorded and answered.
+     */
+    @Override
+    public void checkThenAddHashes(long[] hashes, long[] owners, Verdict[] out) {
+        Require.hashBatch(hashes, owners, out);
+        long stamp = lock.writeLock();
+        try {
+            for (int i = 0; i < out.length; i++) {
+                long owner = owners == null ? NO_OWNER : owners[i];
+                try {
+                    out[i] = addLocked(hashes[2 * i], hashes[2 * i + 1], owner);
+                } catch (CuckooFullException full) {
+                    out[i] = Verdict.RETRY;
+                }
+            }
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    private Verdict addLocked(long high, long low, long owner) {
+        if (owner != ANOTHER_COPY && countLocked(high, low, /* stopAtFirst= */ true) > 0) {
+            return Verdict.DUPLICATE;
+        }
+        insertLocked(high, low);
+        return Verdict.NEW;
     }
 
     /**
@@ -157,7 +198,7 @@ public final class CuckooFilter implements HashedSeenSet {
         long stamp = lock.writeLock();
         try {
             short fp = fingerprint(low);
-            Table[] all = tables;
+            CuckooTable[] all = tables;
             for (int t = all.length - 1; t >= 0; t--) { // newest first, as RedisBloom deletes
                 if (all[t].remove(high, fp)) {
                     items--;
@@ -224,7 +265,7 @@ public final class CuckooFilter implements HashedSeenSet {
     private long countLocked(long high, long low, boolean stopAtFirst) {
         short fp = fingerprint(low);
         long n = 0;
-        for (Table table : tables) {
+        for (CuckooTable table : tables) {
             n += table.count(high, fp);
             if (stopAtFirst && n > 0) {
                 return n;
@@ -236,7 +277,7 @@ public final class CuckooFilter implements HashedSeenSet {
     /** Under the write lock: the key's fingerprint into the newest table, growing the filter when that is full. */
     private void insertLocked(long high, long low) {
         short fp = fingerprint(low);
-        Table[] all = tables;
+        CuckooTable[] all = tables;
         if (all[all.length - 1].insert(high, fp, maxIterations)) {
             items++;
             return;
@@ -245,17 +286,21 @@ public final class CuckooFilter implements HashedSeenSet {
             throw new CuckooFullException("the cuckoo filter is full (" + items + " items in "
                     + all[all.length - 1].slots() + " slots) and may not grow (expansion 0)");
         }
-        Table last = all[all.length - 1];
+        if (all.length >= MAX_TABLES) {
+            throw new CuckooFullException(
+                    "the cuckoo filter is full: it has the most tables it may have (" + MAX_TABLES + ")");
+        }
+        CuckooTable last = all[all.length - 1];
         long buckets = Math.multiplyExact(last.buckets(), nextPowerOfTwo(expansion));
         if (buckets > MAX_SLOTS / bucketSize) {
             throw new CuckooFullException(
                     "the cuckoo filter is full: its next table would pass " + MAX_SLOTS + " slots");
         }
-        Table added = new Table(buckets, bucketSize);
+        CuckooTable added = new CuckooTable(buckets, bucketSize);
         if (!added.insert(high, fp, maxIterations)) {
             throw new IllegalStateException("an empty cuckoo table refused a key"); // both buckets are empty
         }
-        Table[] grown = Arrays.copyOf(all, all.length + 1);
+        CuckooTable[] grown = Arrays.copyOf(all, all.length + 1);
         grown[all.length] = added;
         tables = grown;
         items++;
@@ -271,6 +316,88 @@ public final class CuckooFilter implements HashedSeenSet {
     static short fingerprint(long low) {
         int fp = (int) (low >>> 48);
         return (short) (fp == 0 ? 1 : fp);
+    }
+
+    // ---- copies and serialization ----
+
+    /**
+     * A copy of the filter as it is now, taken under the lock so that it holds exactly the changes made before it,
+     * sharing nothing with this filter (a snapshot's content at its journal position).
+     */
+    public CuckooFilter copy() {
+        long stamp = lock.writeLock();
+        try {
+            CuckooTable[] all = tables;
+            CuckooTable[] copies = new CuckooTable[all.length];
+            for (int t = 0; t < all.length; t++) {
+                copies[t] = all[t].copy();
+            }
+            CuckooFilter copy = new CuckooFilter(capacity, bucketSize, maxIterations, expansion, copies);
+            copy.items = items;
+            copy.deletes = deletes;
+            return copy;
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Writes the filter in deja's cuckoo format (docs/FORMAT.md section 2.5): a checksummed header with the shape and
+     * counters, then each table's fingerprints and a checksum of them. Holds the filter's lock while it writes, so the
+     * stream is one consistent state; write a {@link #copy} to keep writers running meanwhile.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        long stamp = lock.readLock();
+        try {
+            CuckooFormat.write(out, this, tables, items, deletes);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Reads a filter written by {@link #writeTo}, checking it whole before it returns one.
+     *
+     * @throws IOException naming what is wrong when the stream is not a deja cuckoo filter, has an unknown version,
+     *                     a corrupt header or table, an impossible shape, or is truncated
+     */
+    public static CuckooFilter readFrom(InputStream in) throws IOException {
+        return CuckooFormat.read(in);
+    }
+
+    /** A filter of this shape holding these tables and counters, for {@link CuckooFormat}. */
+    static CuckooFilter of(
+            long capacity,
+            int bucketSize,
+            int maxIterations,
+            int expansion,
+            CuckooTable[] tables,
+            long items,
+            long deletes) {
+        CuckooFilter filter = new CuckooFilter(capacity, bucketSize, maxIterations, expansion, tables);
+        filter.items = items;
+        filter.deletes = deletes;
+        return filter;
+    }
+
+    /**
+     * Bytes of the first table of a filter of this capacity and bucket size: the heap a new filter takes.
+     *
+     * @throws IllegalArgumentException when that table would pass 2^30 slots
+     */
+    public static long firstTableBytes(long capacity, int bucketSize) {
+        return 2 * bucketsFor(capacity, bucketSize) * bucketSize;
+    }
+
+    /** Buckets of the first table of a filter of this capacity and bucket size (a power of two). */
+    static long firstBuckets(long capacity, int bucketSize) {
+        return bucketsFor(capacity, bucketSize);
+    }
+
+    /** Buckets of the table added after one of {@code buckets}, or -1 when it would pass the slot limit. */
+    static long nextBuckets(long buckets, int bucketSize, int expansion) {
+        long next = buckets * nextPowerOfTwo(Math.max(1, expansion));
+        return next <= 0 || next > MAX_SLOTS / bucketSize ? -1 : next;
     }
 
     // ---- shape and statistics ----
@@ -300,10 +427,15 @@ public final class CuckooFilter implements HashedSeenSet {
         return tables.length;
     }
 
+    /** Buckets of the first table (RedisBloom's "Number of buckets"). */
+    public long firstTableBuckets() {
+        return tables[0].buckets();
+    }
+
     /** Buckets of all tables together. */
     public long buckets() {
         long n = 0;
-        for (Table t : tables) {
+        for (CuckooTable t : tables) {
             n += t.buckets();
         }
         return n;
@@ -355,7 +487,7 @@ public final class CuckooFilter implements HashedSeenSet {
         try {
             long slots = 0;
             double fpp = 0;
-            for (Table t : tables) {
+            for (CuckooTable t : tables) {
                 slots += t.slots();
                 fpp += 2.0 * bucketSize * ((double) t.held / t.slots()) / FINGERPRINT_VALUES;
             }
@@ -363,121 +495,6 @@ public final class CuckooFilter implements HashedSeenSet {
                     (double) items / slots, Math.min(1, fpp), 2.0 * bucketSize / FINGERPRINT_VALUES);
         } finally {
             lock.unlockRead(stamp);
-        }
-    }
-
-    /**
-     * One table: {@code buckets * bucketSize} 16-bit slots, bucket {@code b} at slots {@code [b * bucketSize, (b + 1)
-     * * bucketSize)}. Changed only under the filter's write lock.
-     */
-    private static final class Table {
-        private final short[] slots;
-        private final long mask;
-        private final int bucketSize;
-        /** Fingerprints held in this table. */
-        long held;
-
-        Table(long buckets, int bucketSize) {
-            this.slots = new short[Math.toIntExact(buckets * bucketSize)];
-            this.mask = buckets - 1;
-            this.bucketSize = bucketSize;
-        }
-
-        long buckets() {
-            return mask + 1;
-        }
-
-        long slots() {
-            return slots.length;
-        }
-
-        private int first(long high) {
-            return (int) (high & mask);
-        }
-
-        /** The other bucket of a fingerprint in {@code bucket}; applied twice it gives {@code bucket} back. */
-        private int other(int bucket, short fp) {
-            long mixed = (fp & 0xFFFFL) * 0x5bd1e995L; // MurmurHash2's multiplier spreads the 16 bits over the mask
-            mixed ^= mixed >>> 15;
-            return (int) ((bucket ^ mixed) & mask);
-        }
-
-        int count(long high, short fp) {
-            int b1 = first(high);
-            int b2 = other(b1, fp);
-            int n = countIn(b1, fp);
-            return b2 == b1 ? n : n + countIn(b2, fp);
-        }
-
-        private int countIn(int bucket, short fp) {
-            int n = 0;
-            int base = bucket * bucketSize;
-            for (int s = 0; s < bucketSize; s++) {
-                if (slots[base + s] == fp) {
-                    n++;
-                }
-            }
-            return n;
-        }
-
-        boolean remove(long high, short fp) {
-            int b1 = first(high);
-            return removeFrom(b1, fp) || removeFrom(other(b1, fp), fp);
-        }
-
-        private boolean removeFrom(int bucket, short fp) {
-            int base = bucket * bucketSize;
-            for (int s = 0; s < bucketSize; s++) {
-                if (slots[base + s] == fp) {
-                    slots[base + s] = 0;
-                    held--;
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private boolean putIn(int bucket, short fp) {
-            int base = bucket * bucketSize;
-            for (int s = 0; s < bucketSize; s++) {
-                if (slots[base + s] == 0) {
-                    slots[base + s] = fp;
-                    held++;
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Inserts the fingerprint, moving others up to {@code maxIterations} times; false, unchanged, if it cannot. */
-        boolean insert(long high, short fp, int maxIterations) {
-            int b1 = first(high);
-            int b2 = other(b1, fp);
-            if (putIn(b1, fp) || putIn(b2, fp)) {
-                return true;
-            }
-            int[] path = new int[maxIterations]; // the slot of each move, to undo them
-            short homeless = fp;
-            int bucket = (fp & 1) == 0 ? b1 : b2;
-            for (int move = 0; move < maxIterations; move++) {
-                int slot = bucket * bucketSize + Math.floorMod(move + homeless, bucketSize);
-                path[move] = slot;
-                short evicted = slots[slot];
-                slots[slot] = homeless;
-                homeless = evicted;
-                bucket = other(bucket, homeless);
-                if (putIn(bucket, homeless)) {
-                    return true;
-                }
-            }
-            // undo the moves in reverse: each slot gets back the fingerprint it held before the move
-            for (int move = maxIterations - 1; move >= 0; move--) {
-                int slot = path[move];
-                short placed = slots[slot];
-                slots[slot] = homeless;
-                homeless = placed;
-            }
-            return false;
         }
     }
 }

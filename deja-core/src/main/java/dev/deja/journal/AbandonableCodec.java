@@ -43,6 +43,11 @@ final class AbandonableCodec<S> implements SnapshotCodec<S> {
     }
 
     @Override
+    public S capture(S store) {
+        return codec.capture(store);
+    }
+
+    @Override
     public S read(InputStream in) throws IOException {
         return codec.read(in);
     }

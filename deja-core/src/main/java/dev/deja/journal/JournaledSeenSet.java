@@ -44,7 +44,10 @@ import org.slf4j.LoggerFactory;
  *       did, and from there it follows the live store exactly.
  * </ul>
  * A store that evicts one key to make room for another (recent) must show that replaying a suffix onto its
- * snapshot errs only in its declared direction, or write a consistent snapshot itself. Snapshots are written to a
+ * snapshot errs only in its declared direction, or write a consistent snapshot itself. A store whose records are
+ * not idempotent (a cuckoo filter, whose add inserts one more copy) has its codec capture a copy of it under the lock
+ * at the snapshot's position ({@link SnapshotCodec#capture}), so its snapshot holds exactly the records before that
+ * position and replay applies each later one once. Snapshots are written to a
  * temporary file, fsynced, renamed into place and the directory fsynced; the two newest are kept so that a
  * corrupt newest one falls back to the previous, and journal segments are deleted only once wholly before the
  * older of the two.
@@ -284,9 +287,12 @@ public final class JournaledSeenSet<S extends HashedSeenSet> implements HashedSe
         snapshotter.markChanged();
     }
 
-    /** The journal position, read under the store's lock: every record before it is in the store. */
-    private long journalPosition() {
-        return writes.journalPosition();
+    /**
+     * The journal position, read under the store's lock: every record before it is in the store, and no later one
+     * while {@code underLock} runs.
+     */
+    private long journalPosition(Runnable underLock) {
+        return writes.journalPosition(underLock);
     }
 
     /** Configures and opens a {@link JournaledSeenSet}; every setting has a default. */

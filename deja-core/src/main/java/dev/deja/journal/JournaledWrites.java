@@ -146,10 +146,14 @@ final class JournaledWrites {
         return done.thenApply(durable -> erased);
     }
 
-    /** The journal position, read under the lock: every record before it is in the store. */
-    long journalPosition() {
+    /**
+     * The journal position, read under the lock: every record before it is in the store, and no later one is while
+     * {@code underLock} runs (a snapshot's capture of the store, {@link SnapshotCodec#capture}).
+     */
+    long journalPosition(Runnable underLock) {
         lock.lock();
         try {
+            underLock.run();
             return journal.nextSeq();
         } finally {
             lock.unlock();

@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * queue runs the store's take-backs of failed adds ({@link #runInTurn}), so that they too run one at a time.
  *
  * <p>A snapshot is fuzzy (see {@link JournaledSeenSet}): it reads the journal position under the store's lock, then
- * streams the live store. Once written, it makes the older snapshots and the journal segments before the older of the
+ * streams the live store; or, for a codec that captures a copy ({@link SnapshotCodec#capture}), streams the copy
+ * taken under that lock, which holds exactly the records before the position. Once written, it makes the older snapshots and the journal segments before the older of the
  * two kept ones prunable; after a change the journal does not hold ({@link #markChanged}), only the new snapshot is
  * kept ({@link Snapshots#pruneToNewest}).
  *
@@ -38,8 +41,11 @@ final class Snapshotter<S> {
     private final S store;
     /** The store's codec, abandoning a snapshot in progress once the content is discarded ({@link #discard}). */
     private final SnapshotCodec<S> codec;
-    /** The journal position, read under the store's lock: every record before it is in the store. */
-    private final LongSupplier journalPosition;
+    /**
+     * The journal position, read under the store's lock, running the given task under that lock: every record before
+     * the position is in the store, and no later one while the task runs.
+     */
+    private final ToLongFunction<Runnable> journalPosition;
     /** Runs snapshots and take-backs, one at a time, in order, on the shared snapshot threads. */
     private final TaskQueue tasks;
 
@@ -62,14 +68,14 @@ final class Snapshotter<S> {
      * @param dir             the store's directory
      * @param codec           writes the store's snapshots
      * @param recovered       the store as recovery loaded it, and the snapshot it came from
-     * @param journalPosition the journal position, read under the store's lock
+     * @param journalPosition the journal position, read under the store's lock, which runs the given task under it
      * @param threads         where the snapshots run, shared with other stores
      */
     Snapshotter(
             Path dir,
             SnapshotCodec<S> codec,
             Recovery.Result<S> recovered,
-            LongSupplier journalPosition,
+            ToLongFunction<Runnable> journalPosition,
             ScheduledExecutorService threads) {
         this.dir = dir;
         this.store = recovered.store();
@@ -192,16 +198,18 @@ final class Snapshotter<S> {
     /** Runs among the {@link #tasks} only. */
     private Path snapshot() {
         abandonIfDiscarding();
-        long position = journalPosition.getAsLong();
-        Path file = dir.resolve(Snapshots.fileName(position));
-        if (position == snapshotPosition && !changedOutsideJournal) {
-            return file;
+        long unchanged = journalPosition.applyAsLong(() -> {});
+        if (unchanged == snapshotPosition && !changedOutsideJournal) {
+            return dir.resolve(Snapshots.fileName(unchanged));
         }
+        List<S> captured = new ArrayList<>(1);
+        long position = journalPosition.applyAsLong(() -> captured.add(codec.capture(store)));
+        Path file = dir.resolve(Snapshots.fileName(position));
         boolean direct = changedOutsideJournal;
         changedOutsideJournal = false; // a change from here on is seen by the next snapshot
         try {
             long start = System.nanoTime();
-            Snapshots.write(dir, position, codec, store);
+            Snapshots.write(dir, position, codec, captured.get(0));
             snapshotPosition = position;
             if (direct) {
                 Snapshots.pruneToNewest(dir);

@@ -75,6 +75,11 @@ final class JournaledStore implements NamespaceStore {
             }
 
             @Override
+            public HashedSeenSet capture(HashedSeenSet store) {
+                return content.capture(store);
+            }
+
+            @Override
             public HashedSeenSet read(InputStream in) throws IOException {
                 // recovery reads a snapshot once it has verified its checksum: the one just written is this content
                 HashedSeenSet loaded = unread != null ? unread : content.read(in);
@@ -138,9 +143,15 @@ final class JournaledStore implements NamespaceStore {
         return store.snapshotNow();
     }
 
+    /** The content as one consistent state: a copy for a kind that captures one ({@link SnapshotKind#capture}). */
     @Override
     public void writeContent(OutputStream out) throws IOException {
-        content.write(inner, out);
+        content.write(content.capture(inner), out);
+    }
+
+    /** The store inside the journal, for what only some kinds offer (a cuckoo filter's counts); reads only. */
+    HashedSeenSet content() {
+        return inner;
     }
 
     @Override

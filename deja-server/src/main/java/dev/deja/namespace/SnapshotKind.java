@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * A kind held in memory and made durable by a journal of its changes plus snapshots of its whole content
- * (docs/DESIGN.md section 5): bloom and recent. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code
+ * (docs/DESIGN.md section 5): bloom, recent and cuckoo. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code
  * BF.LOADCHUNK}).
  */
 public interface SnapshotKind extends StoreKind {
@@ -19,6 +19,15 @@ public interface SnapshotKind extends StoreKind {
 
     /** Writes the store's whole content; the store keeps serving while this runs. */
     void writeSnapshot(HashedSeenSet store, OutputStream out) throws IOException;
+
+    /**
+     * What a snapshot or a dump writes of the store, taken under the store's write lock at the snapshot's journal
+     * position ({@link dev.deja.journal.SnapshotCodec#capture}): the live store by default; a copy for a kind whose
+     * journal records are not idempotent (cuckoo).
+     */
+    default HashedSeenSet capture(HashedSeenSet store) {
+        return store;
+    }
 
     /** Reads a store written by {@link #writeSnapshot} for the same canonical parameters. */
     HashedSeenSet readSnapshot(Map<String, String> parameters, InputStream in) throws IOException;
@@ -51,6 +60,11 @@ public interface SnapshotKind extends StoreKind {
             @Override
             public void write(HashedSeenSet store, OutputStream out) throws IOException {
                 writeSnapshot(store, out);
+            }
+
+            @Override
+            public HashedSeenSet capture(HashedSeenSet store) {
+                return SnapshotKind.this.capture(store);
             }
 
             @Override

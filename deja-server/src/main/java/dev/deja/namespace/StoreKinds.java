@@ -17,9 +17,9 @@ public final class StoreKinds {
         }
     }
 
-    /** The kinds {@code deja serve} offers: {@code bloom}, {@code recent} and {@code exact}. */
+    /** The kinds {@code deja serve} offers: {@code bloom}, {@code recent}, {@code exact} and {@code cuckoo}. */
     public static StoreKinds standard() {
-        return of(new BloomKind(), new RecentKind(), new ExactKind());
+        return of(new BloomKind(), new RecentKind(), new ExactKind(), new CuckooKind());
     }
 
     /** The given kinds; their names must differ. */

@@ -36,6 +36,7 @@ final class RespCommands {
         new ConnectionCommands(context, table).register();
         new TransactionCommands(context.config(), this::runQueued).register(table);
         new BloomCommands(context).register(table);
+        new CuckooCommands(context).register(table);
         new DejaCommands(context).register(table);
         KvCommands kv = new KvCommands(context);
         kv.register(table);

@@ -315,7 +315,9 @@ class HttpApiTest {
                 400,
                 "fpp must be in the open interval (0, 1)");
         assertError(
-                put("/namespaces/admin-b", "{\"kind\":\"cuckoo\"}"), 400, "kind must be one of [bloom, recent, exact]");
+                put("/namespaces/admin-b", "{\"kind\":\"sideways\"}"),
+                400,
+                "kind must be one of [bloom, recent, exact, cuckoo]");
         assertError(put("/namespaces/admin-b", "{\"kind\":\"recent\"}"), 400, "recent needs exactly one of buckets");
         assertError(
                 put(

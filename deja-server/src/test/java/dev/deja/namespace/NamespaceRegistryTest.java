@@ -246,11 +246,11 @@ class NamespaceRegistryTest {
         Files.createDirectories(dir);
         Path file = dir.resolve(NamespaceMetadata.FILE);
         Map<String, String> contents = Map.of(
-                "", "is empty or holds no property; it must name the kind, one of [bloom, recent, exact]",
+                "", "is empty or holds no property; it must name the kind, one of [bloom, recent, exact, cuckoo]",
                 "\\u00zz\n", "cannot be read: java.lang.IllegalArgumentException: Malformed \\uxxxx encoding.",
                 "name=broken\nparam.buckets=10\n", "has no 'kind' property; it must name the kind, one of",
                 "kind=recent\nparam.buckets=abc\n", "buckets must be an integer in [1, ",
-                "kind=sideways\n", "kind must be one of [bloom, recent, exact] (got 'sideways')");
+                "kind=sideways\n", "kind must be one of [bloom, recent, exact, cuckoo] (got 'sideways')");
         for (Map.Entry<String, String> c : contents.entrySet()) {
             Files.writeString(file, c.getKey());
             try (NamespaceRegistry registry = open(StoreKinds.standard(), /* autoCreate= */ true)) {
