@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# redis-benchmark against one deja server: CF.ADD and CF.EXISTS on a cuckoo filter beside BF.ADD and BF.EXISTS on a
+# bloom filter of the same capacity, the same key space, at pipelining 1 and 64, alternating CF and BF in every
+# round; prints each round's requests/s, then the median of the per-round ratios CF/BF (docs/BENCHMARKS.md, section
+# "Cuckoo filters"). Needs redis-server and redis-tools (Debian).
+# Usage: deja-bench/scripts/cuckoo-vs-bloom.sh [requests=500000] [rounds=5] [capacity=2000000] [clients=50]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+REQUESTS="${1:-500000}"
+ROUNDS="${2:-5}"
+CAPACITY="${3:-2000000}"
+CLIENTS="${4:-50}"
+. "$ROOT/deja-bench/scripts/servers.sh"
+start_deja "$ROOT/deja" --fsync everysec
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS rounds=$ROUNDS capacity=$CAPACITY clients=$CLIENTS"
+redis-cli -p "$DEJA_PORT" CF.RESERVE cf "$CAPACITY" >/dev/null
+redis-cli -p "$DEJA_PORT" BF.RESERVE bf 0.0001 "$CAPACITY" >/dev/null
+rate() { # command and arguments: requests per second
+  redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$CAPACITY" -P "$P" -q --csv "$@" | tail -n 1 \
+    | awk -F'"' '{print $4}'
+}
+# warm-up, not reported: both paths compiled, both filters' first writes done
+for P in 1 64; do rate CF.ADD cf "key:__rand_int__" >/dev/null; rate BF.ADD bf "key:__rand_int__" >/dev/null; done
+echo "round,P,command,cf_rps,bf_rps,ratio"
+declare -A RATIOS
+for round in $(seq 1 "$ROUNDS"); do
+  for P in 1 64; do
+    for op in ADD EXISTS; do
+      if [ $((round % 2)) -eq 1 ]; then
+        cf=$(rate "CF.$op" cf "key:__rand_int__"); bf=$(rate "BF.$op" bf "key:__rand_int__")
+      else
+        bf=$(rate "BF.$op" bf "key:__rand_int__"); cf=$(rate "CF.$op" cf "key:__rand_int__")
+      fi
+      ratio=$(python3 -c "print(f'{$cf / $bf:.3f}')")
+      RATIOS["$P-$op"]+="$ratio "
+      echo "$round,$P,$op,$cf,$bf,$ratio"
+    done
+  done
+done
+for key in "${!RATIOS[@]}"; do
+  echo "# median CF/BF ratio P=${key%%-*} ${key#*-}: $(python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" ${RATIOS[$key]})"
+done
+echo "# deja RSS: $(ps -o rss= -p "$DEJA_PID") KiB"
