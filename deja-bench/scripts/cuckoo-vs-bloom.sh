@@ -2,21 +2,24 @@
 # redis-benchmark against one deja server: CF.ADD and CF.EXISTS on a cuckoo filter beside BF.ADD and BF.EXISTS on a
 # bloom filter of the same capacity, the same key space, at pipelining 1 and 64, alternating CF and BF in every
 # round; prints each round's requests/s, then the median of the per-round ratios CF/BF (docs/BENCHMARKS.md, section
-# "Cuckoo filters"). Needs redis-server and redis-tools (Debian).
-# Usage: deja-bench/scripts/cuckoo-vs-bloom.sh [requests=500000] [rounds=5] [capacity=2000000] [clients=50]
+# "Cuckoo filters"). CF.ADD, as RedisBloom's, adds another copy of an item already held, so the two filters are
+# reserved for every add the run makes (warm-up included) with a quarter to spare, over a key space of KEYSPACE.
+# Needs redis-server and redis-tools (Debian).
+# Usage: deja-bench/scripts/cuckoo-vs-bloom.sh [requests=500000] [rounds=5] [keyspace=2000000] [clients=50]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REQUESTS="${1:-500000}"
 ROUNDS="${2:-5}"
-CAPACITY="${3:-2000000}"
+KEYSPACE="${3:-2000000}"
 CLIENTS="${4:-50}"
 . "$ROOT/deja-bench/scripts/servers.sh"
 start_deja "$ROOT/deja" --fsync everysec
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS rounds=$ROUNDS capacity=$CAPACITY clients=$CLIENTS"
+CAPACITY=$(( REQUESTS * (2 + 2 * ROUNDS) * 5 / 4 ))
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); requests=$REQUESTS rounds=$ROUNDS keyspace=$KEYSPACE capacity=$CAPACITY clients=$CLIENTS"
 redis-cli -p "$DEJA_PORT" CF.RESERVE cf "$CAPACITY" >/dev/null
 redis-cli -p "$DEJA_PORT" BF.RESERVE bf 0.0001 "$CAPACITY" >/dev/null
 rate() { # command and arguments: requests per second
-  redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$CAPACITY" -P "$P" -q --csv "$@" | tail -n 1 \
+  redis-benchmark -p "$DEJA_PORT" -c "$CLIENTS" -n "$REQUESTS" -r "$KEYSPACE" -P "$P" -q --csv "$@" | tail -n 1 \
     | awk -F'"' '{print $4}'
 }
 # warm-up, not reported: both paths compiled, both filters' first writes done
