@@ -41,19 +41,19 @@ final class BloomCommands {
     /** Adds these commands to the table. */
     void register(CommandTable commands) {
         commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(this::reserve)));
-        commands.add(RespCommand.write("BF.ADD", 3, this::add));
-        commands.add(RespCommand.write("BF.MADD", -3, this::madd));
-        commands.add(RespCommand.read("BF.EXISTS", 3, this::exists));
-        commands.add(RespCommand.read("BF.MEXISTS", -3, this::mexists));
-        commands.add(RespCommand.write("BF.INSERT", -4, this::insert));
-        commands.add(RespCommand.read("BF.INFO", -2, this::info));
-        commands.add(RespCommand.read("BF.CARD", 2, this::card));
+        commands.add(RespCommand.write("BF.ADD", 3, notCuckoo(this::add)));
+        commands.add(RespCommand.write("BF.MADD", -3, notCuckoo(this::madd)));
+        commands.add(RespCommand.read("BF.EXISTS", 3, notCuckoo(this::exists)));
+        commands.add(RespCommand.read("BF.MEXISTS", -3, notCuckoo(this::mexists)));
+        commands.add(RespCommand.write("BF.INSERT", -4, notCuckoo(this::insert)));
+        commands.add(RespCommand.read("BF.INFO", -2, notCuckoo(this::info)));
+        commands.add(RespCommand.read("BF.CARD", 2, notCuckoo(this::card)));
         // RedisBloom's words for an iterator that is not a number, with ERR on one of the two only
-        commands.add(RespCommand.read("BF.SCANDUMP", 3, RespCommand.slow((s, a) -> {
+        commands.add(RespCommand.read("BF.SCANDUMP", 3, RespCommand.slow(notCuckoo((s, a) -> {
             Namespace namespace = existing(a.string(1));
             return transfers.scanDump(
                     namespace, parse(a.string(2), RespArgs::strictInteger, "Second argument must be numeric"));
-        })));
+        }))));
         commands.add(RespCommand.write(
                 "BF.LOADCHUNK",
                 4,
@@ -61,6 +61,22 @@ final class BloomCommands {
                         Namespace.checkName(a.string(1)),
                         parse(a.string(2), RespArgs::strictInteger, "ERR Second argument must be numeric"),
                         a.bytes(3)))));
+    }
+
+    /**
+     * The action, refused with Redis's {@code WRONGTYPE} when its key is a cuckoo filter, as RedisBloom refuses a
+     * bloom command on one; deja's other kinds take the bloom commands.
+     */
+    private RespCommand.Action notCuckoo(RespCommand.Action action) {
+        return (session, args) -> {
+            if (access.namespaces()
+                    .find(args.string(1))
+                    .map(n -> n.kind().name().equals("cuckoo"))
+                    .orElse(false)) {
+                throw new RespError(CuckooCommands.WRONGTYPE);
+            }
+            return action.run(session, args);
+        };
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {

@@ -1,6 +1,7 @@
 package dev.deja.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.testing.TestServer;
 import java.nio.file.Files;
@@ -45,6 +46,28 @@ class KeyspaceTest {
             assertThat(dataDir.resolve("seen:2026-11-29")).doesNotExist();
             assertThat(redis.bfExists("seen:2026-11-29", "order-1"))
                     .as("a new, empty filter")
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void aCommandOfOneFilterTypeOnTheOtherIsWrongType() throws Exception {
+        try (TestServer server = TestServer.start(dataDir);
+                RedisClient redis = RedisClient.create("127.0.0.1", server.respPort())) {
+            redis.cfReserve("carts", 1000);
+            redis.bfReserve("orders", 0.01, 1000);
+            String wrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
+            for (Runnable bloomOnCuckoo : List.<Runnable>of(
+                    () -> redis.bfAdd("carts", "x"),
+                    () -> redis.bfExists("carts", "x"),
+                    () -> redis.bfMAdd("carts", "x", "y"),
+                    () -> redis.bfCard("carts"),
+                    () -> redis.bfInfo("carts"))) {
+                assertThatThrownBy(bloomOnCuckoo::run).hasMessage(wrongType);
+            }
+            assertThatThrownBy(() -> redis.cfAdd("orders", "x")).hasMessage(wrongType);
+            assertThat(redis.cfExists("carts", "x"))
+                    .as("nothing was added by the refused commands")
                     .isFalse();
         }
     }
