@@ -124,6 +124,15 @@ final class ServeCommand implements Callable<Integer> {
     boolean autoCreate;
 
     @Option(
+            names = "--allow-flush",
+            paramLabel = "BOOLEAN",
+            defaultValue = "false",
+            arity = "1",
+            description = "Let FLUSHDB and FLUSHALL drop every namespace and its files (the default namespace is"
+                    + " emptied). Default: ${DEFAULT-VALUE} (refused).")
+    boolean allowFlush;
+
+    @Option(
             names = "--default-kind",
             paramLabel = "KIND",
             defaultValue = "bloom",
@@ -374,6 +383,7 @@ final class ServeCommand implements Callable<Integer> {
                     .fsync(fsync)
                     .password(password)
                     .autoCreate(autoCreate)
+                    .allowFlush(allowFlush)
                     .defaultSpec(defaultSpec())
                     .kvNamespace(kvNamespace)
                     .kvSpec(NamespaceSpec.parse("exact", kvParams))

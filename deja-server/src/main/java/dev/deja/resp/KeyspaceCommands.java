@@ -35,12 +35,14 @@ final class KeyspaceCommands {
     private final String kvNamespace;
     private final KvCommands kv;
     private final KeyAccess access;
+    private final boolean allowFlush;
 
     KeyspaceCommands(ServerContext context, KvCommands kv) {
         this.namespaces = context.namespaces();
         this.kvNamespace = context.config().kvNamespace();
         this.kv = kv;
         this.access = new KeyAccess(context);
+        this.allowFlush = context.config().allowFlush();
     }
 
     /** Adds these commands to the table. */
@@ -58,6 +60,8 @@ final class KeyspaceCommands {
         commands.add(RespCommand.read("TTL", 2, (s, a) -> ttl(a, 1000)));
         commands.add(RespCommand.read("PTTL", 2, (s, a) -> ttl(a, 1)));
         commands.add(RespCommand.read("KEYS", 2, (s, a) -> keys(a)));
+        commands.add(RespCommand.write("FLUSHDB", -1, RespCommand.slow((s, a) -> flush(a))));
+        commands.add(RespCommand.write("FLUSHALL", -1, RespCommand.slow((s, a) -> flush(a))));
         commands.add(RespCommand.read("SCAN", -2, (s, a) -> scan(a)));
     }
 
@@ -193,6 +197,30 @@ final class KeyspaceCommands {
         }
         // Redis rounds TTL to the nearest second
         return Replies.integer(remaining < 0 || unitMillis == 1 ? remaining : (remaining + 500) / 1000);
+    }
+
+    /**
+     * {@code FLUSHDB}/{@code FLUSHALL [ASYNC|SYNC]}: drops every namespace and its files (the key-value namespace too,
+     * created again on the next write) and empties {@code default}, which always exists; refused unless the server
+     * was started with {@code --allow-flush true}, since it loses every key.
+     */
+    private RedisMessage flush(RespArgs args) {
+        String command = args.string(0).toUpperCase(Locale.ROOT);
+        if (args.size() > 2 || (args.size() == 2 && !List.of("ASYNC", "SYNC").contains(args.upper(1)))) {
+            throw new RespError("ERR syntax error");
+        }
+        if (!allowFlush) {
+            throw new RespError("ERR " + command + " is disabled: it would drop every namespace and its files; start"
+                    + " deja serve with --allow-flush true to allow it");
+        }
+        for (Namespace namespace : namespaces.list()) {
+            if (namespace.name().equals(Namespace.DEFAULT)) {
+                namespaces.clear(Namespace.DEFAULT);
+            } else {
+                namespaces.delete(namespace.name());
+            }
+        }
+        return Replies.OK;
     }
 
     /** {@code KEYS pattern}: the namespaces whose names match. */

@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param fsync                   when the journal is forced to disk
  * @param password                required by RESP AUTH and as an HTTP bearer token; {@code null} for none
  * @param autoCreate              whether an unknown namespace is created on first use
+ * @param allowFlush              whether {@code FLUSHDB} and {@code FLUSHALL} may drop every namespace
  * @param defaultSpec             what the {@code default} namespace and auto-created ones are made of
  * @param kinds                   the store kinds offered
  * @param kvNamespace             the exact namespace Redis key-value commands (SET, GET, ...) address
@@ -50,6 +51,7 @@ public record ServerConfig(
         FsyncPolicy fsync,
         String password,
         boolean autoCreate,
+        boolean allowFlush,
         NamespaceSpec defaultSpec,
         StoreKinds kinds,
         String kvNamespace,
@@ -218,6 +220,7 @@ public record ServerConfig(
         private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
         private String password;
         private boolean autoCreate = true;
+        private boolean allowFlush;
         private NamespaceSpec defaultSpec = DEFAULT_FILTER;
         private StoreKinds kinds;
         private String kvNamespace = "kv";
@@ -277,6 +280,12 @@ public record ServerConfig(
 
         public Builder password(String password) {
             this.password = password;
+            return this;
+        }
+
+        /** Whether {@code FLUSHDB} and {@code FLUSHALL} may drop every namespace (default false: refused). */
+        public Builder allowFlush(boolean allowFlush) {
+            this.allowFlush = allowFlush;
             return this;
         }
 
@@ -390,6 +399,7 @@ public record ServerConfig(
                     fsync,
                     password,
                     autoCreate,
+                    allowFlush,
                     defaultSpec,
                     kinds == null ? StoreKinds.standard() : kinds,
                     kvNamespace,

@@ -51,6 +51,36 @@ class KeyspaceTest {
     }
 
     @Test
+    void flushDropsEveryNamespaceOnlyWhenTheServerAllowsIt() throws Exception {
+        try (TestServer server = TestServer.start(dataDir);
+                RedisClient redis = RedisClient.create("127.0.0.1", server.respPort())) {
+            redis.bfAdd("orders", "x");
+            assertThatThrownBy(redis::flushDB)
+                    .hasMessage("ERR FLUSHDB is disabled: it would drop every namespace and its files; start deja serve"
+                            + " with --allow-flush true to allow it");
+            assertThatThrownBy(redis::flushAll).hasMessageContaining("FLUSHALL is disabled");
+            assertThat(redis.exists("orders")).as("nothing was dropped").isTrue();
+        }
+        try (TestServer server = TestServer.start(dataDir, b -> b.allowFlush(/* allowFlush= */ true));
+                RedisClient redis = RedisClient.create("127.0.0.1", server.respPort())) {
+            redis.cfAdd("carts", "c");
+            redis.set("lock:1", "a");
+            redis.bfAdd("default", "in-default");
+            assertThat(redis.flushDB()).isEqualTo("OK");
+            assertThat(redis.keys("*")).isEmpty();
+            assertThat(redis.exists("orders", "carts", "lock:1")).isZero();
+            assertThat(redis.bfExists("default", "in-default"))
+                    .as("default is emptied, not dropped")
+                    .isFalse();
+            assertThat(dataDir.resolve("orders")).doesNotExist();
+            assertThat(dataDir.resolve("default")).exists();
+            redis.bfAdd("orders", "y");
+            assertThat(redis.flushAll()).isEqualTo("OK");
+            assertThat(redis.keys("*")).isEmpty();
+        }
+    }
+
+    @Test
     void aCommandOfOneFilterTypeOnTheOtherIsWrongType() throws Exception {
         try (TestServer server = TestServer.start(dataDir);
                 RedisClient redis = RedisClient.create("127.0.0.1", server.respPort())) {
