@@ -281,7 +281,20 @@ final class ConnectionCommands {
     /** Commands whose every argument after the name is a key (first key 1, last key -1), as Redis lists them. */
     private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS");
     /** Redis commands of deja's whose first argument is their only key. */
-    private static final Set<String> ONE_KEY = Set.of("GET", "SET", "SETNX", "SETEX", "PSETEX", "TTL", "PTTL");
+    private static final Set<String> ONE_KEY = Set.of(
+            "GET",
+            "SET",
+            "SETNX",
+            "SETEX",
+            "PSETEX",
+            "TTL",
+            "PTTL",
+            "TYPE",
+            "EXPIRE",
+            "PEXPIRE",
+            "EXPIREAT",
+            "PEXPIREAT",
+            "PERSIST");
     /** deja's commands that name no namespace, or may name none (a snapshot of every namespace). */
     private static final Set<String> NO_KEY = Set.of("DJ.LIST", "DJ.SNAPSHOT");
     /** deja's command whose first two arguments are namespaces: the target and the source of a merge. */
@@ -289,12 +302,15 @@ final class ConnectionCommands {
 
     /**
      * A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step; proxies and
-     * cluster-aware clients route by the key positions. A BF.* or DJ.* command's key is its filter or namespace.
+     * cluster-aware clients route by the key positions. A BF.*, CF.* or DJ.* command's key is its filter or namespace;
+     * KEYS, SCAN, FLUSHDB and FLUSHALL name none.
      */
     private static RedisMessage describe(RespCommand command) {
         String name = command.name();
-        boolean oneKey =
-                ONE_KEY.contains(name) || name.startsWith("BF.") || (name.startsWith("DJ.") && !NO_KEY.contains(name));
+        boolean oneKey = ONE_KEY.contains(name)
+                || name.startsWith("BF.")
+                || name.startsWith("CF.")
+                || (name.startsWith("DJ.") && !NO_KEY.contains(name));
         int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
         int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
         return Replies.array(List.of(
