@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,14 +79,17 @@ class CuckooSnapshotTest {
     void copiesAddedWhileSnapshotsAreWrittenAreRecoveredOnceEach() throws Exception {
         Path dir = tmp.resolve("live");
         int batches = 30;
+        int interleaved = 0;
         try (JournaledSeenSet<CuckooFilter> set = builder(dir).open()) {
             for (int b = 0; b < batches; b++) {
                 // the snapshot reads its position, then waits in the codec while this batch lands
                 writing = new CountDownLatch(1);
                 batchAdded = new CountDownLatch(1);
                 CompletableFuture<Path> snapshot = set.snapshotNow();
-                if (b > 0) {
-                    writing.await(); // the first finds nothing to write
+                // The first finds nothing to write; a later one finds nothing either when the journal has not yet
+                // counted the last batch's records: that batch then lands before the snapshot, not during it.
+                if (b > 0 && writing.await(10, TimeUnit.SECONDS)) {
+                    interleaved++;
                 }
                 List<byte[]> keys = new ArrayList<>();
                 for (int k = 0; k < 200; k++) {
@@ -98,6 +102,9 @@ class CuckooSnapshotTest {
                 batchAdded.countDown();
                 snapshot.join();
             }
+            assertThat(interleaved)
+                    .as("batches added while a snapshot was being written")
+                    .isPositive();
             Path crashed = Crash.copy(dir, tmp.resolve("crashed")); // the newest snapshot and the journal after it
             try (JournaledSeenSet<CuckooFilter> reopened = builder(crashed).open()) {
                 assertThat(reopened.recovery().snapshot()).isPresent();
