@@ -226,6 +226,14 @@ class RespCompatibilityTest {
                         *6\r\n$8\r\ndj.merge\r\n:3\r\n*1\r\n+write\r\n:1\r\n:2\r\n:1\r
                         *6\r\n$11\r\ndj.snapshot\r\n:-1\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r
                         """);
+        assertThat(exchange("COMMAND INFO expire cf.add type scan\r\n", "*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r\n"))
+                .isEqualTo("""
+                        *4\r
+                        *6\r\n$6\r\nexpire\r\n:-3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r
+                        *6\r\n$6\r\ncf.add\r\n:3\r\n*1\r\n+write\r\n:1\r\n:1\r\n:1\r
+                        *6\r\n$4\r\ntype\r\n:2\r\n*1\r\n+readonly\r\n:1\r\n:1\r\n:1\r
+                        *6\r\n$4\r\nscan\r\n:-2\r\n*1\r\n+readonly\r\n:0\r\n:0\r\n:0\r
+                        """);
     }
 
     @Test
