@@ -42,8 +42,7 @@ final class Deduplicator<K, V> {
             };
         }
         long now = config.clock() == WindowClock.WALL_CLOCK ? context.currentSystemTimeMs() : timestamp;
-        SeenIds.Seen found = seen.checkThenAdd(
-                id, owner(metadata, headers), now, config.duplicates().kind() == Route.Kind.TOPIC);
+        SeenIds.Seen found = seen.checkThenAdd(id, owner(metadata, headers), now);
         // the present, on the window's own clock: stream time for record times (this record may be late)
         long present = config.clock() == WindowClock.WALL_CLOCK ? now : Math.max(now, context.currentStreamTimeMs());
         metrics.held(seen.effectiveWindowMs(present), seen.idsHeld());

@@ -128,7 +128,7 @@ final class ExactStateStore implements StateStore, SeenIds {
     }
 
     @Override
-    public Seen checkThenAdd(byte[] id, long owner, long time, boolean describeFirst) {
+    public Seen checkThenAdd(byte[] id, long owner, long time) {
         if (store == null) {
             clock.advanceTo(time);
         }

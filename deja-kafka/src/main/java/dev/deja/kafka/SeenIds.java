@@ -13,10 +13,10 @@ interface SeenIds {
 
     /**
      * Records {@code id} under {@code owner} at {@code time} unless a copy is held within the window, and says what
-     * it was: {@code NEW}, {@code RETRY} (held under this same owner) or {@code DUPLICATE}. The first copy's owner and
-     * time are filled in for a duplicate when {@code describeFirst} is set.
+     * it was: {@code NEW}, {@code RETRY} (held under this same owner) or {@code DUPLICATE}, with the first copy's owner
+     * and time.
      */
-    Seen checkThenAdd(byte[] id, long owner, long time, boolean describeFirst);
+    Seen checkThenAdd(byte[] id, long owner, long time);
 
     /** How far back ids are answered from at {@code now}: the window, or less when a cap or a young store cuts it. */
     long effectiveWindowMs(long now);

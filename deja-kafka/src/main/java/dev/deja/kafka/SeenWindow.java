@@ -45,7 +45,7 @@ final class SeenWindow implements SeenIds {
 
     /** {@inheritDoc} A copy is held when its time is less than one window before or after {@code time}. */
     @Override
-    public Seen checkThenAdd(byte[] id, long owner, long time, boolean describeFirst) {
+    public Seen checkThenAdd(byte[] id, long owner, long time) {
         Bytes key = key(Hash128.of(id));
         long from = Math.max(held.floor(), saturatedAdd(time, 1 - windowMs));
         long to = saturatedAdd(time, windowMs - 1);

@@ -2,8 +2,7 @@ package dev.deja.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.kafka.broker.EmbeddedBroker;
-import dev.deja.kafka.broker.Topics;
+import dev.deja.kafka.testing.SharedBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +12,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,8 +25,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,29 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DedupBrokerTest {
 
-    private static EmbeddedBroker broker;
-
     @TempDir
     Path stateDir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     @Test
     void exactlyOnceOutputHoldsEveryIdOnceAndDuplicatesGoAside() throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            Topics.create(admin, 3, "events", "events-unique", "events-dups");
-        }
+        SharedBroker.createTopics(3, "events", "events-unique", "events-dups");
         int ids = 2_000;
         List<String> sent = new ArrayList<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
@@ -101,7 +79,7 @@ class DedupBrokerTest {
     private Properties streamsProps() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "dedup-broker-test-" + UUID.randomUUID());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -113,7 +91,7 @@ class DedupBrokerTest {
 
     private static Properties producerProps() {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -123,7 +101,7 @@ class DedupBrokerTest {
     /** Reads the topic with read_committed until {@code expected} values arrived and a further second brings none. */
     private static List<String> readCommitted(String topic, int expected) {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -10,7 +10,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PushbackInputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
 
@@ -94,7 +96,7 @@ final class CountedAdds implements HashedSeenSet {
 
     /** Writes the count's header; the filter's own format follows it. */
     void writeHeader(OutputStream out) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         header.put(MAGIC).putLong(added());
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, 12);
@@ -117,13 +119,13 @@ final class CountedAdds implements HashedSeenSet {
         PushbackInputStream stream = new PushbackInputStream(in, MAGIC.length);
         byte[] start = stream.readNBytes(MAGIC.length);
         stream.unread(start);
-        if (!java.util.Arrays.equals(start, MAGIC)) {
+        if (!Arrays.equals(start, MAGIC)) {
             HashedSeenSet read = filter.read(stream);
             return new CountedAdds(read, read.stats().insertions());
         }
         byte[] header = new byte[HEADER_BYTES];
         new DataInputStream(stream).readFully(header);
-        ByteBuffer h = ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C crc = new CRC32C();
         crc.update(header, 0, 12);
         long count = h.getLong(4);

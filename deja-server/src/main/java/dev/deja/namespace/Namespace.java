@@ -78,7 +78,7 @@ public final class Namespace {
      * with a letter, digit or underscore (so it can never leave the data dir: no {@code /}, no {@code ..}).
      */
     public static String checkName(String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
+        if (!isName(name)) {
             throw new IllegalArgumentException("namespace name must be 1 to 128 characters of letters, digits and"
                     + " _ . : - starting with a letter, digit or _ (got " + (name == null ? "none" : "'" + name + "'")
                     + ")");
@@ -93,6 +93,11 @@ public final class Namespace {
 
     void expiresAtMillis(long at) {
         this.expiresAtMillis = at;
+    }
+
+    /** Whether {@code name} is one a namespace can have ({@link #checkName} refuses every other). */
+    public static boolean isName(String name) {
+        return name != null && NAME.matcher(name).matches();
     }
 
     /** The namespace's directory. */

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A namespace's kind and canonical parameters, as its metadata file {@code <data>/<name>/namespace.properties} holds
@@ -33,7 +35,7 @@ record NamespaceMetadata(StoreKind kind, Map<String, String> parameters, long ex
         return new NamespaceMetadata(kind, parameters, expiresAtMillis);
     }
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NamespaceMetadata.class);
+    private static final Logger LOG = LoggerFactory.getLogger(NamespaceMetadata.class);
 
     /** The metadata file's name; everything else in a namespace's directory is its store's. */
     static final String FILE = "namespace.properties";

@@ -10,6 +10,8 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The rules a change that removes a namespace's files must pass before it begins: a delete, a clear, a dump loaded
@@ -23,7 +25,7 @@ import java.util.List;
  */
 final class NamespaceRemoval {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(NamespaceRemoval.class);
+    private static final Logger log = LoggerFactory.getLogger(NamespaceRemoval.class);
 
     private final Path dataDir;
 

@@ -11,11 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Redis's keyspace commands over one keyspace, as in Redis: every namespace (a filter created by {@code BF.RESERVE},
@@ -27,9 +25,6 @@ import java.util.regex.Pattern;
  * and {@code default} are not keys of this keyspace.
  */
 final class KeyspaceCommands {
-
-    /** What a namespace name can be ({@link Namespace#checkName}): anything else is only ever a key-value key. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}");
 
     private final NamespaceRegistry namespaces;
     private final String kvNamespace;
@@ -68,7 +63,8 @@ final class KeyspaceCommands {
     /** The namespace a key names, if it names one of this keyspace. */
     private Optional<Namespace> namespace(byte[] key) {
         String name = new String(key, StandardCharsets.UTF_8);
-        if (!NAME.matcher(name).matches() || name.equals(kvNamespace) || name.equals(Namespace.DEFAULT)) {
+        // a key that cannot be a namespace's name is only ever a key-value key
+        if (!Namespace.isName(name) || name.equals(kvNamespace) || name.equals(Namespace.DEFAULT)) {
             return Optional.empty();
         }
         return namespaces.find(name);
@@ -256,17 +252,20 @@ final class KeyspaceCommands {
         if (count < 1) {
             throw new RespError("ERR syntax error");
         }
-        List<String> after = new ArrayList<>();
+        record Placed(long position, String name) {}
+        List<Placed> after = new ArrayList<>();
         for (String name : names()) {
-            if (Long.compareUnsigned(position(name), cursor) > 0) {
-                after.add(name);
+            long position = position(name);
+            if (Long.compareUnsigned(position, cursor) > 0) {
+                after.add(new Placed(position, name));
             }
         }
-        after.sort(Comparator.comparing(KeyspaceCommands::position, Long::compareUnsigned));
-        List<String> page = after.subList(0, (int) Math.min(count, after.size()));
-        long next = page.size() == after.size() ? 0 : position(page.getLast());
+        after.sort((a, b) -> Long.compareUnsigned(a.position(), b.position()));
+        List<Placed> page = after.subList(0, (int) Math.min(count, after.size()));
+        long next = page.size() == after.size() ? 0 : page.getLast().position();
         List<RedisMessage> found = new ArrayList<>();
-        for (String name : page) {
+        for (Placed placed : page) {
+            String name = placed.name();
             if ((pattern == null || pattern.matches(Path.of(name)))
                     && (type == null || type.equalsIgnoreCase(type(name.getBytes(StandardCharsets.UTF_8))))) {
                 found.add(Replies.bulk(name));

@@ -2,8 +2,7 @@ package dev.deja.kafka.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.kafka.broker.EmbeddedBroker;
-import dev.deja.kafka.broker.Topics;
+import dev.deja.kafka.testing.SharedBroker;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +19,6 @@ import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,8 +28,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -51,22 +46,8 @@ class ChaosTest {
     private static final int KILLS = Integer.getInteger("chaos.kills", 3);
     private static final long SEED = Long.getLong("chaos.seed", 37);
 
-    private static EmbeddedBroker broker;
-
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void exactlyOnceSurvivesKillsWithEveryIdOnce() throws Exception {
@@ -85,10 +66,7 @@ class ChaosTest {
     private Map<String, Integer> run(Guarantee guarantee, String name) throws Exception {
         String input = name + "-in";
         String output = name + "-out";
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            Topics.create(admin, 3, input, output);
-        }
+        SharedBroker.createTopics(3, input, output);
         List<DemoStream.Message> messages = DemoStream.generate(MESSAGES, 0.05, SEED);
         Set<String> unique = new HashSet<>();
         messages.forEach(m -> unique.add(m.id()));
@@ -133,7 +111,7 @@ class ChaosTest {
                 KafkaMain.class.getName(),
                 "run",
                 "--bootstrap",
-                broker.bootstrapServers(),
+                SharedBroker.bootstrapServers(),
                 "--input",
                 input,
                 "--output",
@@ -177,7 +155,7 @@ class ChaosTest {
     private static void produce(String topic, List<DemoStream.Message> messages, AtomicReference<Exception> failure) {
         Map<String, Object> props = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.bootstrapServers(),
+                SharedBroker.bootstrapServers(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
                 true);
         int slice = Math.max(1, messages.size() / 20);
@@ -206,7 +184,7 @@ class ChaosTest {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        broker.bootstrapServers(),
+                        SharedBroker.bootstrapServers(),
                         ConsumerConfig.GROUP_ID_CONFIG,
                         topic + "-checker",
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

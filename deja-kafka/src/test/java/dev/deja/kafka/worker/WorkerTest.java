@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.deja.kafka.IdSource;
 import dev.deja.kafka.StoreKind;
 import dev.deja.kafka.WindowClock;
-import dev.deja.kafka.broker.EmbeddedBroker;
-import dev.deja.kafka.broker.Topics;
+import dev.deja.kafka.testing.SharedBroker;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,8 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,40 +27,21 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The worker against a real broker, at-least-once: its output, /health, and its metrics on /metrics. */
 class WorkerTest {
 
-    private static EmbeddedBroker broker;
-
     @TempDir
     Path dataDir;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     @Test
     void theWorkerDeduplicatesAndServesHealthAndMetrics() throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            Topics.create(admin, 2, "w-in", "w-out");
-        }
+        SharedBroker.createTopics(2, "w-in", "w-out");
         int ids = 300;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
             for (int i = 0; i < ids; i++) {
@@ -74,7 +52,7 @@ class WorkerTest {
             }
         }
         WorkerSettings settings = new WorkerSettings(
-                broker.bootstrapServers(),
+                SharedBroker.bootstrapServers(),
                 "w-in",
                 "w-out",
                 IdSource.key(),
@@ -121,7 +99,7 @@ class WorkerTest {
         Set<String> seen = new HashSet<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers(),
                         ConsumerConfig.GROUP_ID_CONFIG, "worker-test-reader",
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new ByteArrayDeserializer(),
