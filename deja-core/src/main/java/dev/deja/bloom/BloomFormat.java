@@ -22,6 +22,7 @@ final class BloomFormat {
     static final byte[] MAGIC = {'D', 'J', 'B', 'F'};
     static final int KIND_BLOOM = 1;
     static final int KIND_WINDOWED = 2;
+    static final int KIND_SCALING = 3;
     /** Bytes of bit array copied per read or write, so a 1 GiB filter streams through a small buffer. */
     static final int BUFFER_BYTES = 64 * 1024;
 
@@ -109,6 +110,7 @@ final class BloomFormat {
         return switch (kind) {
             case KIND_BLOOM -> "bloom filter (kind 1)";
             case KIND_WINDOWED -> "windowed bloom filter (kind 2)";
+            case KIND_SCALING -> "scaling bloom filter (kind 3)";
             default -> "structure of unknown kind " + (kind & 0xFF);
         };
     }

@@ -1,6 +1,7 @@
 package dev.deja.namespace;
 
 import dev.deja.bloom.BloomFilter;
+import dev.deja.bloom.ScalingBloomFilter;
 import dev.deja.bloom.WindowedBloomFilter;
 import dev.deja.seen.HashedSeenSet;
 import java.io.IOException;
@@ -16,14 +17,42 @@ import java.util.Set;
  * protocol deja follows, Snawoot/bloom, is {@code bits=8589934592,k=10}).
  *
  * <p>With a {@code window} it is a windowed bloom filter instead ({@link WindowedBloom}): keys age out with their
- * generation.
+ * generation. With an {@code expansion} it is a scaling filter ({@link ScalingBloom}), RedisBloom's: it grows by
+ * sub-filters as keys arrive, within the server's memory limit ({@link #growingWithin}).
  *
  * <p>The canonical parameters are the resolved shape ({@code bits}, {@code k}, {@code capacity}), so two namespaces
  * asked for in different words but with the same shape can be merged, and a reopened namespace is rebuilt exactly.
  */
-final class BloomKind implements SnapshotKind {
+public final class BloomKind implements SnapshotKind {
 
     private static final Set<String> KNOWN = Set.of("capacity", "fpp", "bits", "k");
+
+    private final ScalingBloomFilter.MemoryGate growth;
+
+    /** The kind whose scaling filters grow without limit; a registry uses {@link #growingWithin} its own. */
+    BloomKind() {
+        this(ScalingBloomFilter.MemoryGate.UNLIMITED);
+    }
+
+    private BloomKind(ScalingBloomFilter.MemoryGate growth) {
+        this.growth = growth;
+    }
+
+    /** The same kind, whose scaling filters take the memory of each new sub-filter through {@code gate}. */
+    BloomKind growingWithin(ScalingBloomFilter.MemoryGate gate) {
+        return new BloomKind(gate);
+    }
+
+    /** The namespace's scaling bloom filter, or null when it holds another store. */
+    public static ScalingBloomFilter scaling(Namespace namespace) {
+        if (namespace.kind() instanceof BloomKind
+                && namespace.durableStore() instanceof JournaledStore journaled
+                && journaled.content() instanceof CountedAdds counted
+                && counted.filter() instanceof ScalingBloomFilter filter) {
+            return filter;
+        }
+        return null;
+    }
 
     @Override
     public String name() {
@@ -34,6 +63,9 @@ final class BloomKind implements SnapshotKind {
     public Map<String, String> parameters(Map<String, String> raw) {
         if (WindowedBloom.asked(raw)) {
             return WindowedBloom.parameters(raw);
+        }
+        if (ScalingBloom.asked(raw)) {
+            return ScalingBloom.parameters(raw);
         }
         KindParameters.onlyKnown(name(), raw, KNOWN);
         BloomFilter.Builder builder = BloomFilter.builder();
@@ -70,9 +102,12 @@ final class BloomKind implements SnapshotKind {
         return new CountedAdds(filter(parameters), 0);
     }
 
-    private static HashedSeenSet filter(Map<String, String> parameters) {
+    private HashedSeenSet filter(Map<String, String> parameters) {
         if (WindowedBloom.asked(parameters)) {
             return WindowedBloom.create(parameters);
+        }
+        if (ScalingBloom.asked(parameters)) {
+            return ScalingBloom.create(parameters, growth);
         }
         return BloomFilter.builder()
                 .bits(Long.parseLong(parameters.get("bits")))
@@ -87,6 +122,8 @@ final class BloomKind implements SnapshotKind {
         HashedSeenSet store = ((CountedAdds) counted).filter();
         if (store instanceof WindowedBloomFilter windowed) {
             windowed.writeTo(out);
+        } else if (store instanceof ScalingBloomFilter scaling) {
+            scaling.writeTo(out);
         } else {
             ((BloomFilter) store).writeTo(out);
         }
@@ -97,9 +134,12 @@ final class BloomKind implements SnapshotKind {
         return CountedAdds.read(in, filterIn -> readFilter(parameters, filterIn));
     }
 
-    private static HashedSeenSet readFilter(Map<String, String> parameters, InputStream in) throws IOException {
+    private HashedSeenSet readFilter(Map<String, String> parameters, InputStream in) throws IOException {
         if (WindowedBloom.asked(parameters)) {
             return WindowedBloom.read(parameters, in);
+        }
+        if (ScalingBloom.asked(parameters)) {
+            return ScalingBloom.read(parameters, in, growth);
         }
         BloomFilter filter = BloomFilter.readFrom(in);
         if (filter.bits() != Long.parseLong(parameters.get("bits"))
@@ -125,10 +165,17 @@ final class BloomKind implements SnapshotKind {
         if (WindowedBloom.asked(parameters)) {
             return WindowedBloom.memoryBytes(parameters);
         }
+        if (ScalingBloom.asked(parameters)) {
+            return ScalingBloom.memoryBytes(parameters);
+        }
         return BloomFilter.heapBytes(Long.parseLong(parameters.get("bits")));
     }
 
-    /** Two Bloom filters of one shape merge exactly: the union's bits are the OR of theirs (not with a window). */
+    /**
+     * Two Bloom filters of one shape merge exactly: the union's bits are the OR of theirs; scaling filters sub-filter
+     * by sub-filter ({@link ScalingBloomFilter#mergeFrom}); not with a window, whose generations age on their own
+     * clocks.
+     */
     @Override
     public boolean mergeable() {
         return true;
@@ -136,6 +183,11 @@ final class BloomKind implements SnapshotKind {
 
     @Override
     public void merge(HashedSeenSet target, HashedSeenSet source) {
+        if (((CountedAdds) target).filter() instanceof ScalingBloomFilter into
+                && ((CountedAdds) source).filter() instanceof ScalingBloomFilter from) {
+            into.mergeFrom(from);
+            return;
+        }
         if (!(((CountedAdds) target).filter() instanceof BloomFilter into)
                 || !(((CountedAdds) source).filter() instanceof BloomFilter from)) {
             throw new UnsupportedOperationException(

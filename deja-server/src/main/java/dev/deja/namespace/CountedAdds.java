@@ -84,6 +84,12 @@ final class CountedAdds implements HashedSeenSet {
         return filter.forgetHash(high, low, owner);
     }
 
+    /** Closes the filter, which gives back the memory a scaling filter took as it grew. */
+    @Override
+    public void close() {
+        filter.close();
+    }
+
     @Override
     public Guarantee guarantee() {
         return filter.guarantee();

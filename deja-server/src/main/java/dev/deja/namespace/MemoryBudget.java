@@ -17,8 +17,8 @@ import java.util.Map;
  * {@link StoreKind#nativeMemoryBytes}), and one that would exceed a limit is refused with an error that says how
  * much it needs and how much is free.
  *
- * <p>Reservations are made under the registry's lock; {@link #limit} and {@link #reserved} may be read from any
- * thread without it (INFO and /metrics run on the network threads, which must not wait for a namespace being
+ * <p>Reservations are made under this budget's monitor (creations and loads also hold the registry's lock); {@link
+ * #limit} and {@link #reserved} may be read from any thread without either (INFO and /metrics run on the network threads, which must not wait for a namespace being
  * created or loaded).
  */
 final class MemoryBudget {
@@ -84,8 +84,8 @@ final class MemoryBudget {
      * @throws NamespaceException with {@link NamespaceException.Problem#NO_MEMORY} when the limit would be
      *                            exceeded; nothing is reserved then
      */
-    @SuppressWarnings("NonAtomicVolatileUpdate") // only under the registry's lock; volatile for the readers without it
-    void reserve(String holder, long bytes, String what) {
+    @SuppressWarnings("NonAtomicVolatileUpdate") // under this budget's monitor; volatile for the readers without it
+    synchronized void reserve(String holder, long bytes, String what) {
         if (reserved.containsKey(holder)) {
             throw new IllegalStateException(holder + " holds a reservation already");
         }
@@ -100,11 +100,46 @@ final class MemoryBudget {
     }
 
     /** Gives back what {@code holder} reserved; nothing when it holds nothing. */
-    @SuppressWarnings("NonAtomicVolatileUpdate") // only under the registry's lock; volatile for the readers without it
-    void release(String holder) {
+    @SuppressWarnings("NonAtomicVolatileUpdate") // under this budget's monitor; volatile for the readers without it
+    synchronized void release(String holder) {
         Long bytes = reserved.remove(holder);
         if (bytes != null) {
             total -= bytes;
         }
+    }
+
+    /**
+     * Adds {@code bytes} to what {@code holder} reserves (from nothing when it holds nothing), for a store that grows
+     * after it was created: a scaling bloom filter's next sub-filter. Takes only this budget's monitor, so a store
+     * may call it while it holds its own locks.
+     *
+     * @throws NamespaceException with {@link NamespaceException.Problem#NO_MEMORY} when the limit would be exceeded;
+     *                            nothing is added then
+     */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // under this budget's monitor; volatile for the readers without it
+    synchronized void grow(String holder, long bytes, String what) {
+        if (bytes > limit - total) {
+            throw NamespaceException.noMemory(what + " needs " + Units.binary(bytes, 1) + " more " + memory + ", but"
+                    + " only " + Units.binary(Math.max(0, limit - total), 1) + " of the server's "
+                    + Units.binary(limit, 1) + " " + limitName + " is free: " + advice);
+        }
+        reserved.merge(holder, bytes, Long::sum);
+        total += bytes;
+    }
+
+    /** Gives back {@code bytes} of what {@link #grow} added for {@code holder}. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // under this budget's monitor; volatile for the readers without it
+    synchronized void shrink(String holder, long bytes) {
+        Long held = reserved.get(holder);
+        if (held == null) {
+            return;
+        }
+        long given = Math.min(held, bytes);
+        if (held == given) {
+            reserved.remove(holder);
+        } else {
+            reserved.put(holder, held - given);
+        }
+        total -= given;
     }
 }

@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import dev.deja.bloom.ScalingBloomFilter;
 import java.util.Map;
 
 /**
@@ -7,6 +8,9 @@ import java.util.Map;
  * namespace reserves both, or neither, when it is created or loaded, and gives both back when it goes.
  */
 final class NamespaceMemory {
+
+    /** The holder of the heap that scaling bloom filters took as they grew. */
+    private static final String GROWTH = "sub-filters of scaling bloom filters";
 
     private final MemoryBudget heap;
     private final MemoryBudget nativeMemory;
@@ -39,5 +43,23 @@ final class NamespaceMemory {
     void release(String name) {
         heap.release(name);
         nativeMemory.release(name);
+    }
+
+    /**
+     * What admits the heap of a scaling bloom filter's sub-filters after its first (the first is in the namespace's
+     * own reservation): added to one reservation shared by every such filter, and given back when a filter closes.
+     */
+    ScalingBloomFilter.MemoryGate growth() {
+        return new ScalingBloomFilter.MemoryGate() {
+            @Override
+            public void admit(long bytes) {
+                heap.grow(GROWTH, bytes, "a scaling bloom filter's next sub-filter");
+            }
+
+            @Override
+            public void release(long bytes) {
+                heap.shrink(GROWTH, bytes);
+            }
+        };
     }
 }

@@ -55,11 +55,11 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     private NamespaceRegistry(Builder builder) {
         this.dataDir = builder.dataDir;
-        this.kinds = builder.kinds;
+        this.memory = new NamespaceMemory(builder.limits);
+        this.kinds = builder.kinds.growingWithin(memory.growth());
         this.defaultSpec = Objects.requireNonNull(builder.defaultSpec, "defaultSpec");
         this.autoCreate = builder.autoCreate;
         this.durability = Objects.requireNonNull(builder.durability, "durability");
-        this.memory = new NamespaceMemory(builder.limits);
         this.maxNamespaces = builder.limits.count();
         this.removal = new NamespaceRemoval(dataDir);
         kinds.get(defaultSpec.kind()).parameters(defaultSpec.parameters());

@@ -1,5 +1,6 @@
 package dev.deja.namespace;
 
+import dev.deja.bloom.ScalingBloomFilter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,13 @@ public final class StoreKinds {
     /** The kinds {@code deja serve} offers: {@code bloom}, {@code recent}, {@code exact} and {@code cuckoo}. */
     public static StoreKinds standard() {
         return of(new BloomKind(), new RecentKind(), new ExactKind(), new CuckooKind());
+    }
+
+    /** The same kinds, with bloom filters that scale taking their sub-filters' memory through {@code gate}. */
+    StoreKinds growingWithin(ScalingBloomFilter.MemoryGate gate) {
+        return new StoreKinds(byName.values().stream()
+                .map(k -> k instanceof BloomKind bloom ? bloom.growingWithin(gate) : k)
+                .toList());
     }
 
     /** The given kinds; their names must differ. */

@@ -10,6 +10,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class AddBatch extends GatheredBatch {
 
+    /** The answers of the call, once made: a key the filter could not record is refused ({@link #refused}). */
+    private Verdict[] verdicts;
+
     AddBatch(Namespace namespace) {
         super(namespace);
     }
@@ -22,11 +25,20 @@ final class AddBatch extends GatheredBatch {
     @Override
     protected CompletableFuture<boolean[]> call() {
         return namespace.checkThenAdd(keys, null).thenApply(verdicts -> {
+            this.verdicts = verdicts;
             boolean[] added = new boolean[verdicts.length];
             for (int i = 0; i < verdicts.length; i++) {
                 added[i] = verdicts[i] == Verdict.NEW;
             }
             return added;
         });
+    }
+
+    /** A key a filter that cannot grow did not record ({@link Verdict#RETRY}) gets RedisBloom's error. */
+    @Override
+    protected RuntimeException refused(int index) {
+        return verdicts != null && verdicts[index] == Verdict.RETRY
+                ? new RespError(BloomCommands.refusal(namespace))
+                : null;
     }
 }

@@ -1,5 +1,7 @@
 package dev.deja.resp;
 
+import dev.deja.bloom.ScalingBloomFilter;
+import dev.deja.namespace.BloomKind;
 import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceInfo;
@@ -18,15 +20,21 @@ import java.util.function.Function;
  * RedisBloom's {@code BF.*} commands over deja namespaces, with RedisBloom's argument rules, replies and error
  * strings, so its existing clients work unchanged. The RedisBloom key is the namespace name.
  *
- * <p>deja filters do not scale: {@code EXPANSION} is validated and ignored, {@code NONSCALING} is what every
- * filter is, and {@code BF.INFO} reports one filter and a null expansion rate.
+ * <p>{@code BF.RESERVE} and {@code BF.INSERT} with creation options make scaling filters as RedisBloom does
+ * ({@code expansion} 2 unless given; {@code NONSCALING} is expansion 0, a filter that refuses new keys once full with
+ * RedisBloom's {@code ERR non scaling filter is full}); {@code BF.INFO} reports their sub-filters. A key refused by a
+ * filter that cannot grow ends a {@code BF.MADD} or {@code BF.INSERT} reply with that error, as in RedisBloom. Other
+ * bloom namespaces (deja's fixed-size filters, windowed ones) report one filter and a null expansion rate.
  */
 final class BloomCommands {
 
-    /** RedisBloom's defaults for a filter created by {@code BF.INSERT} with only one of CAPACITY and ERROR. */
+    /** RedisBloom's defaults for a filter created by {@code BF.INSERT} with only some of its creation options. */
     private static final long DEFAULT_CAPACITY = 100;
 
     private static final double DEFAULT_ERROR = 0.01;
+    private static final long DEFAULT_EXPANSION = 2;
+    /** The expansion of a {@code NONSCALING} filter. */
+    private static final long NO_EXPANSION = 0;
 
     private final ServerContext context;
     private final KeyAccess access;
@@ -40,7 +48,7 @@ final class BloomCommands {
 
     /** Adds these commands to the table. */
     void register(CommandTable commands) {
-        commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(this::reserve)));
+        commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(notCuckoo(this::reserve))));
         commands.add(RespCommand.write("BF.ADD", 3, notCuckoo(this::add)));
         commands.add(RespCommand.write("BF.MADD", -3, notCuckoo(this::madd)));
         commands.add(RespCommand.read("BF.EXISTS", 3, notCuckoo(this::exists)));
@@ -84,7 +92,7 @@ final class BloomCommands {
         double error = errorRate(args.string(2));
         long capacity = capacity(args.string(3));
         boolean nonScaling = false;
-        boolean expansion = false;
+        Long expansion = null;
         for (int i = 4; i < args.size(); i++) {
             switch (args.upper(i)) {
                 case "NONSCALING" -> nonScaling = true;
@@ -92,17 +100,17 @@ final class BloomCommands {
                     if (++i >= args.size()) {
                         throw new RespError("ERR no expansion");
                     }
-                    expansion = true;
-                    expansion(args.string(i));
+                    expansion = expansion(args.string(i));
                 }
                 default -> throw RespError.syntax();
             }
         }
-        if (nonScaling && expansion) {
+        if (nonScaling && expansion != null) {
             // RedisBloom's words, without its usual ERR prefix
             throw new RespError("Nonscaling filters cannot expand");
         }
-        if (!create(name, capacity, error)) {
+        long growth = nonScaling ? NO_EXPANSION : expansion == null ? DEFAULT_EXPANSION : expansion;
+        if (!create(name, capacity, error, growth)) {
             throw new RespError("ERR item exists");
         }
         return Replies.OK;
@@ -122,7 +130,8 @@ final class BloomCommands {
     private Object madd(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
         boolean resp3 = session.resp3();
-        return writable(args.string(1)).checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, verdicts));
+        Namespace namespace = writable(args.string(1));
+        return namespace.checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, namespace, verdicts));
     }
 
     private RedisMessage exists(RespSession session, RespArgs args) {
@@ -149,8 +158,9 @@ final class BloomCommands {
         // once it has found the items
         Long capacity = null;
         Double error = null;
-        long expansion = 1;
+        Long expansion = null;
         boolean noCreate = false;
+        boolean nonScaling = false;
         int i = 2;
         for (; i < args.size(); i++) {
             String option = args.upper(i);
@@ -162,14 +172,16 @@ final class BloomCommands {
                 case "ERROR" -> error = parse(value(args, ++i), BloomCommands::strictDouble, "Bad error rate");
                 case "EXPANSION" -> expansion = parse(value(args, ++i), RespArgs::strictInteger, "Bad expansion");
                 case "NOCREATE" -> noCreate = true;
-                case "NONSCALING" -> {}
+                case "NONSCALING" -> nonScaling = true;
                 default -> throw new RespError("Unknown argument received");
             }
         }
         if (i + 1 >= args.size()) {
             throw RespError.arity("bf.insert");
         }
-        if ((capacity != null && capacity < 1) || (error != null && !(error > 0 && error < 1)) || expansion < 1) {
+        if ((capacity != null && capacity < 1)
+                || (error != null && !(error > 0 && error < 1))
+                || (expansion != null && (expansion < 1 || expansion > ScalingBloomFilter.MAX_EXPANSION))) {
             throw new RespError("Bad argument received");
         }
         if (noCreate && (capacity != null || error != null)) {
@@ -180,13 +192,18 @@ final class BloomCommands {
             if (noCreate) {
                 throw new RespError("ERR not found");
             }
-            if (capacity != null || error != null) {
+            if (capacity != null || error != null || expansion != null || nonScaling) {
                 // false when another client created it since: the items go into that filter, as in RedisBloom
-                create(name, capacity == null ? DEFAULT_CAPACITY : capacity, error == null ? DEFAULT_ERROR : error);
+                create(
+                        name,
+                        capacity == null ? DEFAULT_CAPACITY : capacity,
+                        error == null ? DEFAULT_ERROR : error,
+                        nonScaling ? NO_EXPANSION : expansion == null ? DEFAULT_EXPANSION : expansion);
             }
         }
+        Namespace namespace = writable(name);
         boolean resp3 = session.resp3();
-        return writable(name).checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, verdicts));
+        return namespace.checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, namespace, verdicts));
     }
 
     private RedisMessage info(RespSession session, RespArgs args) {
@@ -195,12 +212,13 @@ final class BloomCommands {
         }
         Namespace namespace = existing(args.string(1));
         NamespaceInfo info = namespace.info();
+        ScalingBloomFilter scaling = BloomKind.scaling(namespace);
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("Capacity", info.capacity());
+        fields.put("Capacity", scaling == null ? info.capacity() : scaling.totalCapacity());
         fields.put("Size", info.stats().memoryBytes());
-        fields.put("Number of filters", 1L);
+        fields.put("Number of filters", scaling == null ? 1L : scaling.filters());
         fields.put("Number of items inserted", namespace.durableStore().addedCount());
-        fields.put("Expansion rate", null);
+        fields.put("Expansion rate", scaling == null || !scaling.scales() ? null : (long) scaling.expansion());
         if (args.size() == 2) {
             return Replies.fields(session, fields);
         }
@@ -217,7 +235,8 @@ final class BloomCommands {
             return Replies.fields(session, Collections.singletonMap(field, fields.get(field)));
         }
         Object value = fields.get(field);
-        return Replies.array(List.of(value == null ? Replies.nil(session) : Replies.integer((Long) value)));
+        return Replies.array(
+                List.of(value == null ? Replies.nil(session) : Replies.integer(((Number) value).longValue())));
     }
 
     /** {@code BF.CARD}: the adds that answered 1, as RedisBloom counts them; 0 for a key that does not exist. */
@@ -228,11 +247,20 @@ final class BloomCommands {
                 .orElse(0L));
     }
 
-    /** Creates the filter; false when it exists already. */
-    private boolean create(String name, long capacity, double error) {
+    /** Creates a scaling filter ({@code expansion} 0: one that does not scale); false when it exists already. */
+    private boolean create(String name, long capacity, double error, long expansion) {
         try {
             context.namespaces()
-                    .create(name, "bloom", Map.of("capacity", Long.toString(capacity), "fpp", Double.toString(error)));
+                    .create(
+                            name,
+                            "bloom",
+                            Map.of(
+                                    "capacity",
+                                    Long.toString(capacity),
+                                    "fpp",
+                                    Double.toString(error),
+                                    "expansion",
+                                    Long.toString(expansion)));
             return true;
         } catch (NamespaceException e) {
             if (e.problem() != NamespaceException.Problem.EXISTS) {
@@ -265,12 +293,30 @@ final class BloomCommands {
         return Replies.bool(/* resp3= */ true, added);
     }
 
-    private static RedisMessage added(boolean resp3, Verdict[] verdicts) {
+    /**
+     * The answers, as RedisBloom gives them: up to the first key the filter could not record (answered
+     * {@link Verdict#RETRY}), whose place holds the error and ends the reply.
+     */
+    private static RedisMessage added(boolean resp3, Namespace namespace, Verdict[] verdicts) {
         List<RedisMessage> replies = new ArrayList<>(verdicts.length);
         for (Verdict verdict : verdicts) {
+            if (verdict == Verdict.RETRY) {
+                replies.add(Replies.error(refusal(namespace)));
+                break;
+            }
             replies.add(Replies.bool(resp3, verdict == Verdict.NEW));
         }
         return Replies.array(replies);
+    }
+
+    /** Why the namespace's filter refused a key: RedisBloom's words for a full filter that does not scale. */
+    static String refusal(Namespace namespace) {
+        ScalingBloomFilter scaling = BloomKind.scaling(namespace);
+        if (scaling == null || !scaling.scales()) {
+            return "ERR non scaling filter is full";
+        }
+        String why = scaling.refusal();
+        return "ERR " + (why == null ? "the filter cannot grow" : why);
     }
 
     private static String value(RespArgs args, int index) {
@@ -320,9 +366,11 @@ final class BloomCommands {
         return capacity;
     }
 
-    private static void expansion(String text) {
-        if (parse(text, RespArgs::strictInteger, "ERR bad expansion") < 1) {
+    private static long expansion(String text) {
+        long expansion = parse(text, RespArgs::strictInteger, "ERR bad expansion");
+        if (expansion < 1 || expansion > ScalingBloomFilter.MAX_EXPANSION) {
             throw new RespError("ERR bad expansion");
         }
+        return expansion;
     }
 }

@@ -277,9 +277,17 @@ class RespCompatibilityTest {
         assertThat(exchange("BF.INFO rb-info CAPACITY\r\n", ":100\r\n"))
                 .as("RESP2: a one-element array")
                 .isEqualTo("*1\r\n:100\r\n");
-        String reply = exchange("HELLO 3\r\nBF.INFO rb-info capacity\r\nBF.INFO rb-info EXPANSION\r\n", "_\r\n");
+        exchange("BF.RESERVE rb-fixed 0.01 100 NONSCALING\r\n", "\r\n");
+        String reply = exchange(
+                "HELLO 3\r\nBF.INFO rb-info capacity\r\nBF.INFO rb-info EXPANSION\r\nBF.INFO rb-fixed EXPANSION\r\n",
+                "_\r\n");
         assertThat(reply.substring(reply.indexOf(HELLO_END) + HELLO_END.length()))
-                .isEqualTo("%1\r\n$8\r\nCapacity\r\n:100\r\n%1\r\n$14\r\nExpansion rate\r\n_\r\n");
+                .as("a scaling filter's expansion, null for a filter that does not scale")
+                .isEqualTo(String.join(
+                        "",
+                        "%1\r\n$8\r\nCapacity\r\n:100\r\n",
+                        "%1\r\n$14\r\nExpansion rate\r\n:2\r\n",
+                        "%1\r\n$14\r\nExpansion rate\r\n_\r\n"));
         assertThat(exchange("BF.INFO rb-nosuch CAPACITY SIZE\r\n", "\r\n"))
                 .as("arity first, as RedisBloom")
                 .isEqualTo("-ERR wrong number of arguments for 'bf.info' command\r\n");
