@@ -56,6 +56,7 @@ public final class Namespace {
 
     private enum End {
         DELETED,
+        RENAMED,
         SERVER_STOPPING
     }
 
@@ -214,6 +215,10 @@ public final class Namespace {
                                 "is not open: its store was closed and could not be opened"
                                         + " again (the server's log says why)");
                     case DELETED -> NamespaceException.deletedMeanwhile(name);
+                    case RENAMED ->
+                        NamespaceException.closed(
+                                name,
+                                "was renamed while this command ran; nothing was changed, retry under its new name");
                     case SERVER_STOPPING -> NamespaceException.closed(name, "is closing: the server is stopping");
                 });
     }
@@ -295,6 +300,12 @@ public final class Namespace {
     /** Makes everything durable (a final snapshot, a flush); the namespace must not be used afterwards. */
     void close() {
         end = End.SERVER_STOPPING;
+        store.close();
+    }
+
+    /** Makes everything durable and closes the store before its directory moves to another name. */
+    void closeForRename() {
+        end = End.RENAMED;
         store.close();
     }
 

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class NamespaceRegistry implements AutoCloseable {
     private final NamespaceExpiry expiry = new NamespaceExpiry(this::list, this::dropExpired);
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
-    private NamespaceRegistry(Builder builder) {
+    NamespaceRegistry(NamespaceRegistryBuilder builder) {
         this.dataDir = builder.dataDir;
         this.memory = new NamespaceMemory(builder.limits);
         this.kinds = builder.kinds.growingWithin(memory.growth());
@@ -66,11 +67,11 @@ public final class NamespaceRegistry implements AutoCloseable {
     }
 
     /**
-     * A builder of a registry over {@code dataDir}, which needs {@link Builder#defaultSpec} and
-     * {@link Builder#durability}; the registry it builds is opened with {@link #open()} before use.
+     * A builder of a registry over {@code dataDir}, which needs {@link NamespaceRegistryBuilder#defaultSpec} and
+     * {@link NamespaceRegistryBuilder#durability}; the registry it builds is opened with {@link #open()} before use.
      */
-    public static Builder builder(Path dataDir) {
-        return new Builder(dataDir);
+    public static NamespaceRegistryBuilder builder(Path dataDir) {
+        return new NamespaceRegistryBuilder(dataDir);
     }
 
     /** Bytes of heap the namespaces may reserve together. Like the three below, it never waits for the lock. */
@@ -283,6 +284,47 @@ public final class NamespaceRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Renames the namespace, as Redis's {@code RENAME} renames a key: its files move to the new name's directory and
+     * it is opened there, its expiry kept. A namespace of the new name is deleted first when {@code replace}, else
+     * nothing changes. Requests that reached the old name meanwhile are refused, having changed nothing.
+     *
+     * @return false when a namespace of the new name exists and {@code replace} is false
+     * @throws IllegalArgumentException for {@code default} on either side, or a bad new name
+     * @throws NamespaceException       {@link NamespaceException.Problem#UNKNOWN} when no namespace has the old name
+     */
+    public synchronized boolean rename(String from, String to, boolean replace) throws IOException {
+        Namespace.checkName(to);
+        if (from.equals(Namespace.DEFAULT) || to.equals(Namespace.DEFAULT)) {
+            throw new IllegalArgumentException("namespace 'default' cannot be renamed nor replaced: it always exists");
+        }
+        Namespace source = get(from);
+        damaged.refuseIfDamaged(to);
+        if (from.equals(to)) {
+            return true;
+        }
+        removal.checkDelete(from);
+        if (namespaces.containsKey(to)) {
+            if (!replace) {
+                return false;
+            }
+            delete(to);
+        }
+        Path target = dataDir.resolve(to);
+        namespaces.remove(from);
+        release(from);
+        source.closeForRename();
+        try {
+            Files.move(source.dir(), target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            namespaces.put(from, load(source.dir())); // the files stayed where they were
+            throw new UncheckedIOException("cannot rename namespace '" + from + "': " + e.getMessage(), e);
+        }
+        namespaces.put(to, load(target));
+        log.info("renamed namespace '{}' to '{}'", from, to);
+        return true;
+    }
+
     /** The namespaces not served because they could not be opened, by name. */
     public List<DamagedNamespace> damaged() {
         return damaged.list();
@@ -446,54 +488,5 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     private void release(String name) {
         memory.release(name);
-    }
-
-    /** Builds a {@link NamespaceRegistry}; every setter names the setting it sets. */
-    public static final class Builder {
-        private final Path dataDir;
-        private StoreKinds kinds = StoreKinds.standard();
-        private NamespaceSpec defaultSpec;
-        private boolean autoCreate = true;
-        private Durability durability;
-        private NamespaceLimits limits = NamespaceLimits.defaults();
-
-        private Builder(Path dataDir) {
-            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
-        }
-
-        /** The kinds namespaces may be of; {@link StoreKinds#standard()} by default. */
-        public Builder kinds(StoreKinds kinds) {
-            this.kinds = Objects.requireNonNull(kinds, "kinds");
-            return this;
-        }
-
-        /** What the {@code default} namespace, and namespaces created on first use, are made of. */
-        public Builder defaultSpec(NamespaceSpec defaultSpec) {
-            this.defaultSpec = defaultSpec;
-            return this;
-        }
-
-        /** Whether a namespace is created on first use rather than refused as unknown; true by default. */
-        public Builder autoCreate(boolean autoCreate) {
-            this.autoCreate = autoCreate;
-            return this;
-        }
-
-        /** The journal's fsync policy and the snapshot interval of every namespace. */
-        public Builder durability(Durability durability) {
-            this.durability = durability;
-            return this;
-        }
-
-        /** The memory and the number of namespaces the registry may hold; {@link NamespaceLimits#defaults()}. */
-        public Builder limits(NamespaceLimits limits) {
-            this.limits = Objects.requireNonNull(limits, "limits");
-            return this;
-        }
-
-        /** The registry, not opened yet. */
-        public NamespaceRegistry build() {
-            return new NamespaceRegistry(this);
-        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -51,8 +52,8 @@ final class BloomCommands {
         commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(notCuckoo(this::reserve))));
         commands.add(RespCommand.write("BF.ADD", 3, notCuckoo(this::add)));
         commands.add(RespCommand.write("BF.MADD", -3, notCuckoo(this::madd)));
-        commands.add(RespCommand.read("BF.EXISTS", 3, notCuckoo(this::exists)));
-        commands.add(RespCommand.read("BF.MEXISTS", -3, notCuckoo(this::mexists)));
+        commands.add(RespCommand.read("BF.EXISTS", 3, this::exists));
+        commands.add(RespCommand.read("BF.MEXISTS", -3, this::mexists));
         commands.add(RespCommand.write("BF.INSERT", -4, notCuckoo(this::insert)));
         commands.add(RespCommand.read("BF.INFO", -2, notCuckoo(this::info)));
         commands.add(RespCommand.read("BF.CARD", 2, notCuckoo(this::card)));
@@ -72,19 +73,22 @@ final class BloomCommands {
     }
 
     /**
-     * The action, refused with Redis's {@code WRONGTYPE} when its key is a cuckoo filter, as RedisBloom refuses a
-     * bloom command on one; deja's other kinds take the bloom commands.
+     * The action, refused with Redis's {@code WRONGTYPE} when its key is a cuckoo filter or a key-value key, as
+     * RedisBloom refuses a bloom command on another type; deja's other kinds take the bloom commands.
      */
     private RespCommand.Action notCuckoo(RespCommand.Action action) {
         return (session, args) -> {
-            if (access.namespaces()
-                    .find(args.string(1))
-                    .map(n -> n.kind().name().equals("cuckoo"))
-                    .orElse(false)) {
-                throw new RespError(CuckooCommands.WRONGTYPE);
+            if (otherType(args.string(1))) {
+                throw new RespError(RespError.WRONGTYPE);
             }
             return action.run(session, args);
         };
+    }
+
+    /** Whether the key is a cuckoo filter or a key-value key, not a bloom filter or a key that does not exist. */
+    private boolean otherType(String name) {
+        Optional<Namespace> namespace = access.namespaces().find(name);
+        return namespace.isPresent() ? namespace.get().kind().name().equals("cuckoo") : access.holdsValue(name);
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {
@@ -135,20 +139,29 @@ final class BloomCommands {
     }
 
     private RedisMessage exists(RespSession session, RespArgs args) {
-        SeenSet store = access.ifExists(args.string(1));
+        SeenSet store = bloomIfExists(args.string(1));
         byte[] key = access.key(args.bytes(2));
         return Replies.bool(session.resp3(), store != null && store.check(key));
     }
 
     private RedisMessage mexists(RespSession session, RespArgs args) {
         List<byte[]> keys = access.keys(args.from(2));
-        SeenSet store = access.ifExists(args.string(1));
+        SeenSet store = bloomIfExists(args.string(1));
         boolean[] held = store == null ? new boolean[keys.size()] : store.checkAll(keys);
         List<RedisMessage> replies = new ArrayList<>(held.length);
         for (boolean h : held) {
             replies.add(Replies.bool(session.resp3(), h));
         }
         return Replies.array(replies);
+    }
+
+    /** The store to check, or null when the key does not exist or is a cuckoo filter: RedisBloom answers 0 then. */
+    private SeenSet bloomIfExists(String name) {
+        return access.namespaces()
+                .find(name)
+                .filter(n -> !n.kind().name().equals("cuckoo"))
+                .map(Namespace::store)
+                .orElse(null);
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)

@@ -297,8 +297,8 @@ final class ConnectionCommands {
             "PERSIST");
     /** deja's commands that name no namespace, or may name none (a snapshot of every namespace). */
     private static final Set<String> NO_KEY = Set.of("DJ.LIST", "DJ.SNAPSHOT");
-    /** deja's command whose first two arguments are namespaces: the target and the source of a merge. */
-    private static final String TWO_KEYS = "DJ.MERGE";
+    /** Commands whose first two arguments are keys: a merge's target and source, a rename's old and new names. */
+    private static final Set<String> TWO_KEYS = Set.of("DJ.MERGE", "RENAME", "RENAMENX");
 
     /**
      * A command as {@code COMMAND} describes it: name, arity, flags, first key, last key, key step; proxies and
@@ -311,8 +311,8 @@ final class ConnectionCommands {
                 || name.startsWith("BF.")
                 || name.startsWith("CF.")
                 || (name.startsWith("DJ.") && !NO_KEY.contains(name));
-        int first = oneKey || ALL_KEYS.contains(name) ? 1 : 0;
-        int last = ALL_KEYS.contains(name) ? -1 : name.equals(TWO_KEYS) ? 2 : first;
+        int first = oneKey || ALL_KEYS.contains(name) || TWO_KEYS.contains(name) ? 1 : 0;
+        int last = ALL_KEYS.contains(name) ? -1 : TWO_KEYS.contains(name) ? 2 : first;
         return Replies.array(List.of(
                 Replies.bulk(name.toLowerCase(Locale.ROOT)),
                 Replies.integer(command.arity()),

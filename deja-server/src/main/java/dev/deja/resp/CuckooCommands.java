@@ -30,8 +30,6 @@ final class CuckooCommands {
     /** RedisBloom's capacity of a filter created by {@code CF.ADD} or {@code CF.INSERT} without CAPACITY. */
     private static final long DEFAULT_CAPACITY = 1024;
 
-    static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
-
     private final ServerContext context;
     private final KeyAccess access;
     private final DumpTransfers transfers;
@@ -77,7 +75,10 @@ final class CuckooCommands {
         atMost("EXPANSION", expansion, CuckooFilter.MAX_EXPANSION);
         Optional<Namespace> existing = access.namespaces().find(name);
         if (existing.isPresent()) {
-            throw new RespError(CuckooKind.filter(existing.get()) == null ? WRONGTYPE : "ERR item exists");
+            throw new RespError(CuckooKind.filter(existing.get()) == null ? RespError.WRONGTYPE : "ERR item exists");
+        }
+        if (access.holdsValue(name)) {
+            throw new RespError(RespError.WRONGTYPE);
         }
         try {
             context.namespaces().create(name, "cuckoo", parameters(capacity, bucketSize, maxIterations, expansion));
@@ -224,7 +225,7 @@ final class CuckooCommands {
         }
         Namespace namespace = access.namespaces().find(name).orElse(null);
         if (namespace != null && CuckooKind.filter(namespace) == null) {
-            throw new RespError(WRONGTYPE);
+            throw new RespError(RespError.WRONGTYPE);
         }
         return transfers.loadChunk(name, iterator, args.bytes(3));
     }
@@ -243,6 +244,9 @@ final class CuckooCommands {
             }
             throw new RespError("ERR not found");
         }
+        if (found.isEmpty() && access.holdsValue(name)) {
+            throw new RespError(RespError.WRONGTYPE);
+        }
         if (found.isEmpty() && !create) {
             throw new RespError("ERR not found");
         }
@@ -258,7 +262,7 @@ final class CuckooCommands {
                                         CuckooFilter.DEFAULT_EXPANSION))));
         CuckooFilter filter = CuckooKind.filter(namespace);
         if (filter == null) {
-            throw new RespError(WRONGTYPE);
+            throw new RespError(RespError.WRONGTYPE);
         }
         if (filter.tables() >= CuckooFilter.MAX_TABLES) {
             throw new RespError("Maximum expansions reached");
@@ -268,10 +272,12 @@ final class CuckooCommands {
 
     /** The filter of an existing cuckoo namespace; {@code ERR not found} or {@code WRONGTYPE} else. */
     private CuckooFilter existing(String name) {
-        Namespace namespace = access.namespaces().find(name).orElseThrow(() -> new RespError("ERR not found"));
+        Namespace namespace = access.namespaces()
+                .find(name)
+                .orElseThrow(() -> new RespError(access.holdsValue(name) ? RespError.WRONGTYPE : "ERR not found"));
         CuckooFilter filter = CuckooKind.filter(namespace);
         if (filter == null) {
-            throw new RespError(WRONGTYPE);
+            throw new RespError(RespError.WRONGTYPE);
         }
         return filter;
     }

@@ -4,18 +4,22 @@ import dev.deja.namespace.Namespace;
 import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import dev.deja.server.ServerContext;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** How RESP commands reach namespaces and validate keys, with the server's auto-create rule and key limit. */
 final class KeyAccess {
 
     private final NamespaceRegistry namespaces;
+    private final String kvNamespace;
     private final int maxKeyBytes;
     private final int maxBatch;
 
     KeyAccess(ServerContext context) {
         this.namespaces = context.namespaces();
+        this.kvNamespace = context.config().kvNamespace();
         this.maxKeyBytes = context.config().maxKeyBytes();
         this.maxBatch = context.config().maxBatch();
     }
@@ -52,6 +56,38 @@ final class KeyAccess {
      */
     SeenSet ifExists(String name) {
         return namespaces.find(name).map(Namespace::store).orElse(null);
+    }
+
+    /**
+     * The namespace a key of the one keyspace names ({@link KeyspaceCommands}), if it names one: not the key-value
+     * namespace itself nor {@code default}, which are not keys, and never a key that cannot be a namespace's name.
+     */
+    Optional<Namespace> namespaceKey(byte[] key) {
+        String name = new String(key, StandardCharsets.UTF_8);
+        if (!Namespace.isName(name) || name.equals(kvNamespace) || name.equals(Namespace.DEFAULT)) {
+            return Optional.empty();
+        }
+        return namespaces.find(name);
+    }
+
+    /** Refuses a key-value command on a key that names a namespace, with Redis's {@code WRONGTYPE}. */
+    void refuseNamespaceKey(byte[] key) {
+        if (namespaceKey(key).isPresent()) {
+            throw new RespError(RespError.WRONGTYPE);
+        }
+    }
+
+    /**
+     * Whether the key-value namespace holds {@code name} as a key (a Redis string), so that a filter command on it is
+     * refused with {@code WRONGTYPE}; false while that namespace does not exist or keeps no values.
+     */
+    boolean holdsValue(String name) {
+        return namespaces
+                .find(kvNamespace)
+                .filter(n -> n.kind().name().equals("exact")
+                        && Boolean.parseBoolean(n.parameters().get("values")))
+                .map(n -> n.exactStore().check(name.getBytes(StandardCharsets.UTF_8)))
+                .orElse(false);
     }
 
     /** The key, or an error naming the limit when it is empty or too large. */

@@ -21,8 +21,9 @@ import java.util.Optional;
  * ({@link KvCommands}): {@code DEL}/{@code UNLINK} drop a namespace with its files, {@code EXISTS} and {@code TYPE} see
  * it, {@code EXPIRE}/{@code PEXPIRE}/{@code EXPIREAT}/{@code PEXPIREAT}/{@code PERSIST} and {@code TTL}/{@code PTTL}
  * give the whole namespace an expiry that survives a restart, and {@code KEYS}/{@code SCAN} list the namespaces (the
- * key-value namespace's own keys cannot be listed: its store has no order to walk). The key-value namespace itself
- * and {@code default} are not keys of this keyspace.
+ * key-value namespace's own keys cannot be listed: its store has no order to walk), {@code RENAME}/{@code RENAMENX}
+ * rename either ({@link KeyRenames}). The key-value namespace itself and {@code default} are not keys of this
+ * keyspace.
  */
 final class KeyspaceCommands {
 
@@ -58,16 +59,12 @@ final class KeyspaceCommands {
         commands.add(RespCommand.write("FLUSHDB", -1, RespCommand.slow((s, a) -> flush(a))));
         commands.add(RespCommand.write("FLUSHALL", -1, RespCommand.slow((s, a) -> flush(a))));
         commands.add(RespCommand.read("SCAN", -2, (s, a) -> scan(a)));
+        new KeyRenames(namespaces, kvNamespace, kv, access).register(commands);
     }
 
     /** The namespace a key names, if it names one of this keyspace. */
     private Optional<Namespace> namespace(byte[] key) {
-        String name = new String(key, StandardCharsets.UTF_8);
-        // a key that cannot be a namespace's name is only ever a key-value key
-        if (!Namespace.isName(name) || name.equals(kvNamespace) || name.equals(Namespace.DEFAULT)) {
-            return Optional.empty();
-        }
-        return namespaces.find(name);
+        return access.namespaceKey(key);
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits

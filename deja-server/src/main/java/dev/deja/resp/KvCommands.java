@@ -6,6 +6,7 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
 import io.netty.handler.codec.redis.RedisMessage;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -15,6 +16,9 @@ import java.util.concurrent.CompletableFuture;
  * Redis's key-value commands on an exact namespace ({@code --kv-namespace}, default {@code kv}, created on first
  * write), so code written for the Redis dedup idiom, {@code SET id value NX EX seconds}, works unchanged: SET (NX,
  * XX, EX, PX, EXAT, PXAT, KEEPTTL), SETNX, SETEX, PSETEX, GET, EXISTS, DEL, UNLINK, TTL and PTTL.
+ *
+ * <p>A key that names a filter or another namespace ({@link KeyspaceCommands}: one keyspace) is refused with
+ * Redis's {@code WRONGTYPE}, by {@code SET} too: deja never drops a filter for a value; {@code DEL} it first.
  *
  * <p>Expiry is per key, as in Redis, but a key cannot outlive the namespace's window: a longer expiry is refused
  * with the window in the message. A key set without an expiry is held for the window (TTL reports the time left
@@ -55,6 +59,7 @@ final class KvCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object set(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
+        access.refuseNamespaceKey(key);
         byte[] value = args.bytes(2);
         // checked whole before the namespace is looked up: the first write creates it, and a refused SET is none
         SetOptions options = setOptions(args);
@@ -139,6 +144,7 @@ final class KvCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object setNx(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
+        access.refuseNamespaceKey(key);
         byte[] value = args.bytes(2);
         return Gathering.current()
                 .setIfAbsent(writable(), key, value, 0)
@@ -149,6 +155,7 @@ final class KvCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object setEx(RespArgs args, long unitMillis) {
         byte[] key = access.key(args.bytes(1));
+        access.refuseNamespaceKey(key);
         byte[] value = args.bytes(3);
         String command = args.command().toLowerCase(Locale.ROOT);
         long amount = positive(args.integer(2), command); // before the first write creates the namespace
@@ -162,6 +169,7 @@ final class KvCommands {
 
     private RedisMessage get(RespSession session, RespArgs args) {
         byte[] key = access.key(args.bytes(1));
+        access.refuseNamespaceKey(key);
         ExactStore store = readable();
         if (store == null) {
             return Replies.nil(session);
@@ -214,6 +222,31 @@ final class KvCommands {
                 return 1L;
             }
             return store.putIfPresent(key, entry.get().value(), atMillis, /* keepExpiry= */ false) ? 1L : 0L;
+        });
+    }
+
+    /**
+     * Writes the key's value and own expiry under a new key and deletes it, in one store call: 1 when renamed, 0
+     * when the new key is held and {@code replace} is false, -1 when the key is not held.
+     */
+    CompletableFuture<Long> rename(byte[] from, byte[] to, boolean replace) {
+        if (readable() == null) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        return writable().writeExact(store -> {
+            Optional<ExactStore.Entry> entry = store.get(from);
+            if (entry.isEmpty()) {
+                return -1L;
+            }
+            if (Arrays.equals(from, to)) {
+                return 1L;
+            }
+            if (!replace && store.get(to).isPresent()) {
+                return 0L;
+            }
+            store.put(to, entry.get().value(), entry.get().expiresAtMillis(), /* keepExpiry= */ false);
+            store.forgetAll(List.of(from), null);
+            return 1L;
         });
     }
 

@@ -5,6 +5,9 @@ import java.util.Locale;
 /** A command refused with a Redis error reply; the message includes the error prefix ({@code ERR}, ...). */
 final class RespError extends RuntimeException {
 
+    /** Redis's error for a command of one kind on a key of another. */
+    static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+
     RespError(String message) {
         super(message, null, false, false);
     }

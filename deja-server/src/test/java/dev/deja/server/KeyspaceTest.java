@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.args.ExpiryOption;
 import redis.clients.jedis.params.ScanParams;
@@ -87,18 +89,40 @@ class KeyspaceTest {
             redis.cfReserve("carts", 1000);
             redis.bfReserve("orders", 0.01, 1000);
             String wrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
-            for (Runnable bloomOnCuckoo : List.<Runnable>of(
+            redis.set("lock:1", "worker-a");
+            for (Runnable onAnotherType : List.<Runnable>of(
                     () -> redis.bfAdd("carts", "x"),
-                    () -> redis.bfExists("carts", "x"),
                     () -> redis.bfMAdd("carts", "x", "y"),
                     () -> redis.bfCard("carts"),
-                    () -> redis.bfInfo("carts"))) {
-                assertThatThrownBy(bloomOnCuckoo::run).hasMessage(wrongType);
+                    () -> redis.bfInfo("carts"),
+                    () -> redis.bfReserve("carts", 0.01, 100),
+                    () -> redis.bfAdd("lock:1", "x"),
+                    () -> redis.bfReserve("lock:1", 0.01, 100),
+                    () -> redis.bfInfo("lock:1"),
+                    () -> redis.bfCard("lock:1"),
+                    () -> redis.cfAdd("orders", "x"),
+                    () -> redis.cfAdd("lock:1", "x"),
+                    () -> redis.cfReserve("lock:1", 100),
+                    () -> redis.cfInfo("lock:1"),
+                    () -> redis.get("orders"),
+                    () -> redis.set("orders", "v"),
+                    () -> redis.executeCommand(new CommandArguments(Protocol.Command.SETNX).addObjects("carts", "v")),
+                    () -> redis.executeCommand(
+                            new CommandArguments(Protocol.Command.SETEX).addObjects("orders", "10", "v")))) {
+                assertThatThrownBy(onAnotherType::run).hasMessage(wrongType);
             }
-            assertThatThrownBy(() -> redis.cfAdd("orders", "x")).hasMessage(wrongType);
+            // RedisBloom answers the membership tests 0 on a key of another type
+            assertThat(redis.bfExists("carts", "x")).isFalse();
+            assertThat(redis.bfExists("lock:1", "x")).isFalse();
+            assertThat(redis.cfExists("lock:1", "x")).isFalse();
             assertThat(redis.cfExists("carts", "x"))
                     .as("nothing was added by the refused commands")
                     .isFalse();
+            assertThat(redis.type("lock:1"))
+                    .as("no filter was made of the value's name")
+                    .isEqualTo("string");
+            assertThat(redis.get("lock:1")).isEqualTo("worker-a");
+            assertThat(redis.type("orders")).isEqualTo("MBbloom--");
         }
     }
 
