@@ -7,7 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * deja's scaling bloom format (docs/FORMAT.md section 2.5): a 40-byte header (magic, version, kind 3, hash id, a
+ * deja's scaling bloom format (docs/FORMAT.md section 2.7): a 40-byte header (magic, version, kind 3, hash id, a
  * reserved byte, first capacity, fpp, expansion, sub-filter count, keys recorded by the newest sub-filter) with its
  * CRC32C, then every sub-filter, oldest first, in the bloom format.
  */

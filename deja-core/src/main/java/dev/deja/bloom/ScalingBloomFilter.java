@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #checkThenAddHashes}), and {@code forget} is not supported, as for {@link BloomFilter}.
  *
  * <p>Serialisation ({@link #writeTo}, {@link #readFrom}): a checksummed header, then each sub-filter, oldest first,
- * in the bloom format (docs/FORMAT.md section 2.5).
+ * in the bloom format (docs/FORMAT.md section 2.7).
  */
 public final class ScalingBloomFilter implements HashedSeenSet {
 
@@ -390,7 +390,7 @@ public final class ScalingBloomFilter implements HashedSeenSet {
     // ---- serialisation ----
 
     /**
-     * Writes the filter in deja's scaling bloom format (docs/FORMAT.md section 2.5); see {@link ScalingBloomCodec}.
+     * Writes the filter in deja's scaling bloom format (docs/FORMAT.md section 2.7); see {@link ScalingBloomCodec}.
      */
     public void writeTo(OutputStream out) throws IOException {
         ScalingBloomCodec.write(Require.nonNull("out", out), this);

@@ -8,7 +8,6 @@ import dev.deja.namespace.NamespaceRegistry;
 import dev.deja.seen.SeenSet;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -97,12 +96,17 @@ final class KeyEndpoints {
                 }
                 yield CompletableFuture.completedFuture(results);
             }
-            case ADD ->
-                namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
+            case ADD -> {
+                Namespace namespace = namespaces.getOrCreate(name);
+                yield namespace.checkThenAdd(keys, owners).thenApply(verdicts -> {
                     String[] results = new String[verdicts.length];
-                    Arrays.fill(results, "ADDED");
+                    for (int i = 0; i < verdicts.length; i++) {
+                        // a filter that could not take the key (full) did not add it
+                        results[i] = namespace.refused(verdicts[i]) ? "RETRY" : "ADDED";
+                    }
                     return results;
                 });
+            }
             case CHECKTHENADD ->
                 namespaces.getOrCreate(name).checkThenAdd(keys, owners).thenApply(verdicts -> {
                     String[] results = new String[verdicts.length];

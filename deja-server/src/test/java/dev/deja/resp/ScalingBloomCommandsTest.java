@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.testing.TestServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +25,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * {@code BF.SCANDUMP}/{@code BF.LOADCHUNK} copy and the memory limit all see every sub-filter.
  */
 class ScalingBloomCommandsTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     Path dataDir;
@@ -88,6 +94,16 @@ class ScalingBloomCommandsTest {
             assertThat(server.respExchange(
                             "BF.MADD fixed " + held.get(1) + " never-added " + held.get(2) + "\r\n", "full\r\n"))
                     .isEqualTo("*2\r\n:0\r\n-ERR non scaling filter is full\r\n");
+            assertThat(jedis.bfExists("fixed", "never-added")).isFalse();
+            // over HTTP a key the filter could not take is answered RETRY, by /add too: it was not recorded
+            for (String path : List.of("/checkthenadd", "/add")) {
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + server.httpPort() + path + "?ns=fixed&e=never-added"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(response.body()).as(path).isEqualTo("RETRY\n");
+            }
             assertThat(jedis.bfExists("fixed", "never-added")).isFalse();
             assertThat(server.respExchange("BF.INSERT made NONSCALING CAPACITY 2 ITEMS a b c d\r\n", "full\r\n"))
                     .startsWith("*3\r\n")
