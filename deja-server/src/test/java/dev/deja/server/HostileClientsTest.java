@@ -322,7 +322,8 @@ class HostileClientsTest {
         try (ServerProcess server = ServerProcess.startWithResp(
                 jvm, dataDir.resolve("data"), "--default-params", "capacity=1000,fpp=0.01")) {
             try (Socket admin = connect(server.respPort())) {
-                admin.getOutputStream().write("BF.RESERVE big 0.01 38000000 NONSCALING\r\n".getBytes(StandardCharsets.US_ASCII));
+                admin.getOutputStream()
+                        .write("BF.RESERVE big 0.01 38000000 NONSCALING\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertThat(readLine(admin.getInputStream())).isEqualTo("+OK");
             }
             List<Thread> senders = new ArrayList<>();
