@@ -26,6 +26,8 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
  * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
@@ -38,7 +40,7 @@ import org.apache.kafka.streams.query.Position;
  * changelog, as Kafka Streams' built-in stores do: Kafka Streams has no public way for a custom store to do it, and
  * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
  */
-final class ExactStateStore implements StateStore, SeenIds {
+final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte[]>, SeenIds {
 
     /** Hours the changelog keeps a batch beyond the window, as Kafka Streams keeps window-store changelogs a day. */
     static final long CHANGELOG_EXTRA_RETENTION_HOURS = 24;
@@ -193,9 +195,29 @@ final class ExactStateStore implements StateStore, SeenIds {
     }
 
     /**
-     * Writes the ids added since the last write to the store and to the changelog, and syncs the store's write-ahead
-     * log, so that the changelog offsets Kafka Streams checkpoints after a commit are held on disk. Kafka Streams
-     * commits its stores before it commits the producer's transaction or the input offsets.
+     * Writes the ids added since the last write to the store and to the changelog: Kafka Streams calls this as it
+     * prepares a commit, before the producer's transaction (exactly-once) or the input offsets (at-least-once) commit.
+     */
+    @Override
+    public void flushCache() {
+        writeUnwritten();
+    }
+
+    /** Drops the ids held in memory, unwritten (Kafka Streams calls this when it recycles a task). */
+    @Override
+    public void clearCache() {
+        dropUnwritten();
+    }
+
+    /** Forwards nothing on a flush: the store is no cache in front of a downstream processor. */
+    @Override
+    public boolean setFlushListener(CacheFlushListener<byte[], byte[]> listener, boolean sendOldValues) {
+        return false;
+    }
+
+    /**
+     * Writes any ids still in memory, and syncs the store's write-ahead log, so that the changelog offsets Kafka
+     * Streams checkpoints after this call are held on disk.
      */
     @Override
     public void commit(Map<TopicPartition, Long> changelogOffsets) {
@@ -205,9 +227,15 @@ final class ExactStateStore implements StateStore, SeenIds {
         }
     }
 
+    /**
+     * Closes the store. Ids still in memory are dropped, not written: a clean close has written them as the commit
+     * before it was prepared, and after a dirty one the records that brought them are processed again (the store
+     * object lives on, and is opened again, when Kafka Streams revives the task).
+     */
     @Override
     public void close() {
         open = false;
+        dropUnwritten();
         if (store != null) {
             // at rest in table files rather than in the write-ahead log: smaller, and read back faster
             store.flush();
@@ -243,6 +271,11 @@ final class ExactStateStore implements StateStore, SeenIds {
             });
             store().checkThenAddAll(keys, Arrays.copyOf(owners, keys.size()));
         }
+    }
+
+    private void dropUnwritten() {
+        unwritten.clear();
+        batch.drain();
     }
 
     /** Writes the new ids held in memory to the store, in one batch, and to the changelog, in one record. */
