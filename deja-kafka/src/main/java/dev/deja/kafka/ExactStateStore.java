@@ -82,6 +82,9 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private long nextMaintenance = Long.MIN_VALUE;
     private long oldestReadAt;
 
+    /** Bits of a sort key that hold an id's place in the batch: {@value ChangelogBatch#MAX_ENTRIES} places. */
+    private static final int PLACE_BITS = Integer.numberOfTrailingZeros(ChangelogBatch.MAX_ENTRIES);
+
     /** A new id's owner and the time it was dated at, until it is written. */
     private record Unwritten(long owner, long time) {}
 
@@ -122,6 +125,8 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
                     .window(window)
                     .clock(clock)
                     .fsync(FsyncPolicy.NO)
+                    // The changelog is the log: after a crash Kafka Streams restores from it what no checkpoint covers.
+                    .writeAheadLog(/* writeAheadLog= */ false)
                     .blockCacheBytes(BLOCK_CACHE_BYTES)
                     .memtableBytes(MEMTABLE_BYTES)
                     .open();
@@ -216,8 +221,11 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     }
 
     /**
-     * Writes any ids still in memory, and syncs the store's write-ahead log, so that the changelog offsets Kafka
-     * Streams checkpoints after this call are held on disk.
+     * Writes any ids still in memory and flushes the store's memtables to table files (it has no write-ahead log), so
+     * that the changelog offsets Kafka Streams checkpoints after this call are held on disk. Kafka Streams calls it
+     * before each checkpoint it writes: under at-least-once after each commit, under exactly-once only as a task is
+     * suspended or closed cleanly (after a crash there is no checkpoint, and Kafka Streams wipes the task's state and
+     * restores it from the changelog).
      */
     @Override
     public void commit(Map<TopicPartition, Long> changelogOffsets) {
@@ -283,11 +291,27 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         if (unwritten.isEmpty()) {
             return;
         }
-        List<byte[]> keys = new ArrayList<>(unwritten.size());
-        long[] owners = new long[unwritten.size()];
+        // Written in the order of the stored keys (RocksDB's bytewise order of the big-endian hash): each memtable
+        // insert then starts its skiplist search where the previous one ended, not at the top. The order is that of
+        // the hashes' top bits, a primitive sort: an id's place in the batch fills the low bits of its sort key.
+        int n = unwritten.size();
+        Hash128[] hashes = new Hash128[n];
+        long[] ownerAt = new long[n];
+        long[] order = new long[n];
+        int place = 0;
         for (Map.Entry<Hash128, Unwritten> e : unwritten.entrySet()) {
-            owners[keys.size()] = e.getValue().owner();
-            keys.add(key(e.getKey().high(), e.getKey().low()));
+            hashes[place] = e.getKey();
+            ownerAt[place] = e.getValue().owner();
+            order[place] = ((e.getKey().high() >>> PLACE_BITS) << PLACE_BITS | place) ^ Long.MIN_VALUE;
+            place++;
+        }
+        Arrays.sort(order);
+        List<byte[]> keys = new ArrayList<>(n);
+        long[] owners = new long[n];
+        for (int i = 0; i < n; i++) {
+            int at = (int) (order[i] & (ChangelogBatch.MAX_ENTRIES - 1));
+            owners[i] = ownerAt[at];
+            keys.add(key(hashes[at].high(), hashes[at].low()));
         }
         store().checkThenAddAll(keys, owners);
         unwritten.clear();
