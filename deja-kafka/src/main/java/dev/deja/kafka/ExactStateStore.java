@@ -245,7 +245,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         open = false;
         dropUnwritten();
         if (store != null) {
-            // at rest in table files rather than in the write-ahead log: smaller, and read back faster
+            // the store has no write-ahead log: what the memtables hold goes to table files before it closes
             store.flush();
             store.close();
             store = null;
