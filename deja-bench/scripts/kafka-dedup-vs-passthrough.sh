@@ -4,6 +4,7 @@
 # alternating rounds; prints each round's rate (records/s between 10% and 100% of the input, start-up excluded), the
 # median of the per-round ratios and the state on disk per id held (docs/BENCHMARKS.md, section "Kafka worker").
 # Usage: deja-bench/scripts/kafka-dedup-vs-passthrough.sh [records=1000000] [rounds=5] [partitions=4] [duplicate share=0.05]
+# DEJA_BENCH_STORES=exact runs only that store beside the pass-through (for a profile).
 # DEJA_BENCH_WORKER_FLAGS="-agentpath:...={app}.collapsed" adds JVM options to each worker (for a profiler).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

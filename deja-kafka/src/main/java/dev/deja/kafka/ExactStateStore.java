@@ -26,6 +26,8 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
  * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
@@ -38,7 +40,7 @@ import org.apache.kafka.streams.query.Position;
  * changelog, as Kafka Streams' built-in stores do: Kafka Streams has no public way for a custom store to do it, and
  * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
  */
-final class ExactStateStore implements StateStore, SeenIds {
+final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte[]>, SeenIds {
 
     /** Hours the changelog keeps a batch beyond the window, as Kafka Streams keeps window-store changelogs a day. */
     static final long CHANGELOG_EXTRA_RETENTION_HOURS = 24;
@@ -80,6 +82,9 @@ final class ExactStateStore implements StateStore, SeenIds {
     private long nextMaintenance = Long.MIN_VALUE;
     private long oldestReadAt;
 
+    /** Bits of a sort key that hold an id's place in the batch: {@value ChangelogBatch#MAX_ENTRIES} places. */
+    private static final int PLACE_BITS = Integer.numberOfTrailingZeros(ChangelogBatch.MAX_ENTRIES);
+
     /** A new id's owner and the time it was dated at, until it is written. */
     private record Unwritten(long owner, long time) {}
 
@@ -120,6 +125,8 @@ final class ExactStateStore implements StateStore, SeenIds {
                     .window(window)
                     .clock(clock)
                     .fsync(FsyncPolicy.NO)
+                    // The changelog is the log: after a crash Kafka Streams restores from it what no checkpoint covers.
+                    .writeAheadLog(/* writeAheadLog= */ false)
                     .blockCacheBytes(BLOCK_CACHE_BYTES)
                     .memtableBytes(MEMTABLE_BYTES)
                     .open();
@@ -193,9 +200,32 @@ final class ExactStateStore implements StateStore, SeenIds {
     }
 
     /**
-     * Writes the ids added since the last write to the store and to the changelog, and syncs the store's write-ahead
-     * log, so that the changelog offsets Kafka Streams checkpoints after a commit are held on disk. Kafka Streams
-     * commits its stores before it commits the producer's transaction or the input offsets.
+     * Writes the ids added since the last write to the store and to the changelog: Kafka Streams calls this as it
+     * prepares a commit, before the producer's transaction (exactly-once) or the input offsets (at-least-once) commit.
+     */
+    @Override
+    public void flushCache() {
+        writeUnwritten();
+    }
+
+    /** Drops the ids held in memory, unwritten (Kafka Streams calls this when it recycles a task). */
+    @Override
+    public void clearCache() {
+        dropUnwritten();
+    }
+
+    /** Forwards nothing on a flush: the store is no cache in front of a downstream processor. */
+    @Override
+    public boolean setFlushListener(CacheFlushListener<byte[], byte[]> listener, boolean sendOldValues) {
+        return false;
+    }
+
+    /**
+     * Writes any ids still in memory and flushes the store's memtables to table files (it has no write-ahead log), so
+     * that the changelog offsets Kafka Streams checkpoints after this call are held on disk. Kafka Streams calls it
+     * before each checkpoint it writes: under at-least-once after each commit, under exactly-once only as a task is
+     * suspended or closed cleanly (after a crash there is no checkpoint, and Kafka Streams wipes the task's state and
+     * restores it from the changelog).
      */
     @Override
     public void commit(Map<TopicPartition, Long> changelogOffsets) {
@@ -205,11 +235,17 @@ final class ExactStateStore implements StateStore, SeenIds {
         }
     }
 
+    /**
+     * Closes the store. Ids still in memory are dropped, not written: a clean close has written them as the commit
+     * before it was prepared, and after a dirty one the records that brought them are processed again (the store
+     * object lives on, and is opened again, when Kafka Streams revives the task).
+     */
     @Override
     public void close() {
         open = false;
+        dropUnwritten();
         if (store != null) {
-            // at rest in table files rather than in the write-ahead log: smaller, and read back faster
+            // the store has no write-ahead log: what the memtables hold goes to table files before it closes
             store.flush();
             store.close();
             store = null;
@@ -245,16 +281,37 @@ final class ExactStateStore implements StateStore, SeenIds {
         }
     }
 
+    private void dropUnwritten() {
+        unwritten.clear();
+        batch.drain();
+    }
+
     /** Writes the new ids held in memory to the store, in one batch, and to the changelog, in one record. */
     private void writeUnwritten() {
         if (unwritten.isEmpty()) {
             return;
         }
-        List<byte[]> keys = new ArrayList<>(unwritten.size());
-        long[] owners = new long[unwritten.size()];
+        // Written in the order of the stored keys (RocksDB's bytewise order of the big-endian hash): each memtable
+        // insert then starts its skiplist search where the previous one ended, not at the top. The order is that of
+        // the hashes' top bits, a primitive sort: an id's place in the batch fills the low bits of its sort key.
+        int n = unwritten.size();
+        Hash128[] hashes = new Hash128[n];
+        long[] ownerAt = new long[n];
+        long[] order = new long[n];
+        int place = 0;
         for (Map.Entry<Hash128, Unwritten> e : unwritten.entrySet()) {
-            owners[keys.size()] = e.getValue().owner();
-            keys.add(key(e.getKey().high(), e.getKey().low()));
+            hashes[place] = e.getKey();
+            ownerAt[place] = e.getValue().owner();
+            order[place] = ((e.getKey().high() >>> PLACE_BITS) << PLACE_BITS | place) ^ Long.MIN_VALUE;
+            place++;
+        }
+        Arrays.sort(order);
+        List<byte[]> keys = new ArrayList<>(n);
+        long[] owners = new long[n];
+        for (int i = 0; i < n; i++) {
+            int at = (int) (order[i] & (ChangelogBatch.MAX_ENTRIES - 1));
+            owners[i] = ownerAt[at];
+            keys.add(key(hashes[at].high(), hashes[at].low()));
         }
         store().checkThenAddAll(keys, owners);
         unwritten.clear();

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -76,6 +77,44 @@ class DedupBrokerTest {
         }
     }
 
+    /**
+     * What a task restores after a crash is the committed changelog, so every id of the committed output must be in
+     * it: the exact store's unwritten ids go into the same transaction as the records that brought them, not into the
+     * next one (which a crash would abort).
+     */
+    @Test
+    void theCommittedChangelogHoldsEveryIdOfTheCommittedOutput() throws Exception {
+        SharedBroker.createTopics(1, "held-in", "held-out");
+        int ids = 500;
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps())) {
+            for (int i = 0; i < ids; i++) {
+                producer.send(new ProducerRecord<>("held-in", "id-" + i, "v" + i))
+                        .get();
+            }
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        Dedup.builder(Serdes.String(), Serdes.String())
+                .id(IdSource.key())
+                .inputKeyedById(true)
+                .window(Duration.ofHours(1))
+                .build()
+                .apply(builder.stream("held-in"))
+                .to("held-out");
+        Properties props = streamsProps();
+        String changelog =
+                props.get(StreamsConfig.APPLICATION_ID_CONFIG) + "-" + Dedup.DEFAULT_STORE_NAME + "-changelog";
+        try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
+            streams.start();
+            assertThat(readCommitted("held-out", ids)).hasSize(ids);
+            // still running: nothing written at a close counts
+            int[] logged = {0};
+            for (byte[] batch : readCommittedBytes(changelog)) {
+                ChangelogBatch.read(batch, (high, low, owner, time) -> logged[0]++);
+            }
+            assertThat(logged[0]).isEqualTo(ids);
+        }
+    }
+
     private Properties streamsProps() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "dedup-broker-test-" + UUID.randomUUID());
@@ -116,6 +155,30 @@ class DedupBrokerTest {
                 var records = consumer.poll(Duration.ofMillis(250));
                 quietPolls = records.isEmpty() ? quietPolls + 1 : 0;
                 for (ConsumerRecord<String, String> r : records) {
+                    values.add(r.value());
+                }
+            }
+        }
+        return values;
+    }
+
+    /** The values of a topic's committed records, read until a second brings none. */
+    private static List<byte[]> readCommittedBytes(String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        List<byte[]> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            int quietPolls = 0;
+            while (quietPolls < 4) {
+                var records = consumer.poll(Duration.ofMillis(250));
+                quietPolls = records.isEmpty() ? quietPolls + 1 : 0;
+                for (ConsumerRecord<byte[], byte[]> r : records) {
                     values.add(r.value());
                 }
             }

@@ -51,7 +51,8 @@ import java.util.Optional;
  *
  * <p>Values are a few bytes ({@link StoredValue}); the RocksDB settings and why are in {@link Tuning}; a generation
  * that stops growing is compacted once into the last level ({@link Sealer}). Durability is RocksDB's write-ahead
- * log, synced per {@link FsyncPolicy}; {@link #checkpoint(Path)} writes a consistent copy that
+ * log, synced per {@link FsyncPolicy} (or, for a store built without that log, the table files its memtables are
+ * flushed to); {@link #checkpoint(Path)} writes a consistent copy that
  * {@link #restore(Path, Path)} turns into a new data directory. This class states the contract; the work is done by
  * the package-private {@link StoreEngine}.
  */
@@ -327,7 +328,8 @@ public final class ExactStore implements SeenSet {
 
     /**
      * Syncs the write-ahead log: every write that returned before this call is on disk when it returns, whatever
-     * the fsync policy (a server applies writes at once and syncs once for a group of them).
+     * the fsync policy (a server applies writes at once and syncs once for a group of them). A store without the log
+     * ({@link ExactStoreBuilder#writeAheadLog}) flushes its memtables to table files instead.
      *
      * @throws UncheckedIOException if the sync fails (a full or failing disk)
      */

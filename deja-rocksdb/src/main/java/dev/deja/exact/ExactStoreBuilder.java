@@ -42,6 +42,7 @@ public final class ExactStoreBuilder {
     private boolean refreshOnDuplicate;
     private boolean countDuplicates;
     private FsyncPolicy fsync = FsyncPolicy.EVERYSEC;
+    private boolean writeAheadLog = true;
     private boolean values;
     private int maxValueBytes = 512;
     private long blockCacheBytes = 256L << 20;
@@ -141,6 +142,18 @@ public final class ExactStoreBuilder {
         return this;
     }
 
+    /**
+     * Whether writes go through RocksDB's write-ahead log (default true). Without it a write is durable only once
+     * its memtable is in a table file: after {@link ExactStore#sync()} or {@link ExactStore#flush()}, at
+     * {@link ExactStore#close()}, or when RocksDB flushes a full memtable; a crash loses the rest. For a store whose
+     * writes are kept elsewhere too and replayed after a crash (a Kafka changelog), which saves writing each key
+     * twice. Not with {@link FsyncPolicy#ALWAYS}, which syncs that log at every write.
+     */
+    public ExactStoreBuilder writeAheadLog(boolean writeAheadLog) {
+        this.writeAheadLog = writeAheadLog;
+        return this;
+    }
+
     /** Bytes of RocksDB block cache, shared by all generations (default 256 MiB). */
     public ExactStoreBuilder blockCacheBytes(long bytes) {
         this.blockCacheBytes = Require.inRange("blockCacheBytes", bytes, MIN_BLOCK_CACHE_BYTES, Long.MAX_VALUE);
@@ -176,6 +189,9 @@ public final class ExactStoreBuilder {
         if (window == null && maxBytes == 0) {
             throw new IllegalArgumentException("at least one of window and maxBytes must be set");
         }
+        if (!writeAheadLog && fsync == FsyncPolicy.ALWAYS) {
+            throw new IllegalArgumentException("fsync always syncs the write-ahead log: it needs writeAheadLog(true)");
+        }
         if (minWindow != null && window != null && minWindow.compareTo(window) > 0) {
             throw new IllegalArgumentException(
                     "minWindow must be at most window (got " + minWindow + " > " + window + ")");
@@ -190,6 +206,7 @@ public final class ExactStoreBuilder {
                 refreshOnDuplicate,
                 countDuplicates,
                 fsync,
+                writeAheadLog,
                 values,
                 maxValueBytes,
                 blockCacheBytes,

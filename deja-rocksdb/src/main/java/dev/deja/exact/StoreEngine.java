@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.checks.Require;
+import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -81,7 +82,9 @@ final class StoreEngine {
         this.seenWrites = new SeenWrites(keys, options);
         this.keyUpdates = new KeyUpdates(keys);
         this.upkeep = new GenerationUpkeep(generations, guard, clock, health);
-        this.walSync = new WalSync(db, options.fsync(), guard, health, store);
+        // Without a write-ahead log there is no log to sync on a timer or at close.
+        this.walSync =
+                new WalSync(db, options.writeAheadLog() ? options.fsync() : FsyncPolicy.NO, guard, health, store);
         this.keyFilterFiles = new KeyFilterFiles(options.directory());
         this.filterLoader =
                 existing.stream().allMatch(g -> g.filter.complete()) ? null : new FilterLoader(db, existing, store);
@@ -219,9 +222,13 @@ final class StoreEngine {
         Checkpoints.write(database.db(), guard, target);
     }
 
-    /** Syncs the write-ahead log. */
+    /** Syncs the write-ahead log; without one, flushes the memtables to table files. */
     void sync() {
-        walSync.sync();
+        if (options.writeAheadLog()) {
+            walSync.sync();
+        } else {
+            flush();
+        }
     }
 
     /**

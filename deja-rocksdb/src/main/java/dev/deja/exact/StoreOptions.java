@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param refreshOnDuplicate whether a key seen again is kept for a new full window
  * @param countDuplicates    whether each key counts its duplicates
  * @param fsync              when the write-ahead log is synced
+ * @param writeAheadLog      whether writes go through RocksDB's write-ahead log
  * @param values             whether keys carry a value and an expiry (the key-value layout)
  * @param maxValueBytes      the largest value accepted
  * @param blockCacheBytes    the RocksDB block cache all generations share
@@ -33,6 +34,7 @@ record StoreOptions(
         boolean refreshOnDuplicate,
         boolean countDuplicates,
         FsyncPolicy fsync,
+        boolean writeAheadLog,
         boolean values,
         int maxValueBytes,
         long blockCacheBytes,

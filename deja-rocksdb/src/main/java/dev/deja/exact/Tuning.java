@@ -31,7 +31,7 @@ final class Tuning implements AutoCloseable {
     final WriteOptions writeOptions;
     final ReadOptions readOptions;
 
-    Tuning(long blockCacheBytes, long memtableBytes, FsyncPolicy fsync) {
+    Tuning(long blockCacheBytes, long memtableBytes, FsyncPolicy fsync, boolean writeAheadLog) {
         statistics = new Statistics();
         // Tickers (bytes flushed, compacted, written) are what the benchmarks and metrics read; per-operation
         // timers would cost a clock read per lookup on the hot path.
@@ -129,7 +129,9 @@ final class Tuning implements AutoCloseable {
                 .setLevel0SlowdownWritesTrigger(96)
                 .setLevel0StopWritesTrigger(128);
 
-        writeOptions = new WriteOptions().setSync(fsync == FsyncPolicy.ALWAYS);
+        // Without the write-ahead log (a store whose writes are replayed from elsewhere after a crash), a write is
+        // one memtable insert, and durable once its memtable is flushed ({@link StoreEngine#sync}).
+        writeOptions = new WriteOptions().setSync(fsync == FsyncPolicy.ALWAYS).setDisableWAL(!writeAheadLog);
         // Reads fill the block cache: the blocks a lookup reaches are those of duplicates, and a key that came
         // twice is the likeliest to come again. Checksums are verified on every block read (RocksDB's default,
         // set here so that no one turns it off): a damaged block must fail the lookup, never read as a miss.

@@ -41,10 +41,14 @@ public final class DedupVsPassThrough {
 
     private static final String INPUT = "bench-in";
     private static final String PASS = "pass";
-    /** The de-dup worker's stores, each measured against the pass-through (worker option --store). */
-    private static final List<String> STORES = List.of("exact", "window");
+    /**
+     * The de-dup worker's stores, each measured against the pass-through (worker option --store): both, or those
+     * the environment variable {@code DEJA_BENCH_STORES} lists (comma-separated), as a profiling run may want.
+     */
+    private static final List<String> STORES = stores(System.getenv("DEJA_BENCH_STORES"));
 
-    private static final List<String> MODES = List.of("exact", "window", PASS);
+    private static final List<String> MODES =
+            Stream.concat(STORES.stream(), Stream.of(PASS)).toList();
 
     private DedupVsPassThrough() {}
 
@@ -103,6 +107,17 @@ public final class DedupVsPassThrough {
         } finally {
             delete(work);
         }
+    }
+
+    private static List<String> stores(String listed) {
+        if (listed == null || listed.isBlank()) {
+            return List.of("exact", "window");
+        }
+        List<String> stores = List.of(listed.trim().toLowerCase(Locale.ROOT).split("\\s*,\\s*"));
+        if (!List.of("exact", "window").containsAll(stores)) {
+            throw new IllegalArgumentException("DEJA_BENCH_STORES lists exact and/or window, not " + listed);
+        }
+        return stores;
     }
 
     /** Produces the records, 16-byte random ids as keys and a 100-byte value, {@code share} of them copies. */

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,19 +93,29 @@ final class Worker implements AutoCloseable {
         return streams.state();
     }
 
+    /** What each of the application's stream threads runs now: its active and standby tasks. */
+    Set<ThreadMetadata> threads() {
+        return streams.metadataForLocalThreads();
+    }
+
     /** Waits until the application stops by itself (an error) or is closed; true if it failed. */
     boolean awaitEnd() throws InterruptedException {
         ended.await();
         return streams.state() == KafkaStreams.State.ERROR;
     }
 
-    /** Stops the application (committing what it has processed), then the endpoints and the metrics; once. */
+    /**
+     * Stops the application (committing what it has processed), then the endpoints and the metrics; once. The worker
+     * leaves the consumer group as it stops, so the others take its partitions over at once rather than after the
+     * group's session timeout.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        streams.close(CLOSE_TIMEOUT);
+        streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         if (http != null) {
             http.close();
         }
