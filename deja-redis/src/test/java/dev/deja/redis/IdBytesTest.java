@@ -52,7 +52,7 @@ class IdBytesTest {
     }
 
     @Test
-    void eightByteIdsAreTheHashsHighHalfStoredAsAnInteger() {
+    void eightByteIdsAreTheHashsHighHalfInDecimal() {
         try (RedisSeenSet seen = RedisSeenSet.builder()
                 .redis(redis.uri())
                 .prefix("fp")
