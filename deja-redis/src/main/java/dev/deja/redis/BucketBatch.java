@@ -47,12 +47,19 @@ final class BucketBatch {
     /**
      * Sorts the keys; every key is checked before anything is sent, so a refused batch changes nothing.
      *
+     * @param format     how keys are stored in their buckets
      * @param owners     one owner per key, or null for none
      * @param timestamps one timestamp per key (ms since the epoch), or null: then each is {@code nowMillis} and the
      *                   earlier buckets of the window are read as well
      */
     static BucketBatch of(
-            BucketLayout layout, ShardPlan plan, List<byte[]> keys, long[] owners, long[] timestamps, long nowMillis) {
+            BucketLayout layout,
+            Ids format,
+            ShardPlan plan,
+            List<byte[]> keys,
+            long[] owners,
+            long[] timestamps,
+            long nowMillis) {
         Require.sameLength(keys, owners);
         if (timestamps != null && timestamps.length != keys.size()) {
             throw new IllegalArgumentException("timestamps must have one entry per key (got " + timestamps.length
@@ -65,7 +72,7 @@ final class BucketBatch {
         for (int i = 0; i < n; i++) {
             byte[] key = Require.key(keys.get(i));
             Hash128 hash = Hash128.of(key);
-            ids[i] = Ids.field(key, hash);
+            ids[i] = format.field(key, hash);
             ownerBytes[i] = Ids.owner(owners == null ? 0 : owners[i]);
             long bucket = layout.bucket(timestamps == null ? nowMillis : timestamps[i]);
             byPlace.computeIfAbsent(new Place(bucket, layout.slice(hash)), p -> new ArrayList<>())

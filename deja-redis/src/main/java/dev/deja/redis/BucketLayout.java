@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
  * @param bucketMillis the length of a time bucket
  * @param windowMillis how long a key is held at least
  * @param slices       the number of buckets each time bucket is split into
+ * @param expectedEntries the entries a bucket holds at the expected rate
  */
-record BucketLayout(String prefix, long bucketMillis, long windowMillis, int slices) {
+record BucketLayout(String prefix, long bucketMillis, long windowMillis, int slices, long expectedEntries) {
 
     /** The time bucket of a timestamp (milliseconds since the epoch). */
     long bucket(long timestampMillis) {

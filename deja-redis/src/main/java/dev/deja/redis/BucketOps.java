@@ -44,7 +44,7 @@ final class BucketOps {
                 /* firstPart= */ 1,
                 (part, chunk) -> calls.send(
                         part.node(),
-                        () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                        () -> CHECK.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ false)),
                         reply -> heldElsewhere(batch, chunk, (List<?>) reply, out),
                         () -> {}));
         if (!calls.await(timeout)) {
@@ -61,7 +61,7 @@ final class BucketOps {
                 calls.send(
                         part.node(),
                         () -> CHECK_THEN_ADD.run(
-                                part.node(), part.buckets(), expireAt, ids(batch, open), owners(batch, open)),
+                                part.node(), part.buckets(), args(batch, open, expireAt, /* withOwners= */ true)),
                         reply -> answered(open, (List<?>) reply, out),
                         () -> {});
             }
@@ -81,7 +81,7 @@ final class BucketOps {
                 /* firstPart= */ 0,
                 (part, chunk) -> calls.send(
                         part.node(),
-                        () -> CHECK.run(part.node(), part.buckets(), ids(batch, chunk)),
+                        () -> CHECK.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ false)),
                         reply -> {
                             List<?> held = (List<?>) reply;
                             for (int j = 0; j < chunk.size(); j++) {
@@ -104,7 +104,7 @@ final class BucketOps {
                 /* firstPart= */ 0,
                 (part, chunk) -> calls.send(
                         part.node(),
-                        () -> FORGET.run(part.node(), part.buckets(), ids(batch, chunk), owners(batch, chunk)),
+                        () -> FORGET.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ true)),
                         reply -> {
                             for (Object index : (List<?>) reply) {
                                 out[chunk.get(((Long) index).intValue())] = true;
@@ -159,28 +159,23 @@ final class BucketOps {
                 out, calls.failedInstances(), unanswered, calls.describe(), calls.firstFailure());
     }
 
-    /** The keys' ids, 16 bytes each, one after the other. */
-    private static byte[] ids(BucketBatch batch, List<Integer> keys) {
-        byte[] out = new byte[16 * keys.size()];
-        for (int j = 0; j < keys.size(); j++) {
-            System.arraycopy(batch.ids[keys.get(j)], 0, out, 16 * j, 16);
+    /**
+     * A script's arguments: {@code first} if given, then the keys' ids, then (if {@code withOwners}) their owners in
+     * the same order.
+     */
+    private static byte[][] args(BucketBatch batch, List<Integer> keys, byte[] first, boolean withOwners) {
+        int n = keys.size();
+        int at = first == null ? 0 : 1;
+        byte[][] out = new byte[at + (withOwners ? 2 * n : n)][];
+        if (first != null) {
+            out[0] = first;
         }
-        return out;
-    }
-
-    /** The keys' owners, each a length byte then its bytes. */
-    private static byte[] owners(BucketBatch batch, List<Integer> keys) {
-        int length = 0;
-        for (int i : keys) {
-            length += 1 + batch.owners[i].length;
-        }
-        byte[] out = new byte[length];
-        int at = 0;
-        for (int i : keys) {
-            byte[] owner = batch.owners[i];
-            out[at++] = (byte) owner.length;
-            System.arraycopy(owner, 0, out, at, owner.length);
-            at += owner.length;
+        for (int j = 0; j < n; j++) {
+            int i = keys.get(j);
+            out[at + j] = batch.ids[i];
+            if (withOwners) {
+                out[at + n + j] = batch.owners[i];
+            }
         }
         return out;
     }

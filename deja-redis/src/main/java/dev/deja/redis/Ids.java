@@ -2,20 +2,39 @@ package dev.deja.redis;
 
 import dev.deja.hash.Hash128;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
- * How a key and an owner are written into a bucket, as Tapjoy's Redis design does: a key that is a textual UUID
- * (36 characters, either case) becomes its 16 bytes; any other key its 128-bit hash ({@link Hash128}), also 16 bytes.
- * An owner becomes its big-endian bytes without leading zeros, the empty string for none (docs/FORMAT.md section 7).
+ * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
+ * design stores them, a key that is a textual UUID (36 characters, either case) becomes its 16 bytes and any other
+ * key its 128-bit hash ({@link Hash128}), also 16 bytes: two keys share an id only if they share that hash. With
+ * 8-byte ids a key becomes the high 64 bits of its hash, written in decimal so that Redis keeps it in a bucket as an
+ * 8-byte integer: two keys of one bucket then share an id with probability 2^-64. An owner becomes its big-endian
+ * bytes without leading zeros, the empty string for none.
+ *
+ * @param bytes 16 or 8
  */
-final class Ids {
+record Ids(int bytes) {
+
+    /** Exact ids: a UUID's 16 bytes or a key's 128-bit hash. */
+    static final Ids EXACT = new Ids(16);
+
+    /** 64-bit fingerprints: the high half of a key's 128-bit hash. */
+    static final Ids FINGERPRINT = new Ids(8);
 
     private static final byte[] NO_OWNER = new byte[0];
 
-    private Ids() {}
+    Ids {
+        if (bytes != 16 && bytes != 8) {
+            throw new IllegalArgumentException("ids are 16 or 8 bytes (got " + bytes + ")");
+        }
+    }
 
-    /** The 16 bytes a key is stored as. */
-    static byte[] field(byte[] key, Hash128 hash) {
+    /** The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint. */
+    byte[] field(byte[] key, Hash128 hash) {
+        if (bytes == 8) {
+            return Long.toString(hash.high()).getBytes(StandardCharsets.US_ASCII);
+        }
         if (key.length == 36) {
             byte[] uuid = uuidBytes(key);
             if (uuid != null) {

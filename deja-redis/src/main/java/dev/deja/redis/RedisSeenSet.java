@@ -28,14 +28,19 @@ import java.util.concurrent.atomic.LongAdder;
  * bucketTime} more hash reads per key). A key recorded with a timestamp is found by calls with the same timestamp or
  * by calls without one inside the window.
  *
- * <p><b>What it may get wrong</b> ({@link #guarantee()}): nothing inside its window, as long as Redis keeps its data
- * ({@link #reliesOn()}). A key is held for at least the window after its timestamp and at most a bucket time more.
+ * <p><b>What it may get wrong</b> ({@link #guarantee()}): with 16-byte ids (the default), nothing inside its window,
+ * as long as Redis keeps its data ({@link #reliesOn()}). With 8-byte ids ({@link RedisSeenSetBuilder#idBytes(int)}),
+ * a new key is answered as held (a {@code DUPLICATE}, or a {@code RETRY} if the other key has the same owner) when its
+ * 64-bit fingerprint equals that of a key in a bucket it is looked for in: probability {@code m / 2^64} for {@code m}
+ * entries there ({@link #falseDuplicateProbability()}); {@code forget} may so erase the other key. A key is held for at
+ * least the window after its timestamp and at most a bucket time more.
  * Errors and timeouts are {@link RedisStoreException}s naming the instance; no key is answered {@code NEW} unless Redis
  * recorded it, and a batch that fails part way throws {@link BatchFailedException}, which says which keys were.
  */
 public final class RedisSeenSet implements SeenSet {
 
     private final BucketLayout layout;
+    private final Ids format;
     private final ShardPlan plan;
     private final Clients clients;
     private final BucketOps ops;
@@ -43,8 +48,9 @@ public final class RedisSeenSet implements SeenSet {
     private final LongAdder insertions = new LongAdder();
     private volatile boolean closed;
 
-    RedisSeenSet(BucketLayout layout, ShardPlan plan, Clients clients, InstantSource clock) {
+    RedisSeenSet(BucketLayout layout, Ids format, ShardPlan plan, Clients clients, InstantSource clock) {
         this.layout = layout;
+        this.format = format;
         this.plan = plan;
         this.clients = clients;
         this.clock = clock;
@@ -103,7 +109,7 @@ public final class RedisSeenSet implements SeenSet {
      */
     public boolean[] checkAll(List<byte[]> keys, long[] timestamps) {
         long now = open();
-        return ops.check(BucketBatch.of(layout, plan, keys, null, timestamps, now));
+        return ops.check(BucketBatch.of(layout, format, plan, keys, null, timestamps, now));
     }
 
     /**
@@ -117,7 +123,7 @@ public final class RedisSeenSet implements SeenSet {
      */
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners, long[] timestamps) {
         long now = open();
-        Verdict[] out = ops.checkThenAdd(BucketBatch.of(layout, plan, keys, owners, timestamps, now), now);
+        Verdict[] out = ops.checkThenAdd(BucketBatch.of(layout, format, plan, keys, owners, timestamps, now), now);
         for (Verdict v : out) {
             if (v == Verdict.NEW) {
                 insertions.increment();
@@ -133,13 +139,27 @@ public final class RedisSeenSet implements SeenSet {
      */
     public boolean[] forgetAll(List<byte[]> keys, long[] owners, long[] timestamps) {
         long now = open();
-        return ops.forget(BucketBatch.of(layout, plan, keys, owners, timestamps, now));
+        return ops.forget(BucketBatch.of(layout, format, plan, keys, owners, timestamps, now));
     }
 
-    /** {@link Guarantee#EXACT_WITHIN_WINDOW}, as long as Redis keeps what it acknowledged ({@link #reliesOn()}). */
+    /**
+     * With 16-byte ids {@link Guarantee#EXACT_WITHIN_WINDOW}; with 8-byte ids {@link Guarantee#NEVER_FALSE_NEW}, a
+     * new key answered as held with probability at most {@link #falseDuplicateProbability()}. Both as long as Redis
+     * keeps what it acknowledged ({@link #reliesOn()}).
+     */
     @Override
     public Guarantee guarantee() {
-        return Guarantee.EXACT_WITHIN_WINDOW;
+        return format.bytes() == 16 ? Guarantee.EXACT_WITHIN_WINDOW : Guarantee.NEVER_FALSE_NEW;
+    }
+
+    /**
+     * A bound on the probability that a new key recorded with its timestamp is answered as held although it never
+     * was: 0 for 16-byte ids (for keys other than UUIDs, unless two share their 128-bit hash); for 8-byte ids {@code
+     * m / 2^64}, {@code m} the larger of the entries a bucket holds at the expected rate and 512, the entries Redis
+     * keeps compact by default (a call without a timestamp looks in every bucket of the window: times their number).
+     */
+    public double falseDuplicateProbability() {
+        return format.bytes() == 16 ? 0 : Math.max(layout.expectedEntries(), 512) / 0x1p64;
     }
 
     /** What Redis must keep for {@link #guarantee()} to hold, in plain words. */

@@ -25,6 +25,7 @@ public final class RedisSeenSetBuilder {
     private int entriesPerBucket = 100;
     private int slices;
     private String prefix = "deja";
+    private Ids format = Ids.EXACT;
     private Duration timeout = Duration.ofSeconds(5);
     private InstantSource clock = InstantSource.system();
 
@@ -84,6 +85,18 @@ public final class RedisSeenSetBuilder {
         return this;
     }
 
+    /**
+     * How many bytes a key is stored under (default 16): 16 keeps a UUID's own bytes, or another key's 128-bit hash,
+     * and answers exactly within the window; 8 keeps a 64-bit fingerprint of the key's hash, which Redis stores as an
+     * integer in 9 bytes instead of 17, and answers a new key as held with probability {@code m / 2^64} for {@code m}
+     * entries in its bucket ({@link RedisSeenSet#falseDuplicateProbability()}). Both read only what they wrote: give
+     * a new {@link #prefix(String)} when changing it.
+     */
+    public RedisSeenSetBuilder idBytes(int bytes) {
+        this.format = new Ids(bytes);
+        return this;
+    }
+
     /** The first part of every bucket's name (default {@code deja}): one prefix per seen-set sharing a Redis. */
     public RedisSeenSetBuilder prefix(String prefix) {
         if (Require.nonNull("prefix", prefix).isEmpty() || prefix.contains("{") || prefix.contains("}")) {
@@ -123,13 +136,15 @@ public final class RedisSeenSetBuilder {
     public RedisSeenSet build() {
         Require.nonNull("shards", current);
         long bucketMillis = bucketTime != null ? bucketTime.toMillis() : Math.max(1, window.toMillis() / 4);
-        BucketLayout layout = new BucketLayout(prefix, bucketMillis, window.toMillis(), slicesToUse(bucketMillis));
+        int sliceCount = slicesToUse(bucketMillis);
+        long expectedEntries = (long) Math.ceil((double) expectedKeysPerSecond * bucketMillis / 1000.0 / sliceCount);
+        BucketLayout layout = new BucketLayout(prefix, bucketMillis, window.toMillis(), sliceCount, expectedEntries);
         Clients clients = new Clients(timeout);
         try {
             List<Node> now = open(clients, current);
             List<Node> before = previous == null ? now : open(clients, previous);
             long at = cutOver == null ? Long.MIN_VALUE : cutOver.toEpochMilli();
-            RedisSeenSet set = new RedisSeenSet(layout, new ShardPlan(before, at, now), clients, clock);
+            RedisSeenSet set = new RedisSeenSet(layout, format, new ShardPlan(before, at, now), clients, clock);
             set.preloadScripts();
             return set;
         } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,12 +26,14 @@ import picocli.CommandLine.Option;
  * De-duplication of random UUIDs on one Redis: {@link RedisSeenSet} (Tapjoy's design: binary ids in per-bucket
  * hashes, one Lua call per bucket per batch) beside the plain way, {@code SET <uuid> <owner> NX EX 86400} per id,
  * pipelined through the same Lettuce client in the same batches (without owners: {@code SET <uuid> 1 NX EX 86400}).
- * Each side reports its time, Redis's memory per id and Redis's CPU time per id ({@code INFO cpu}, user and system). Each round empties Redis ({@code FLUSHALL}), loads
+ * Each side reports its time, Redis's memory per id, Redis's CPU time per id ({@code INFO cpu}, user and system) and
+ * this JVM's CPU time per id (the client: encoding, Lettuce's I/O threads, JIT and GC). Each round empties Redis
+ * ({@code FLUSHALL}), loads
  * every id through one side and reads {@code used_memory} ({@code INFO memory}) before and after; the sides alternate,
  * the first swapped every other round. Owners are Kafka-style (partition 3, consecutive offsets from 81,418,110,694).
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.redis.RedisDedupRun --port P
- * [--keys 2000000] [--batch 500000] [--rounds 5] [--owners true|false] [--entries-per-bucket 100]}; {@code
+ * [--keys 2000000] [--batch 500000] [--rounds 5] [--owners true|false] [--entries-per-bucket 100] [--id-bytes 16|8]}; {@code
  * deja-bench/scripts/redis-dedup.sh} starts the Redis it measures.
  */
 @Command(name = "redis-dedup", mixinStandardHelpOptions = true)
@@ -61,7 +64,14 @@ public final class RedisDedupRun implements Runnable {
             description = "record each id under a Kafka-style owner (default ${DEFAULT-VALUE}); false: no owner")
     private boolean owners;
 
-    private record Result(double seconds, double bytesPerId, double redisCpuMicrosPerId) {}
+    @Option(
+            names = "--id-bytes",
+            defaultValue = "16",
+            description =
+                    "bytes each id is stored under: 16 (exact) or 8 (64-bit fingerprint) (default ${DEFAULT-VALUE})")
+    private int idBytes;
+
+    private record Result(double seconds, double bytesPerId, double redisCpuMicrosPerId, double clientCpuMicrosPerId) {}
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new RedisDedupRun()).execute(args));
@@ -78,16 +88,19 @@ public final class RedisDedupRun implements Runnable {
                         .bucketTime(Duration.ofMinutes(1))
                         .expectedKeysPerSecond(keys / 60)
                         .entriesPerBucket(entriesPerBucket)
+                        .idBytes(idBytes)
                         .timeout(Duration.ofSeconds(60))
                         .build()) {
             System.out.printf(
                     Locale.ROOT,
-                    "keys=%d batch=%d rounds=%d owners=%b entries-per-bucket=%d hash-max-listpack-entries=%s%n",
+                    "keys=%d batch=%d rounds=%d owners=%b entries-per-bucket=%d id-bytes=%d"
+                            + " hash-max-listpack-entries=%s%n",
                     keys,
                     batch,
                     rounds,
                     owners,
                     entriesPerBucket,
+                    idBytes,
                     admin.sync().configGet("hash-max-listpack-entries").get("hash-max-listpack-entries"));
             List<Double> ratios = new ArrayList<>();
             for (int round = 0; round < rounds + 1; round++) {
@@ -109,17 +122,20 @@ public final class RedisDedupRun implements Runnable {
                 String label = round == 0 ? "warm-up" : "round " + round;
                 System.out.printf(
                         Locale.ROOT,
-                        "%s: deja %.3f s (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id)  SET NX EX %.3f s"
-                                + " (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id)  rate ratio %.2fx%n",
+                        "%s: deja %.3f s (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id, client CPU %.2f us/id)"
+                                + "  SET NX EX %.3f s (%.0f ids/s, %.1f bytes/id, Redis CPU %.2f us/id, client CPU"
+                                + " %.2f us/id)  rate ratio %.2fx%n",
                         label,
                         deja.seconds(),
                         keys / deja.seconds(),
                         deja.bytesPerId(),
                         deja.redisCpuMicrosPerId(),
+                        deja.clientCpuMicrosPerId(),
                         plain.seconds(),
                         keys / plain.seconds(),
                         plain.bytesPerId(),
                         plain.redisCpuMicrosPerId(),
+                        plain.clientCpuMicrosPerId(),
                         plain.seconds() / deja.seconds());
                 if (round > 0) {
                     ratios.add(plain.seconds() / deja.seconds());
@@ -138,16 +154,18 @@ public final class RedisDedupRun implements Runnable {
         admin.sync().flushall();
         long before = usedMemory(admin);
         double cpuBefore = redisCpuSeconds(admin);
+        long clientBefore = clientCpuNanos();
         long start = System.nanoTime();
         load.run();
         double seconds = (System.nanoTime() - start) / 1e9;
+        long client = clientCpuNanos() - clientBefore;
         double cpu = redisCpuSeconds(admin) - cpuBefore;
         long after = usedMemory(admin);
         long held = admin.sync().dbsize();
         if (held == 0) {
             throw new IllegalStateException("nothing was stored");
         }
-        return new Result(seconds, (double) (after - before) / keys, cpu * 1e6 / keys);
+        return new Result(seconds, (double) (after - before) / keys, cpu * 1e6 / keys, client / 1e3 / keys);
     }
 
     private void dedupDeja(RedisSeenSet seen, List<String> ids) {
@@ -206,6 +224,12 @@ public final class RedisDedupRun implements Runnable {
             }
         }
         return total;
+    }
+
+    /** The CPU time this JVM has used, every thread (the client's encoding, Lettuce's I/O, the JIT, GC). */
+    private static long clientCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static long usedMemory(StatefulRedisConnection<String, String> admin) {
