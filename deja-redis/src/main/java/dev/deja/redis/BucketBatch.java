@@ -71,7 +71,7 @@ final class BucketBatch {
         Map<Place, List<Integer>> byPlace = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             byte[] key = Require.key(keys.get(i));
-            Hash128 hash = Hash128.of(key);
+            Hash128 hash = Ids.hash(key);
             ids[i] = format.field(key, hash);
             ownerBytes[i] = Ids.owner(owners == null ? 0 : owners[i]);
             long bucket = layout.bucket(timestamps == null ? nowMillis : timestamps[i]);

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
  * design stores them, a key that is a textual UUID (36 characters, either case) becomes its 16 bytes and any other
  * key its 128-bit hash ({@link Hash128}), also 16 bytes: two keys share an id only if they share that hash. With
- * 8-byte ids a key becomes the high 64 bits of its hash, written in decimal so that Redis keeps it in a bucket as an
+ * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
  * 8-byte integer: two keys of one bucket then share an id with probability 2^-64. An owner becomes its big-endian
  * bytes without leading zeros, the empty string for none.
  *
@@ -28,6 +28,20 @@ record Ids(int bytes) {
         if (bytes != 16 && bytes != 8) {
             throw new IllegalArgumentException("ids are 16 or 8 bytes (got " + bytes + ")");
         }
+    }
+
+    /**
+     * The hash a key is placed (its slice) and fingerprinted by: for a textual UUID, the hash of its 16 bytes, so that
+     * its upper- and lower-case spellings are one key in every respect; for any other key, the hash of its bytes.
+     */
+    static Hash128 hash(byte[] key) {
+        if (key.length == 36) {
+            byte[] uuid = uuidBytes(key);
+            if (uuid != null) {
+                return Hash128.of(uuid);
+            }
+        }
+        return Hash128.of(key);
     }
 
     /** The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint. */

@@ -7,10 +7,12 @@ import dev.deja.hash.Hash128;
 import dev.deja.redis.testing.RedisServer;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.Verdict;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,14 +63,20 @@ class IdBytesTest {
                 .slices(1)
                 .idBytes(8)
                 .build()) {
-            byte[] key = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+            UUID uuid = UUID.randomUUID();
+            byte[] key = uuid.toString().getBytes(StandardCharsets.US_ASCII);
             long ts = System.currentTimeMillis();
             assertThat(seen.checkThenAddAll(List.of(key), new long[] {3}, new long[] {ts}))
                     .containsExactly(Verdict.NEW);
             String bucket = "fp:{0}:" + ts / 60_000;
             assertThat(redis.cli("object", "encoding", bucket)).isEqualTo("listpack");
             assertThat(redis.cli("hkeys", bucket))
-                    .isEqualTo(Long.toString(Hash128.of(key).high()));
+                    .as("a UUID's fingerprint is the hash of its 16 bytes")
+                    .isEqualTo(Long.toString(Hash128.of(ByteBuffer.allocate(16)
+                                    .putLong(uuid.getMostSignificantBits())
+                                    .putLong(uuid.getLeastSignificantBits())
+                                    .array())
+                            .high()));
             assertThat(seen.checkThenAddAll(List.of(key), new long[] {3}, new long[] {ts}))
                     .containsExactly(Verdict.RETRY);
             assertThat(seen.checkThenAddAll(List.of(key), new long[] {4}, new long[] {ts}))
@@ -112,6 +120,23 @@ class IdBytesTest {
                 assertThat(seen.forgetAll(keys, others)).containsOnly(false);
                 assertThat(seen.forgetAll(keys, EDGE_OWNERS)).containsOnly(true);
                 assertThat(seen.checkAll(keys)).containsOnly(false);
+            }
+        }
+    }
+
+    @Test
+    void aUuidInUpperAndLowerCaseIsOneKeyUnderBothIdWidths() {
+        for (int idBytes : new int[] {16, 8}) {
+            try (RedisSeenSet seen = store("case" + idBytes, idBytes)) {
+                for (int i = 0; i < 50; i++) {
+                    String uuid = UUID.randomUUID().toString();
+                    assertThat(seen.checkThenAdd(bytes(uuid), 5)).isEqualTo(Verdict.NEW);
+                    assertThat(seen.checkThenAdd(bytes(uuid.toUpperCase(Locale.ROOT)), 5))
+                            .as("%s in upper case, %d-byte ids", uuid, idBytes)
+                            .isEqualTo(Verdict.RETRY);
+                    assertThat(seen.checkThenAdd(bytes(uuid.toUpperCase(Locale.ROOT)), 6))
+                            .isEqualTo(Verdict.DUPLICATE);
+                }
             }
         }
     }
