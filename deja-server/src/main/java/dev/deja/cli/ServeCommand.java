@@ -252,9 +252,9 @@ final class ServeCommand implements Callable<Integer> {
             names = "--io-threads",
             paramLabel = "N",
             defaultValue = "0",
-            description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
-                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md, section Server"
-                    + " settings)."
+            description = "Network threads (event loops); 0 means one per core but one (at least one), which leaves"
+                    + " a core to the journal, the garbage collector and clients on the same machine, whose turns on a"
+                    + " loop's core would delay its replies (docs/BENCHMARKS.md, section Server settings)."
                     + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 

@@ -77,9 +77,12 @@ public final class DejaServer implements AutoCloseable {
         EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, transport.ioHandlers());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), transport.ioHandlers());
         if (transport == Transport.NIO && config.transport() == Transport.AUTO) {
-            log.info("network transport: nio (epoll is not available here: {})", Transport.epollUnavailability());
+            log.info(
+                    "network transport: nio (epoll is not available here: {}); event loops: {}",
+                    Transport.epollUnavailability(),
+                    ioThreads(config));
         } else {
-            log.info("network transport: {}, {} event loops", transport, ioThreads(config));
+            log.info("network transport: {}; event loops: {}", transport, ioThreads(config));
         }
         Channel http = null;
         Channel resp = null;
@@ -114,15 +117,22 @@ public final class DejaServer implements AutoCloseable {
         return new DejaServer(context, transport, acceptors, workers, http, resp);
     }
 
-    /**
-     * One event loop per core unless configured, not Netty's default of two: loops beyond the cores only contend
-     * for them and for each namespace's lock, while one per core lets exact namespaces, whose RocksDB writes run on
-     * the loops, use every core (docs/BENCHMARKS.md, section Server settings).
-     */
     private static int ioThreads(ServerConfig config) {
         return config.ioThreads() > 0
                 ? config.ioThreads()
-                : Runtime.getRuntime().availableProcessors();
+                : defaultIoThreads(Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The event loops unless configured: one per core but one, and at least one; not Netty's default of two per
+     * core. A loop runs each of its connections' requests from the read to the reply's write, so when another
+     * thread takes its core (the journal's background work, the garbage collector, a client on the same machine)
+     * every reply of that loop's turn waits. A core left to them keeps the loops from taking turns with them; loops
+     * beyond that only contend for the cores and for each namespace's lock (docs/BENCHMARKS.md, section Server
+     * settings).
+     */
+    static int defaultIoThreads(int cores) {
+        return Math.max(1, cores - 1);
     }
 
     private static boolean enabled(ServerConfig config, int port) {

@@ -40,7 +40,7 @@ import java.util.Objects;
  * @param requestMemory           bytes every connection together may hold in requests not yet executed, beyond
  *                                each one's {@link RequestMemory#PER_CONNECTION_ALLOWANCE}; 0 for
  *                                {@link #defaultRequestMemory}
- * @param ioThreads               Netty event loop threads; 0 means one per core
+ * @param ioThreads               Netty event loop threads; 0 means one per core but one, at least one
  * @param transport               the event loops' socket layer: epoll, NIO, or {@link Transport#AUTO} for epoll where
  *                                it is available
  */

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The server on each socket layer this machine has: chosen as configured, and serving both protocols alike. */
+/**
+ * The network layer: the server on each socket layer this machine has, chosen as configured and serving both
+ * protocols alike, and its number of event loops.
+ */
 class TransportTest {
 
     @TempDir
@@ -61,6 +64,13 @@ class TransportTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("the epoll transport is not available here");
         }
+    }
+
+    @Test
+    void theEventLoopsLeaveACoreToTheRestOfTheMachine() {
+        assertThat(DejaServer.defaultIoThreads(1)).isEqualTo(1);
+        assertThat(DejaServer.defaultIoThreads(2)).isEqualTo(1);
+        assertThat(DejaServer.defaultIoThreads(8)).isEqualTo(7);
     }
 
     @Test
