@@ -11,8 +11,7 @@ import java.util.Locale;
 
 /**
  * The socket layer the event loops run on. Linux's epoll through Netty's native transport reads and writes the
- * sockets without the JDK's NIO selector and its bookkeeping per ready key, and wakes a loop with an eventfd rather
- * than NIO's pipe; NIO runs everywhere a JVM does. {@link #AUTO}, the default, takes epoll where Netty's native
+ * sockets without the JDK's NIO selector and its bookkeeping per ready key; NIO runs everywhere a JVM does. {@link #AUTO}, the default, takes epoll where Netty's native
  * library loads (Linux on x86_64) and NIO elsewhere.
  */
 public enum Transport {
