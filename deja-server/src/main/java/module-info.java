@@ -16,6 +16,8 @@ module dev.deja.server {
     requires io.netty.common;
     requires io.netty.handler;
     requires io.netty.transport;
+    // the epoll transport (Transport); its native library is loaded from the class path where it runs
+    requires io.netty.transport.classes.epoll;
     requires java.management;
     // the machine's physical memory, which bounds the default memory budget of namespaces (MemoryBudget)
     requires jdk.management;

@@ -7,6 +7,7 @@ import dev.deja.namespace.NamespaceSpec;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
+import dev.deja.server.Transport;
 import dev.deja.text.Units;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
@@ -251,11 +252,20 @@ final class ServeCommand implements Callable<Integer> {
             names = "--io-threads",
             paramLabel = "N",
             defaultValue = "0",
-            description = "Network threads (event loops); 0 means one per core. On a machine of few cores shared with"
-                    + " busy clients, 1 can answer unpipelined requests faster (docs/BENCHMARKS.md, section Server"
-                    + " settings)."
+            description = "Network threads (event loops); 0 means one per core but one (at least one), which leaves"
+                    + " a core to the journal, the garbage collector and clients on the same machine, whose turns on a"
+                    + " loop's core would delay its replies (docs/BENCHMARKS.md, section Server settings)."
                     + " Default: ${DEFAULT-VALUE}.")
     int ioThreads;
+
+    @Option(
+            names = "--transport",
+            paramLabel = "NAME",
+            defaultValue = "auto",
+            description = "The event loops' socket layer: epoll (Linux's, through Netty's native library), nio (the"
+                    + " JDK's, anywhere), or auto for epoll where its library loads and nio elsewhere; the start says"
+                    + " which runs. Default: ${DEFAULT-VALUE}.")
+    String transport;
 
     @Option(
             names = "--memory-limit",
@@ -344,6 +354,10 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  RESP on " + bind + ":" + server.respPort() + "  (try: redis-cli -p " + server.respPort()
                     + " BF.ADD default hello)");
         }
+        out.println("  network: " + server.transport()
+                + (server.transport() == Transport.NIO && serverConfig.transport() == Transport.AUTO
+                        ? " (epoll is not available here: " + Transport.epollUnavailability() + ")"
+                        : ""));
         // said, since a JVM started by hand rather than by ./deja lacks the module and runs the slower test
         out.println(
                 BloomFilter.vectorLookups()
@@ -398,6 +412,7 @@ final class ServeCommand implements Callable<Integer> {
                     .idleTimeoutSeconds(idleTimeout)
                     .respIdleTimeoutSeconds(respIdleTimeout)
                     .ioThreads(ioThreads)
+                    .transport(transport)
                     .memoryLimit(sizeOrAuto(memoryLimit))
                     .nativeMemoryLimit(sizeOrAuto(nativeMemoryLimit))
                     .maxNamespaces(maxNamespaces)

@@ -12,9 +12,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -37,11 +35,18 @@ public final class DejaServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Channel http;
     private final Channel resp;
+    private final Transport transport;
     private boolean closed;
 
     private DejaServer(
-            ServerContext context, EventLoopGroup acceptors, EventLoopGroup workers, Channel http, Channel resp) {
+            ServerContext context,
+            Transport transport,
+            EventLoopGroup acceptors,
+            EventLoopGroup workers,
+            Channel http,
+            Channel resp) {
         this.context = context;
+        this.transport = transport;
         this.acceptors = acceptors;
         this.workers = workers;
         this.http = http;
@@ -50,6 +55,8 @@ public final class DejaServer implements AutoCloseable {
 
     /** Recovers the namespaces from the data dir and binds the enabled front ends. */
     public static DejaServer start(ServerConfig config) throws IOException, InterruptedException {
+        // refused before the namespaces load: an unavailable transport asked for by name is a configuration error
+        Transport transport = config.transport().resolve();
         NamespaceRegistry namespaces = NamespaceRegistry.builder(config.dataDir())
                 .kinds(config.kinds())
                 .defaultSpec(config.defaultSpec())
@@ -67,16 +74,36 @@ public final class DejaServer implements AutoCloseable {
                 new ServerMetrics(namespaces, () -> httpConnections.open() + respConnections.open(), requestMemory),
                 requestMemory,
                 StatusSampler.start(namespaces, config.dataDir()));
-        EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), NioIoHandler.newFactory());
+        EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, transport.ioHandlers());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(ioThreads(config), transport.ioHandlers());
+        if (transport == Transport.NIO && config.transport() == Transport.AUTO) {
+            log.info(
+                    "network transport: nio (epoll is not available here: {}); event loops: {}",
+                    Transport.epollUnavailability(),
+                    ioThreads(config));
+        } else {
+            log.info("network transport: {}; event loops: {}", transport, ioThreads(config));
+        }
         Channel http = null;
         Channel resp = null;
         try {
             if (enabled(config, config.httpPort())) {
-                http = bind(config, config.httpPort(), acceptors, workers, new HttpFrontEnd(context, httpConnections));
+                http = bind(
+                        config,
+                        transport,
+                        config.httpPort(),
+                        acceptors,
+                        workers,
+                        new HttpFrontEnd(context, httpConnections));
             }
             if (enabled(config, config.respPort())) {
-                resp = bind(config, config.respPort(), acceptors, workers, new RespFrontEnd(context, respConnections));
+                resp = bind(
+                        config,
+                        transport,
+                        config.respPort(),
+                        acceptors,
+                        workers,
+                        new RespFrontEnd(context, respConnections));
             }
         } catch (RuntimeException | InterruptedException e) {
             // the loops stop before the namespaces close, as in close(); waited for without throwing, so that the
@@ -87,18 +114,25 @@ public final class DejaServer implements AutoCloseable {
             namespaces.close();
             throw e;
         }
-        return new DejaServer(context, acceptors, workers, http, resp);
+        return new DejaServer(context, transport, acceptors, workers, http, resp);
     }
 
-    /**
-     * One event loop per core unless configured, not Netty's default of two: loops beyond the cores only contend
-     * for them and for each namespace's lock, while one per core lets exact namespaces, whose RocksDB writes run on
-     * the loops, use every core (docs/BENCHMARKS.md, section Server settings).
-     */
     private static int ioThreads(ServerConfig config) {
         return config.ioThreads() > 0
                 ? config.ioThreads()
-                : Runtime.getRuntime().availableProcessors();
+                : defaultIoThreads(Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The event loops unless configured: one per core but one, and at least one; not Netty's default of two per
+     * core. A loop runs each of its connections' requests from the read to the reply's write, so when another
+     * thread takes its core (the journal's background work, the garbage collector, a client on the same machine)
+     * every reply of that loop's turn waits. A core left to them keeps the loops from taking turns with them; loops
+     * beyond that only contend for the cores and for each namespace's lock (docs/BENCHMARKS.md, section Server
+     * settings).
+     */
+    static int defaultIoThreads(int cores) {
+        return Math.max(1, cores - 1);
     }
 
     private static boolean enabled(ServerConfig config, int port) {
@@ -107,6 +141,7 @@ public final class DejaServer implements AutoCloseable {
 
     private static Channel bind(
             ServerConfig config,
+            Transport transport,
             int port,
             EventLoopGroup acceptors,
             EventLoopGroup workers,
@@ -114,7 +149,7 @@ public final class DejaServer implements AutoCloseable {
             throws InterruptedException {
         return new ServerBootstrap()
                 .group(acceptors, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // replies beyond the high mark pause reading from that client (PipelinedHandler), which bounds what
@@ -134,6 +169,11 @@ public final class DejaServer implements AutoCloseable {
     /** The bound RESP port, or -1 when RESP is disabled. */
     public int respPort() {
         return resp == null ? -1 : ((InetSocketAddress) resp.localAddress()).getPort();
+    }
+
+    /** The socket layer the event loops run on: {@link Transport#EPOLL} or {@link Transport#NIO}. */
+    public Transport transport() {
+        return transport;
     }
 
     /** The namespaces, configuration and metrics. */

@@ -40,7 +40,9 @@ import java.util.Objects;
  * @param requestMemory           bytes every connection together may hold in requests not yet executed, beyond
  *                                each one's {@link RequestMemory#PER_CONNECTION_ALLOWANCE}; 0 for
  *                                {@link #defaultRequestMemory}
- * @param ioThreads               Netty event loop threads; 0 means one per core
+ * @param ioThreads               Netty event loop threads; 0 means one per core but one, at least one
+ * @param transport               the event loops' socket layer: epoll, NIO, or {@link Transport#AUTO} for epoll where
+ *                                it is available
  */
 public record ServerConfig(
         Path dataDir,
@@ -67,6 +69,7 @@ public record ServerConfig(
         int requestTimeoutSeconds,
         long requestMemory,
         int ioThreads,
+        Transport transport,
         long memoryLimit,
         long nativeMemoryLimit,
         int maxNamespaces) {
@@ -133,6 +136,7 @@ public record ServerConfig(
         kinds.get(kvSpec.kind()).parameters(kvSpec.parameters());
         Namespace.checkName(kvNamespace);
         atLeast("ioThreads", ioThreads, 0);
+        Objects.requireNonNull(transport, "transport");
         atLeast("maxNamespaces", maxNamespaces, 1);
         new NamespaceLimits(memoryLimit, nativeMemoryLimit, maxNamespaces); // validates the limits
         long heap = Runtime.getRuntime().maxMemory();
@@ -236,6 +240,7 @@ public record ServerConfig(
         private int requestTimeoutSeconds = 30;
         private long requestMemory;
         private int ioThreads;
+        private Transport transport = Transport.AUTO;
         private long memoryLimit;
         private long nativeMemoryLimit;
         private int maxNamespaces = NamespaceLimits.DEFAULT_COUNT;
@@ -372,6 +377,16 @@ public record ServerConfig(
             return this;
         }
 
+        public Builder transport(Transport transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        /** The transport by name: {@code auto}, {@code epoll} or {@code nio}. */
+        public Builder transport(String transport) {
+            return transport(Transport.parse(transport));
+        }
+
         /** Bytes of heap the namespaces may reserve together; 0 for three quarters of the maximum heap. */
         public Builder memoryLimit(long memoryLimit) {
             this.memoryLimit = memoryLimit;
@@ -415,6 +430,7 @@ public record ServerConfig(
                     requestTimeoutSeconds,
                     requestMemory,
                     ioThreads,
+                    transport,
                     memoryLimit,
                     nativeMemoryLimit,
                     maxNamespaces);

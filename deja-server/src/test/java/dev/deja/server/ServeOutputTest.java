@@ -1,6 +1,7 @@
 package dev.deja.server;
 
 import dev.deja.bloom.BloomFilter;
+import io.netty.channel.epoll.Epoll;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,13 @@ class ServeOutputTest {
 
     @TempDir
     Path dataDir;
+
+    @Test
+    void theStartSaysWhichNetworkTransportRuns() throws Exception {
+        try (ServerProcess server = ServerProcess.start(dataDir, SMALL)) {
+            server.awaitOutput("network: " + (Epoll.isAvailable() ? "epoll" : "nio (epoll is not available here: "));
+        }
+    }
 
     @Test
     void theStartSaysWhetherBloomLookupsUseVectors() throws Exception {
