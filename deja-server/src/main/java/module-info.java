@@ -6,6 +6,7 @@
 @SuppressWarnings("requires-automatic") // Micrometer ships no module descriptor; its manifest names its modules
 module dev.deja.server {
     requires dev.deja.core;
+    requires dev.deja.options;
     requires dev.deja.rocksdb;
     requires com.fasterxml.jackson.databind;
     requires info.picocli;

@@ -4,6 +4,7 @@ import dev.deja.bloom.BloomFilter;
 import dev.deja.namespace.NamespaceException;
 import dev.deja.namespace.NamespaceLimits;
 import dev.deja.namespace.NamespaceSpec;
+import dev.deja.options.LayeredDefaults;
 import dev.deja.server.DejaServer;
 import dev.deja.server.ServerConfig;
 import dev.deja.server.ServerContext;
@@ -62,7 +63,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** The command, its options layered over {@code environment}. */
     ServeCommand(Map<String, String> environment) {
-        this.defaults = new LayeredDefaults(() -> spec, () -> config, environment);
+        this.defaults = new LayeredDefaults("DEJA_", () -> spec, () -> config, environment);
     }
 
     @Option(

@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.options.LayeredDefaults;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

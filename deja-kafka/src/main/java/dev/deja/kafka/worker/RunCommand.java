@@ -4,6 +4,7 @@ import dev.deja.kafka.Dedup;
 import dev.deja.kafka.IdSource;
 import dev.deja.kafka.StoreKind;
 import dev.deja.kafka.WindowClock;
+import dev.deja.options.LayeredDefaults;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class RunCommand implements Callable<Integer> {
     final LayeredDefaults defaults;
 
     RunCommand(Map<String, String> environment) {
-        this.defaults = new LayeredDefaults(() -> spec, () -> config, environment);
+        this.defaults = new LayeredDefaults("DEJA_KAFKA_", () -> spec, () -> config, environment);
     }
 
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file of option values (window=24h).")

@@ -102,6 +102,27 @@ class RunCommandTest {
     }
 
     @Test
+    void theConfigFileMayBeNamedByTheEnvironmentAndABadValueSaysWhereItCameFrom() throws IOException {
+        Path config = Files.writeString(dir.resolve("kafka.properties"), "window=3h\n");
+        WorkerSettings fromFile = settings(
+                Map.of("DEJA_KAFKA_CONFIG", config.toString()), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        assertThat(fromFile.window()).isEqualTo(Duration.ofHours(3));
+        assertThat(execute(
+                        Map.of("DEJA_KAFKA_PASS_THROUGH", "maybe"),
+                        "run",
+                        "--bootstrap",
+                        "k:1",
+                        "--input",
+                        "a",
+                        "--output",
+                        "b"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("'maybe' is not a boolean")
+                .contains("given as the environment variable DEJA_KAFKA_PASS_THROUGH");
+    }
+
+    @Test
     void aConfigFileKeyThatNamesNoOptionIsRefused() throws IOException {
         Path config = Files.writeString(dir.resolve("kafka.properties"), "windw=3h\n");
         assertThat(execute(

@@ -1,4 +1,4 @@
-package dev.deja.cli;
+package dev.deja.options;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,21 +16,23 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The values a command's options take when the command line does not give them: first an environment variable
- * ({@code DEJA_} and the option's name in upper case with underscores: {@code --http-port} is
- * {@code DEJA_HTTP_PORT}), then a key of the config file (the option's name without the dashes:
- * {@code http-port=8889}), whose path is {@code --config} or {@code DEJA_CONFIG}; with neither, picocli falls back to
- * the option's own default. picocli asks for them after it has read the command line, and only for the options it
- * did not find there, so the command line wins over the environment, which wins over the file.
+ * The values a command's options take when the command line does not give them: first an environment variable (the
+ * command's prefix, {@code DEJA_} for {@code deja serve}, and the option's name in upper case with underscores:
+ * {@code --http-port} is {@code DEJA_HTTP_PORT}), then a key of the config file (the option's name without the
+ * dashes: {@code http-port=8889}), whose path is {@code --config} or the prefix's {@code CONFIG} variable
+ * ({@code DEJA_CONFIG}); with neither, picocli falls back to the option's own default. picocli asks for them after it
+ * has read the command line, and only for the options it did not find there, so the command line wins over the
+ * environment, which wins over the file.
  *
  * <p>A value is checked here as the option's type would convert it, so that an error names where the value came
  * from ({@link #givenAs}); a file that cannot be read, or that has a key no option is named, is an error too.
  */
-final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
+public final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
 
     private static final String CONFIG_OPTION = "--config";
-    private static final String CONFIG_VARIABLE = "DEJA_CONFIG";
 
+    private final String prefix;
+    private final String configVariable;
     private final Supplier<CommandSpec> command;
     private final Supplier<Path> configOption;
     private final Map<String, String> environment;
@@ -40,9 +42,15 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
 
     /**
      * Defaults for {@code command}, whose {@code --config} value, once parsed, {@code configOption} gives (null when
-     * it was not given), read from {@code environment}.
+     * it was not given), read from {@code environment}'s variables that start with {@code prefix} ({@code DEJA_}).
      */
-    LayeredDefaults(Supplier<CommandSpec> command, Supplier<Path> configOption, Map<String, String> environment) {
+    public LayeredDefaults(
+            String prefix,
+            Supplier<CommandSpec> command,
+            Supplier<Path> configOption,
+            Map<String, String> environment) {
+        this.prefix = prefix;
+        this.configVariable = prefix + "CONFIG";
         this.command = command;
         this.configOption = configOption;
         this.environment = environment;
@@ -55,10 +63,10 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
         }
         String name = option.longestName();
         if (name.equals(CONFIG_OPTION)) {
-            return nonBlank(environment.get(CONFIG_VARIABLE));
+            return nonBlank(environment.get(configVariable));
         }
         String key = name.substring(2);
-        String variable = "DEJA_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+        String variable = prefix + key.toUpperCase(Locale.ROOT).replace('-', '_');
         String value = environment.get(variable);
         String source = "the environment variable " + variable;
         if (value == null) {
@@ -75,7 +83,7 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
     }
 
     /** Where an option not on the command line took its value, as " (given as ...)", or nothing. */
-    String givenAs(String option) {
+    public String givenAs(String option) {
         String source = sources.get(option);
         return source == null ? "" : " (given as " + source + ")";
     }
@@ -86,7 +94,7 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
             return file;
         }
         Path given = configOption.get();
-        String fromEnvironment = nonBlank(environment.get(CONFIG_VARIABLE));
+        String fromEnvironment = nonBlank(environment.get(configVariable));
         filePath = given != null ? given : fromEnvironment != null ? Path.of(fromEnvironment) : null;
         if (filePath == null) {
             return null;
@@ -97,7 +105,7 @@ final class LayeredDefaults implements CommandLine.IDefaultValueProvider {
         } catch (IOException | IllegalArgumentException e) {
             // IllegalArgumentException: a malformed \\uXXXX escape in the file
             throw error(
-                    "cannot read the config file " + filePath + " (" + (given != null ? CONFIG_OPTION : CONFIG_VARIABLE)
+                    "cannot read the config file " + filePath + " (" + (given != null ? CONFIG_OPTION : configVariable)
                             + "): " + (e instanceof NoSuchFileException ? "no such file" : e.toString()));
         }
         for (String key : properties.stringPropertyNames()) {
