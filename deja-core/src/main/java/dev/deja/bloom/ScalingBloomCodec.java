@@ -1,7 +1,6 @@
 package dev.deja.bloom;
 
 import dev.deja.hash.Hash128;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -87,19 +86,14 @@ final class ScalingBloomCodec {
     /** One sub-filter, its shape checked against the one its position implies before its bits are allocated. */
     private static BloomFilter readFilter(InputStream in, int index, int count, BloomFilter expected)
             throws IOException {
-        try {
-            return BloomFilter.readFrom(in, (layout, bits, hashes) -> {
-                if (layout != expected.layout() || bits != expected.bits() || hashes != expected.hashes()) {
-                    throw new IOException("scaling bloom filter's sub-filter " + index + " has bits=" + bits
-                            + ", hashes=" + hashes + " (" + layout + "); the header implies bits=" + expected.bits()
-                            + ", hashes=" + expected.hashes() + " (" + expected.layout() + ")");
-                }
-            });
-        } catch (EOFException e) {
-            EOFException here = new EOFException("truncated scaling bloom filter: sub-filter " + index + " of " + count
-                    + " is cut short (" + e.getMessage() + ")");
-            here.initCause(e);
-            throw here;
-        }
+        return FilterChains.readMember(
+                in, "scaling bloom filter", "sub-filter", index, count, (layout, bits, hashes) -> {
+                    if (layout != expected.layout() || bits != expected.bits() || hashes != expected.hashes()) {
+                        throw new IOException("scaling bloom filter's sub-filter " + index + " has bits=" + bits
+                                + ", hashes="
+                                + hashes + " (" + layout + "); the header implies bits=" + expected.bits() + ", hashes="
+                                + expected.hashes() + " (" + expected.layout() + ")");
+                    }
+                });
     }
 }

@@ -1,7 +1,6 @@
 package dev.deja.bloom;
 
 import dev.deja.checks.Require;
-import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.SeenStats;
@@ -186,20 +185,7 @@ public final class ScalingBloomFilter implements HashedSeenSet {
      */
     @Override
     public SeenStats stats() {
-        BloomFilter[] filters = chain.filters();
-        double fill = 0;
-        double allMiss = 1;
-        long keys = 0;
-        long memory = 0;
-        for (BloomFilter f : filters) {
-            ErrorEstimate.Bloom e = f.errorEstimate();
-            fill += e.fillRatio() / filters.length;
-            allMiss *= 1 - e.currentFpp();
-            keys += f.approximateCount();
-            memory += f.allocatedBytes();
-        }
-        return new SeenStats(
-                "bloom-scaling", guarantee(), keys, memory, new ErrorEstimate.Bloom(fill, 1 - allMiss, fpp));
+        return FilterChains.stats("bloom-scaling", chain.filters(), fpp);
     }
 
     /** Gives the memory the gate admitted for sub-filters back to it; the filter must not be used afterwards. */
@@ -275,13 +261,7 @@ public final class ScalingBloomFilter implements HashedSeenSet {
     }
 
     private static boolean holds(Chain c, long high, long low) {
-        BloomFilter[] filters = c.filters();
-        for (int i = filters.length - 1; i >= 0; i--) {
-            if (filters[i].checkHash(high, low)) {
-                return true;
-            }
-        }
-        return false;
+        return FilterChains.anyHolds(c.filters(), high, low);
     }
 
     /** Sub-filter {@code index}'s capacity, {@code capacity * expansion^index}; only for sub-filters that exist. */

@@ -2,7 +2,6 @@ package dev.deja.bloom;
 
 import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
-import dev.deja.seen.ErrorEstimate;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.HashedSeenSet;
 import dev.deja.seen.SeenStats;
@@ -10,7 +9,6 @@ import dev.deja.seen.Verdict;
 import dev.deja.sizing.BloomLayout;
 import dev.deja.sizing.BloomSize;
 import dev.deja.sizing.BloomSizing;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -212,20 +210,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
      */
     @Override
     public SeenStats stats() {
-        Snapshot s = live();
-        double fill = 0;
-        double allMiss = 1;
-        long keys = 0;
-        long memory = 0;
-        for (BloomFilter f : s.filters()) {
-            ErrorEstimate.Bloom e = f.errorEstimate();
-            fill += e.fillRatio() / s.filters().length;
-            allMiss *= 1 - e.currentFpp();
-            keys += f.approximateCount();
-            memory += f.allocatedBytes();
-        }
-        return new SeenStats(
-                "bloom-windowed", guarantee(), keys, memory, new ErrorEstimate.Bloom(fill, 1 - allMiss, fpp));
+        return FilterChains.stats("bloom-windowed", live().filters(), fpp);
     }
 
     /** The number of most recent keys always held. */
@@ -272,13 +257,7 @@ public final class WindowedBloomFilter implements HashedSeenSet {
     }
 
     private static boolean holds(Snapshot s, long high, long low) {
-        BloomFilter[] filters = s.filters();
-        for (int i = filters.length - 1; i >= 0; i--) {
-            if (filters[i].checkHash(high, low)) {
-                return true;
-            }
-        }
-        return false;
+        return FilterChains.anyHolds(s.filters(), high, low);
     }
 
     /** Puts the key into the newest generation and rotates when it is full; true when a bit was clear. */
@@ -375,16 +354,18 @@ public final class WindowedBloomFilter implements HashedSeenSet {
                 new EnumMap<>(Map.of(BloomLayout.SECTORED, shape.generationSize()));
         for (int i = 0; i < generations; i++) {
             int generation = i;
-            filters[i] = readGeneration(in, i, generations, (layout, bits, hashes) -> {
-                // generations written in format 1 keep its layout, and were sized by its formula
-                BloomSize expected =
-                        expectedShapes.computeIfAbsent(layout, l -> BloomSizing.forCapacity(l, per, fpp / generations));
-                if (bits != expected.bits() || hashes != expected.hashes()) {
-                    throw new IOException("windowed bloom filter generation " + generation + " has bits=" + bits
-                            + ", hashes=" + hashes + "; the header implies bits=" + expected.bits() + ", hashes="
-                            + expected.hashes() + " for its layout, " + layout);
-                }
-            });
+            filters[i] = FilterChains.readMember(
+                    in, "windowed bloom filter", "generation", i, generations, (layout, bits, hashes) -> {
+                        // generations written in format 1 keep its layout, and were sized by its formula
+                        BloomSize expected = expectedShapes.computeIfAbsent(
+                                layout, l -> BloomSizing.forCapacity(l, per, fpp / generations));
+                        if (bits != expected.bits() || hashes != expected.hashes()) {
+                            throw new IOException("windowed bloom filter generation " + generation + " has bits=" + bits
+                                    + ", hashes=" + hashes + "; the header implies bits=" + expected.bits()
+                                    + ", hashes="
+                                    + expected.hashes() + " for its layout, " + layout);
+                        }
+                    });
         }
         Snapshot restored =
                 new Snapshot(filters, plausibleStart(newestStart, clock.millis()), new AtomicLong(newestKeys));
@@ -400,19 +381,6 @@ public final class WindowedBloomFilter implements HashedSeenSet {
      */
     private static long plausibleStart(long saved, long now) {
         return Math.max(0, Math.min(saved, now));
-    }
-
-    /** One generation; a stream that ends inside it is reported as truncated there, not as a lone bloom filter. */
-    private static BloomFilter readGeneration(
-            InputStream in, int index, int generations, BloomFilter.ShapeCheck shapeCheck) throws IOException {
-        try {
-            return BloomFilter.readFrom(in, shapeCheck);
-        } catch (EOFException e) {
-            EOFException here = new EOFException("truncated windowed bloom filter: generation " + index + " of "
-                    + generations + " is cut short (" + e.getMessage() + ")");
-            here.initCause(e);
-            throw here;
-        }
     }
 
     /** Validated settings for a {@link WindowedBloomFilter}. */

@@ -54,6 +54,12 @@ public final class BloomKind implements SnapshotKind {
         return null;
     }
 
+    /** A filter keeps no owners: RETRY is its answer for a key it cannot take (full, or unable to grow). */
+    @Override
+    public boolean retryMeansRefused() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "bloom";

@@ -24,6 +24,12 @@ public final class CuckooKind implements SnapshotKind {
     static final String NAME = "cuckoo";
     private static final Set<String> KNOWN = Set.of("capacity", "bucketsize", "maxiterations", "expansion");
 
+    /** A filter keeps no owners: RETRY is its answer for a key it cannot take (full, or unable to grow). */
+    @Override
+    public boolean retryMeansRefused() {
+        return true;
+    }
+
     @Override
     public String name() {
         return NAME;

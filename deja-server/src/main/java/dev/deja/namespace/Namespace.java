@@ -303,13 +303,9 @@ public final class Namespace {
         store.close();
     }
 
-    /**
-     * Whether a {@link Verdict#RETRY} from this namespace means the key was refused, not recorded: a bloom or cuckoo
-     * filter keeps no owners, so it answers RETRY only for a key it cannot take (full, or unable to grow).
-     */
+    /** Whether the verdict says the key was refused, not recorded ({@link StoreKind#retryMeansRefused}). */
     public boolean refused(Verdict verdict) {
-        return verdict == Verdict.RETRY
-                && (kind.name().equals("bloom") || kind.name().equals("cuckoo"));
+        return verdict == Verdict.RETRY && kind.retryMeansRefused();
     }
 
     /** Makes everything durable and closes the store before its directory moves to another name. */

@@ -204,6 +204,11 @@ public final class NamespaceRegistry implements AutoCloseable {
         return Optional.ofNullable(namespace);
     }
 
+    /** The namespace served under this name, or null: no check of the name, for a hot path that only asks. */
+    public Namespace served(String name) {
+        return namespaces.get(name);
+    }
+
     /**
      * The namespace a call that only reads or removes keys addresses; never creates one, so that a check or a forget
      * with a mistyped name leaves no new namespace behind. When it does not exist: empty if auto-create is on, since

@@ -42,6 +42,15 @@ public interface StoreKind {
     }
 
     /**
+     * Whether a {@link dev.deja.seen.Verdict#RETRY} from this kind's store means the key was refused, not recorded: a
+     * filter that keeps no owners (bloom, cuckoo) answers RETRY only for a key it cannot take. False by default: RETRY
+     * means the key is held under the caller's own owner.
+     */
+    default boolean retryMeansRefused() {
+        return false;
+    }
+
+    /**
      * The number of keys the store is sized for (reported as RedisBloom's {@code Capacity}); -1 for a store bounded
      * by time or bytes rather than keys.
      */

@@ -72,7 +72,9 @@ final class KeyAccess {
 
     /** Refuses a key-value command on a key that names a namespace, with Redis's {@code WRONGTYPE}. */
     void refuseNamespaceKey(byte[] key) {
-        if (namespaceKey(key).isPresent()) {
+        String name = new String(key, StandardCharsets.UTF_8);
+        // a map look-up, not the name's pattern: this runs for every key-value command
+        if (namespaces.served(name) != null && !name.equals(kvNamespace) && !name.equals(Namespace.DEFAULT)) {
             throw new RespError(RespError.WRONGTYPE);
         }
     }

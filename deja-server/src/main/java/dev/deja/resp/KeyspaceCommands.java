@@ -62,17 +62,12 @@ final class KeyspaceCommands {
         new KeyRenames(namespaces, kvNamespace, kv, access).register(commands);
     }
 
-    /** The namespace a key names, if it names one of this keyspace. */
-    private Optional<Namespace> namespace(byte[] key) {
-        return access.namespaceKey(key);
-    }
-
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits
     private Object delete(RespArgs args) {
         List<byte[]> kvKeys = new ArrayList<>();
         long dropped = 0;
         for (byte[] key : access.keys(args.from(1))) { // the batch and key limits, checked before anything changes
-            Optional<Namespace> namespace = namespace(key);
+            Optional<Namespace> namespace = access.namespaceKey(key);
             if (namespace.isPresent()) {
                 namespaces.delete(namespace.get().name());
                 dropped++;
@@ -88,7 +83,7 @@ final class KeyspaceCommands {
         List<byte[]> kvKeys = new ArrayList<>();
         long held = 0;
         for (byte[] key : access.keys(args.from(1))) {
-            if (namespace(key).isPresent()) {
+            if (access.namespaceKey(key).isPresent()) {
                 held++;
             } else {
                 kvKeys.add(key);
@@ -102,7 +97,7 @@ final class KeyspaceCommands {
 
     /** RedisBloom's type names for its filters; deja's own for its other kinds; {@code string} for a value. */
     private String type(byte[] key) {
-        Optional<Namespace> namespace = namespace(key);
+        Optional<Namespace> namespace = access.namespaceKey(key);
         if (namespace.isPresent()) {
             return switch (namespace.get().kind().name()) {
                 case "bloom" -> "MBbloom--";
@@ -131,7 +126,7 @@ final class KeyspaceCommands {
         }
         atMillis = Math.max(1, atMillis); // a time at or before the epoch: already past
         byte[] key = args.bytes(1);
-        Optional<Namespace> namespace = namespace(key);
+        Optional<Namespace> namespace = access.namespaceKey(key);
         long current = namespace.map(Namespace::expiresAtMillis).orElseGet(() -> kv.expiresAt(access.key(key)));
         if (!allowed(condition, current, atMillis)) {
             return Replies.integer(0);
@@ -157,7 +152,7 @@ final class KeyspaceCommands {
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits
     private Object persist(RespArgs args) {
         byte[] key = args.bytes(1);
-        Optional<Namespace> namespace = namespace(key);
+        Optional<Namespace> namespace = access.namespaceKey(key);
         if (namespace.isPresent()) {
             boolean had = namespace.get().expiresAtMillis() != Namespace.NO_EXPIRY;
             return Replies.integer(had && setExpiry(namespace.get().name(), Namespace.NO_EXPIRY) ? 1 : 0);
@@ -180,7 +175,7 @@ final class KeyspaceCommands {
 
     /** {@code TTL}/{@code PTTL}: -2 for a missing key, -1 for a namespace without an expiry. */
     private RedisMessage ttl(RespArgs args, long unitMillis) {
-        Optional<Namespace> namespace = namespace(args.bytes(1));
+        Optional<Namespace> namespace = access.namespaceKey(args.bytes(1));
         long remaining;
         if (namespace.isPresent()) {
             long at = namespace.get().expiresAtMillis();
