@@ -49,6 +49,16 @@ record HttpCall(
         Throwable failure,
         String malformedUri) {
 
+    /**
+     * Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a key's bytes
+     * whether the client percent-encoded them or not, and never folds two different invalid UTF-8 sequences into the
+     * same replacement character (the same key). Only '&' separates parameters, as in HTML forms: a ';' is a
+     * character of the key ('e=a;ns=x' is the key "a;ns=x", not "a" in "x"). The builder keeps only these settings,
+     * so every request's decoder is built from the one.
+     */
+    private static final QueryStringDecoder.Builder QUERY =
+            QueryStringDecoder.builder().charset(StandardCharsets.ISO_8859_1).semicolonIsNormalChar(true);
+
     /** Copies what the API needs out of a Netty request. */
     static HttpCall of(FullHttpRequest request) {
         byte[] body = new byte[request.content().readableBytes()];
@@ -79,14 +89,7 @@ record HttpCall(
                 throw new IllegalArgumentException("a request target cannot hold '#' (a fragment, which clients do"
                         + " not send); a '#' in a key is sent as %23");
             }
-            // Netty's request line holds one char per byte; decoding %XX to one char per byte as well keeps a
-            // key's bytes whether the client percent-encoded them or not, and never folds two different invalid
-            // UTF-8 sequences into the same replacement character (the same key). Only '&' separates parameters, as
-            // in HTML forms: a ';' is a character of the key ('e=a;ns=x' is the key "a;ns=x", not "a" in "x").
-            QueryStringDecoder query = QueryStringDecoder.builder()
-                    .charset(StandardCharsets.ISO_8859_1)
-                    .semicolonIsNormalChar(true)
-                    .build(originForm(request.uri()));
+            QueryStringDecoder query = QUERY.build(originForm(request.uri()));
             path = utf8(query.path());
             parameters = query.parameters();
         } catch (IllegalArgumentException e) {

@@ -7,22 +7,19 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Builds each HTTP connection's pipeline: the connection limit, the {@link RequestGuard} (request memory and timeout),
- * Netty's HTTP/1.1 codec, keep-alive, the body limit and authentication before a body, then the API.
+ * Netty's HTTP/1.1 codec, the body limit and authentication before a body, then the API. Keep-alive needs no handler
+ * of its own: the request handler answers the last request of a connection (HTTP/1.0 without keep-alive,
+ * {@code Connection: close}) with {@code Connection: close} and closes it once the answer is written.
  */
 public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
 
     /** What a connection beyond the limit receives before it is closed. */
     public static final byte[] REFUSAL = refusal("{\"error\":\"too many connections to this server\",\"status\":503}");
-
-    /** Requests one connection may have awaiting responses in Netty's codec; see {@link #initChannel}. */
-    static final int MAX_PIPELINE_DEPTH = 1 << 16;
 
     private final ServerContext context;
     private final HttpAuth auth;
@@ -56,15 +53,9 @@ public final class HttpFrontEnd extends ChannelInitializer<SocketChannel> {
             pipeline.addLast(new IdleStateHandler(0, 0, context.config().idleTimeoutSeconds()));
         }
         // a key travels percent-encoded in the request line, so the line may be three times the key limit
-        // Netty closes a connection with more than 128 requests awaiting their responses (its default pipeline
-        // depth), unanswered, after running them. One read can hold a thousand small requests, decoded before the
-        // request handler stops reading (at 16 waiting replies), so the depth is set far above what a read holds.
-        pipeline.addLast(new HttpServerCodec(
-                new HttpDecoderConfig()
-                        .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
-                        .setMaxHeaderSize(16 * 1024),
-                MAX_PIPELINE_DEPTH));
-        pipeline.addLast(new HttpServerKeepAliveHandler());
+        pipeline.addLast(new RequestCodec(new HttpDecoderConfig()
+                .setMaxInitialLineLength((int) Math.min(Integer.MAX_VALUE, 3L * maxKey + 1024))
+                .setMaxHeaderSize(16 * 1024)));
         pipeline.addLast(new BodyLimit(context.config().maxBodyBytes(), auth, guard));
         pipeline.addLast(new HttpRequestHandler(api, guard));
     }

@@ -35,6 +35,23 @@ record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map
         return new HttpReply(HttpResponseStatus.OK, TEXT, body.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
+    /**
+     * The answers of the single-key endpoints, one line each, made once: an answer is never changed once made, so
+     * every response of a kind may wrap the same bytes.
+     */
+    private static final Map<String, HttpReply> WORDS = Map.of(
+            "MISSING", text("MISSING\n"),
+            "PRESENT", text("PRESENT\n"),
+            "ADDED", text("ADDED\n"),
+            "RETRY", text("RETRY\n"),
+            "FORGOTTEN", text("FORGOTTEN\n"));
+
+    /** The one-line answer {@code word} of a single-key endpoint ({@code MISSING}, {@code PRESENT}...). */
+    static HttpReply word(String word) {
+        HttpReply reply = WORDS.get(word);
+        return reply != null ? reply : text(word + "\n");
+    }
+
     /** A JSON body. */
     static HttpReply json(HttpResponseStatus status, JsonNode body) {
         try {

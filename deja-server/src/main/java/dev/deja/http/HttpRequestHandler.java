@@ -9,10 +9,12 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -30,6 +32,13 @@ import org.slf4j.LoggerFactory;
 final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
     private static final Logger log = LoggerFactory.getLogger(HttpRequestHandler.class);
+
+    /**
+     * Response headers are not checked for characters a header cannot hold: every name and value this server sends
+     * is its own text (content types, lengths, dates, {@code Allow}, the authentication challenge), none a client's.
+     */
+    private static final HttpHeadersFactory RESPONSE_HEADERS =
+            DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final HttpApi api;
 
@@ -130,7 +139,11 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
     /** The response; to a HEAD, the headers a GET would get (its content-length too) and no body. */
     private static FullHttpResponse response(HttpVersion version, HttpReply reply, boolean keepAlive, boolean head) {
         FullHttpResponse response = new DefaultFullHttpResponse(
-                version, reply.status(), head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
+                version,
+                reply.status(),
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()),
+                RESPONSE_HEADERS,
+                RESPONSE_HEADERS);
         if (reply.status().equals(HttpResponseStatus.NOT_MODIFIED)) {
             // RFC 9110 (15.4.5): no body, and no content headers that would describe this empty one; the reply's
             // own headers give the length a 200 would have

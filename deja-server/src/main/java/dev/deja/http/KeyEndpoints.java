@@ -48,11 +48,11 @@ final class KeyEndpoints {
         metrics.operations(HttpErrors.FRONT_END, op.label(), 1);
         if (op == KeyOp.CHECK) {
             SeenSet store = storeOrNull(name);
-            return HttpResult.now(HttpReply.text(store != null && store.check(key) ? "PRESENT\n" : "MISSING\n"));
+            return HttpResult.now(HttpReply.word(store != null && store.check(key) ? "PRESENT" : "MISSING"));
         }
         long[] owners = owner == SeenSet.NO_OWNER ? null : new long[] {owner};
         return new HttpResult.Later(
-                execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.text(results[0] + "\n")));
+                execute(op, name, List.of(key), owners).thenApply(results -> HttpReply.word(results[0])));
     }
 
     /** {@code POST /batch}. */
