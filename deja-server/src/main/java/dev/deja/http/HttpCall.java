@@ -197,9 +197,22 @@ record HttpCall(
     String required(String name) {
         String value = parameter(name);
         if (value == null) {
-            throw HttpProblem.badRequest("parameter " + name + " is required");
+            throw missing(name);
         }
         return value;
+    }
+
+    /** The bytes of a query parameter that must be given (see {@link #parameterBytes}); a 400 when it is not. */
+    byte[] requiredBytes(String name) {
+        byte[] value = parameterBytes(name);
+        if (value == null) {
+            throw missing(name);
+        }
+        return value;
+    }
+
+    private static HttpProblem missing(String name) {
+        return HttpProblem.badRequest("parameter " + name + " is required");
     }
 
     /**

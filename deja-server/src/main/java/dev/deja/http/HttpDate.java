@@ -1,6 +1,7 @@
 package dev.deja.http;
 
 import io.netty.handler.codec.DateFormatter;
+import io.netty.util.AsciiString;
 import java.util.Date;
 
 /**
@@ -11,21 +12,21 @@ import java.util.Date;
  */
 final class HttpDate {
 
-    private record Stamp(long second, String text) {}
+    private record Stamp(long second, AsciiString text) {}
 
     /** The last second formatted; two threads that both see it stale format the same text, which is harmless. */
-    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, "");
+    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, AsciiString.EMPTY_STRING);
 
     private HttpDate() {}
 
-    /** The current time as a {@code Date} header value. */
-    static String now() {
+    /** The current time as a {@code Date} header value (an AsciiString, which the encoder copies whole). */
+    static AsciiString now() {
         long second = Math.floorDiv(System.currentTimeMillis(), 1000);
         Stamp stamp = last;
         if (stamp.second() != second) {
             @SuppressWarnings("JavaUtilDate") // Netty's DateFormatter, which writes the IMF-fixdate, takes a Date
             String text = DateFormatter.format(new Date(second * 1000));
-            stamp = new Stamp(second, text);
+            stamp = new Stamp(second, new AsciiString(text));
             last = stamp;
         }
         return stamp.text();

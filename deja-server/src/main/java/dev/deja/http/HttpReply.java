@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,15 +21,16 @@ import java.util.Map;
  * @param headers     further headers ({@code Allow}, {@code WWW-Authenticate})
  */
 @SuppressWarnings("ArrayRecordComponent") // never compared: a reply is built once and written
-record HttpReply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
+record HttpReply(HttpResponseStatus status, CharSequence contentType, byte[] body, Map<String, String> headers) {
 
     /** Reads request bodies too: text after the first JSON value, or a field given twice, is an error. */
     static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION); // {"op":"check","op":"add"}: which one?
 
-    static final String TEXT = "text/plain; charset=UTF-8";
-    static final String JSON_TYPE = "application/json";
+    // as AsciiStrings, which Netty's encoder copies whole into a response instead of char by char
+    static final AsciiString TEXT = AsciiString.cached("text/plain; charset=UTF-8");
+    static final AsciiString JSON_TYPE = AsciiString.cached("application/json");
 
     /** A text body, as the bloom HTTP server whose protocol deja follows sends them. */
     static HttpReply text(String body) {

@@ -37,8 +37,7 @@ final class KeyEndpoints {
             call.allow(HttpMethod.GET); // writes: never on a HEAD, which proxies and crawlers take as safe
         }
         call.onlyParameters("e", "ns", "owner");
-        call.required("e");
-        byte[] key = call.parameterBytes("e");
+        byte[] key = call.requiredBytes("e");
         if (key.length == 0) {
             throw HttpProblem.badRequest("parameter e must be a non-empty key");
         }
