@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What this machine allows over HTTP: the wrk command of http-wrk.sh against deja's GET /checkthenadd and, alternating
 # with it, against nginx answering every request with a constant "MISSING\n" (no work at all, a C server tuned for
-# exactly this), each round on the same two processes. On a machine where the constant answer stays under a goal, no
+# exactly this), each round on the same two processes. Prints each round's rates, the share of the machine's CPU
+# left idle during each, and the ratio, then the medians. On a machine where the constant answer stays under a goal, no
 # server can be shown to reach it there. Needs wrk and nginx (Debian: apt-get install -y wrk nginx-light).
 # Usage: deja-bench/scripts/http-ceiling.sh [seconds] [connections] [threads] [rounds] [nginx workers, default: cores]
 set -euo pipefail
@@ -42,9 +43,26 @@ for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null &&
 curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || { cat "$WORK/deja.log" >&2; exit 1; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); wrk -t$THREADS -c$CONNS -d${SECONDS_}s; nginx $(nginx -v 2>&1 | sed 's/.*\///') with $WORKERS workers"
 rate() { wrk -t"$THREADS" -c"$CONNS" -d"${SECONDS_}s" -s "$LUA" "$1" | sed -n 's/^Requests\/sec: *//p'; }
+# the machine's CPU time (all cores) as "busy idle" jiffies, from the first line of /proc/stat
+cpu_jiffies() { awk '/^cpu /{print $2+$3+$4+$7+$8, $5+$6}' /proc/stat; }
+# "rate,idle%": the request rate and the share of the machine's CPU left idle while wrk ran
+measured() {
+  local before after r
+  before="$(cpu_jiffies)"; r="$(rate "$1")"; after="$(cpu_jiffies)"
+  echo "$r,$(echo "$before $after" | awk '{b=$3-$1; i=$4-$2; printf "%.1f", 100*i/(b+i)}')"
+}
 rate "http://127.0.0.1:$PORT" >/dev/null # warm-up of deja (JIT, heap, the default namespace's first chunks)
 rate "http://127.0.0.1:$NGINX_PORT" >/dev/null
-echo "round,nginx constant reply,deja /checkthenadd"
+echo "round,nginx constant reply,idle % (nginx),deja /checkthenadd,idle % (deja),deja/nginx"
+RESULTS="$WORK/results.csv"
 for round in $(seq 1 "$ROUNDS"); do
-  echo "$round,$(rate "http://127.0.0.1:$NGINX_PORT"),$(rate "http://127.0.0.1:$PORT")"
+  nginx_="$(measured "http://127.0.0.1:$NGINX_PORT")"; deja_="$(measured "http://127.0.0.1:$PORT")"
+  line="$round,$nginx_,$deja_,$(python3 -c "print(f'{${deja_%%,*}/${nginx_%%,*}:.3f}')")"
+  echo "$line"; echo "$line" >>"$RESULTS"
 done
+python3 - "$RESULTS" <<'PY'
+import csv, statistics, sys
+rows = list(csv.reader(open(sys.argv[1])))
+print(f"median deja/nginx {statistics.median(float(r[5]) for r in rows):.3f}; median idle % nginx "
+      f"{statistics.median(float(r[2]) for r in rows):.1f}, deja {statistics.median(float(r[4]) for r in rows):.1f}")
+PY
