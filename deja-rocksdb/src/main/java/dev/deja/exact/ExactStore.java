@@ -112,6 +112,24 @@ public final class ExactStore implements SeenSet {
         return engine.checkThenAddAll(keys, owners);
     }
 
+    /**
+     * Records keys that the caller has just found not held ({@link #info}, {@link #checkAll}), in one WriteBatch into
+     * the newest generation, each under {@code owners[i]} ({@code owners} may be null for none) and dated now: the
+     * write of {@link #checkThenAddAll} without its lookup and without its key locks, for a store with a single
+     * writing thread (a Kafka Streams task's store, say) that keeps its new keys in memory and writes them later.
+     *
+     * <p>The caller vouches for the keys: none may be held, and none may repeat. A key that is held all the same gets
+     * a second copy in the newest generation, with this owner and time, which answers for it from then on; a key given
+     * twice is held once, under its last owner. Another thread writing the same keys meanwhile is not excluded, as
+     * {@link #checkThenAddAll} excludes it; other writes and age-out are safe to run beside this call.
+     *
+     * @throws IllegalArgumentException if {@code owners} is not null and differs in length from {@code keys}, or a
+     *                                  key is malformed for the store's id format
+     */
+    public void addNew(List<byte[]> keys, long[] owners) {
+        engine.addNew(keys, owners);
+    }
+
     @Override
     public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
         return engine.forgetAll(keys, owners);
