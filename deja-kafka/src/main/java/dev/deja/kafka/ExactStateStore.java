@@ -33,7 +33,8 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
  * state directory, the ids as their 16-byte XXH3-128 hashes with their owners, dated by a {@link TaskClock}.
  *
- * <p>New ids are held in memory and written in batches: to the store in one RocksDB write, and to the changelog in one
+ * <p>New ids are held in memory and written in batches: to the store in one RocksDB write that does not look them up
+ * again ({@link ExactStore#addNew}: the task's thread is the store's only writer), and to the changelog in one
  * record ({@link ChangelogBatch}), when {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams
  * commits the store, so they commit with the output and the input offsets. A lookup asks the unwritten ids first,
  * then the store (whose in-memory key filters answer most new ids without reading disk). The store writes its own
@@ -313,7 +314,9 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
             owners[i] = ownerAt[at];
             keys.add(key(hashes[at].high(), hashes[at].low()));
         }
-        store().checkThenAddAll(keys, owners);
+        // Every id held in memory was looked up when it came and found in neither the store nor memory, and this task's
+        // thread is the store's only writer: the store adds them without looking them up again.
+        store().addNew(keys, owners);
         unwritten.clear();
         long timestamp = batch.latestTime();
         byte[] value = batch.drain();
