@@ -39,9 +39,10 @@ import java.util.Optional;
  *       ruled out by that generation's in-memory {@link KeyFilter}: a new key, the common case, usually never
  *       reaches RocksDB ({@link GenerationKeys}).</li>
  *   <li>{@link #checkThenAdd} reads then writes under per-key locks ({@link KeyLocks}); a batch takes its keys'
- *       locks in ascending hash order and commits all its writes in one WriteBatch. Generations are created and
- *       dropped under a read-write lock whose read side every operation holds, so no operation ever sees a closed
- *       column family ({@link StoreGuard}).</li>
+ *       locks in ascending hash order and commits all its writes in one WriteBatch ({@link #addNew}, for a single
+ *       writer whose keys were just found new, writes its WriteBatch without the lookup or the locks). Generations
+ *       are created and dropped under a read-write lock whose read side every operation holds, so no operation ever
+ *       sees a closed column family ({@link StoreGuard}).</li>
  * </ul>
  *
  * <p>A store opened with values (its builder's {@code values(true)}) also keeps a small value and an optional
