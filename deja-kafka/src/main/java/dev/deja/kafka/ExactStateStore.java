@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +32,8 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
  * state directory, the ids as their 16-byte XXH3-128 hashes with their owners, dated by a {@link TaskClock}.
  *
- * <p>New ids are held in memory and written in batches: to the store in one RocksDB write, and to the changelog in one
+ * <p>New ids are held in memory and written in batches: to the store in one RocksDB write that does not look them up
+ * again ({@link ExactStore#addNew}: the task's thread is the store's only writer), and to the changelog in one
  * record ({@link ChangelogBatch}), when {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams
  * commits the store, so they commit with the output and the input offsets. A lookup asks the unwritten ids first,
  * then the store (whose in-memory key filters answer most new ids without reading disk). The store writes its own
@@ -65,7 +65,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
 
     private final TaskClock clock = new TaskClock();
     /** New ids not yet written to the store, in the order they came, with their owners and times. */
-    private final Map<Hash128, Unwritten> unwritten = new LinkedHashMap<>();
+    private final NewIds unwritten = new NewIds();
     /** The same ids as the changelog record that will carry them. */
     private final ChangelogBatch batch = new ChangelogBatch();
 
@@ -82,11 +82,8 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private long nextMaintenance = Long.MIN_VALUE;
     private long oldestReadAt;
 
-    /** Bits of a sort key that hold an id's place in the batch: {@value ChangelogBatch#MAX_ENTRIES} places. */
-    private static final int PLACE_BITS = Integer.numberOfTrailingZeros(ChangelogBatch.MAX_ENTRIES);
-
-    /** A new id's owner and the time it was dated at, until it is written. */
-    private record Unwritten(long owner, long time) {}
+    /** Bits of a sort key that hold an id's place in the batch: {@value NewIds#CAPACITY} places. */
+    private static final int PLACE_BITS = Integer.numberOfTrailingZeros(NewIds.CAPACITY);
 
     ExactStateStore(String name, Duration window, boolean logged) {
         this.name = name;
@@ -141,24 +138,32 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         }
         advanceTo(time);
         Hash128 hash = Hash128.of(id);
-        Unwritten first = unwritten.get(hash);
-        if (first == null) {
-            KeyInfo held = store().info(key(hash.high(), hash.low())).orElse(null);
+        long high = hash.high();
+        long low = hash.low();
+        int at = unwritten.find(high, low);
+        long firstOwner;
+        long firstTime;
+        if (at >= 0) {
+            firstOwner = unwritten.owner(at);
+            firstTime = unwritten.time(at);
+        } else {
+            KeyInfo held = store().info(key(high, low)).orElse(null);
             if (held == null) {
                 if (unwritten.isEmpty()) {
                     unwrittenSince = clock.millis();
                 }
-                unwritten.put(hash, new Unwritten(owner, clock.millis()));
-                batch.add(hash.high(), hash.low(), owner, clock.millis());
-                if (batch.isFull()) {
+                unwritten.add(high, low, owner, clock.millis());
+                batch.add(high, low, owner, clock.millis());
+                if (unwritten.isFull()) {
                     writeUnwritten();
                 }
                 return new Seen(Verdict.NEW, owner, time);
             }
-            first = new Unwritten(held.owner(), held.firstSeen().toEpochMilli());
+            firstOwner = held.owner();
+            firstTime = held.firstSeen().toEpochMilli();
         }
-        Verdict verdict = owner != SeenSet.NO_OWNER && owner == first.owner() ? Verdict.RETRY : Verdict.DUPLICATE;
-        return new Seen(verdict, first.owner(), first.time());
+        Verdict verdict = owner != SeenSet.NO_OWNER && owner == firstOwner ? Verdict.RETRY : Verdict.DUPLICATE;
+        return new Seen(verdict, firstOwner, firstTime);
     }
 
     /**
@@ -295,25 +300,21 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         // insert then starts its skiplist search where the previous one ended, not at the top. The order is that of
         // the hashes' top bits, a primitive sort: an id's place in the batch fills the low bits of its sort key.
         int n = unwritten.size();
-        Hash128[] hashes = new Hash128[n];
-        long[] ownerAt = new long[n];
         long[] order = new long[n];
-        int place = 0;
-        for (Map.Entry<Hash128, Unwritten> e : unwritten.entrySet()) {
-            hashes[place] = e.getKey();
-            ownerAt[place] = e.getValue().owner();
-            order[place] = ((e.getKey().high() >>> PLACE_BITS) << PLACE_BITS | place) ^ Long.MIN_VALUE;
-            place++;
+        for (int place = 0; place < n; place++) {
+            order[place] = ((unwritten.high(place) >>> PLACE_BITS) << PLACE_BITS | place) ^ Long.MIN_VALUE;
         }
         Arrays.sort(order);
         List<byte[]> keys = new ArrayList<>(n);
         long[] owners = new long[n];
         for (int i = 0; i < n; i++) {
-            int at = (int) (order[i] & (ChangelogBatch.MAX_ENTRIES - 1));
-            owners[i] = ownerAt[at];
-            keys.add(key(hashes[at].high(), hashes[at].low()));
+            int at = (int) (order[i] & (NewIds.CAPACITY - 1));
+            owners[i] = unwritten.owner(at);
+            keys.add(key(unwritten.high(at), unwritten.low(at)));
         }
-        store().checkThenAddAll(keys, owners);
+        // Every id held in memory was looked up when it came and found in neither the store nor memory, and this task's
+        // thread is the store's only writer: the store adds them without looking them up again.
+        store().addNew(keys, owners);
         unwritten.clear();
         long timestamp = batch.latestTime();
         byte[] value = batch.drain();

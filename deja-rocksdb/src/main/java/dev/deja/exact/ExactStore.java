@@ -39,9 +39,10 @@ import java.util.Optional;
  *       ruled out by that generation's in-memory {@link KeyFilter}: a new key, the common case, usually never
  *       reaches RocksDB ({@link GenerationKeys}).</li>
  *   <li>{@link #checkThenAdd} reads then writes under per-key locks ({@link KeyLocks}); a batch takes its keys'
- *       locks in ascending hash order and commits all its writes in one WriteBatch. Generations are created and
- *       dropped under a read-write lock whose read side every operation holds, so no operation ever sees a closed
- *       column family ({@link StoreGuard}).</li>
+ *       locks in ascending hash order and commits all its writes in one WriteBatch ({@link #addNew}, for a single
+ *       writer whose keys were just found new, writes its WriteBatch without the lookup or the locks). Generations
+ *       are created and dropped under a read-write lock whose read side every operation holds, so no operation ever
+ *       sees a closed column family ({@link StoreGuard}).</li>
  * </ul>
  *
  * <p>A store opened with values (its builder's {@code values(true)}) also keeps a small value and an optional
@@ -110,6 +111,24 @@ public final class ExactStore implements SeenSet {
     @Override
     public Verdict[] checkThenAddAll(List<byte[]> keys, long[] owners) {
         return engine.checkThenAddAll(keys, owners);
+    }
+
+    /**
+     * Records keys that the caller has just found not held ({@link #info}, {@link #checkAll}), in one WriteBatch into
+     * the newest generation, each under {@code owners[i]} ({@code owners} may be null for none) and dated now: the
+     * write of {@link #checkThenAddAll} without its lookup and without its key locks, for a store with a single
+     * writing thread (a Kafka Streams task's store, say) that keeps its new keys in memory and writes them later.
+     *
+     * <p>The caller vouches for the keys: none may be held, and none may repeat. A key that is held all the same gets
+     * a second copy in the newest generation, with this owner and time, which answers for it from then on; a key given
+     * twice is held once, under its last owner. Another thread writing the same keys meanwhile is not excluded, as
+     * {@link #checkThenAddAll} excludes it; other writes and age-out are safe to run beside this call.
+     *
+     * @throws IllegalArgumentException if {@code owners} is not null and differs in length from {@code keys}, or a
+     *                                  key is malformed for the store's id format
+     */
+    public void addNew(List<byte[]> keys, long[] owners) {
+        engine.addNew(keys, owners);
     }
 
     @Override

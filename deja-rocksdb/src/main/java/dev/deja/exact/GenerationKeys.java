@@ -92,6 +92,24 @@ final class GenerationKeys {
     }
 
     /**
+     * {@link #newest(KeyBatch, long)} for one key, given as its stored bytes and its canonical hash: one get in each
+     * generation, newest first, whose filter does not rule it out, until one holds it.
+     */
+    Hit newest(byte[] key, long high, long low, long nowMillis) {
+        for (int g = generations.size() - 1; g >= 0; g--) {
+            Generation gen = generations.get(g);
+            if (gen.filter.mayContain(high, low)) {
+                byte[] v = get(gen.handle, key);
+                if (v != null) {
+                    StoredValue value = layout.decode(v, gen);
+                    return value.expiredAt(nowMillis) ? null : new Hit(gen, value); // a newer copy shadows older ones
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * Every generation's copy of each key, raw: {@code copies[j][i]} is key {@code i} in the {@code j}-th generation,
      * newest first, or null. Every generation may hold a copy (refresh-on-duplicate copies keys forward), so each
      * whose filter does not rule the key out is asked.
@@ -140,6 +158,15 @@ final class GenerationKeys {
     void write(WriteBatch batch) throws RocksDBException {
         db.write(tuning.writeOptions, batch);
         health.wrote();
+    }
+
+    /** One key's value in a column family, or null; a read that fails throws rather than answering null. */
+    private byte[] get(ColumnFamilyHandle family, byte[] key) {
+        try {
+            return db.get(family, tuning.readOptions, key);
+        } catch (RocksDBException e) {
+            throw health.readFailed(e);
+        }
     }
 
     /**

@@ -13,8 +13,9 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
- * The read-then-write batches of the seen-set: {@code checkThenAdd} and {@code forget} of many keys, each one
- * lookup and one WriteBatch. Callers hold the store's read lock and the keys' locks ({@link StoreGuard#write}).
+ * The write batches of the seen-set: {@code checkThenAdd} and {@code forget} of many keys, each one lookup and one
+ * WriteBatch, under the store's read lock and the keys' locks ({@link StoreGuard#write}); and {@code addNew}, one
+ * WriteBatch of keys its single caller found new, under the read lock alone.
  */
 final class SeenWrites {
 
@@ -90,6 +91,23 @@ final class SeenWrites {
             }
         }
         return out;
+    }
+
+    /**
+     * Records keys the caller found not held, into the newest generation, with no lookup: their hashes go into that
+     * generation's filter, then every key into one WriteBatch. {@code owners} may be null for none.
+     */
+    void addNew(KeyBatch batch, long[] owners, long nowMillis) throws RocksDBException {
+        byte[][] k = batch.keys();
+        Generation newest = keys.newest();
+        newest.filter.addAll(batch.hashes());
+        try (WriteBatch writes = new WriteBatch()) {
+            for (int i = 0; i < k.length; i++) {
+                long owner = owners == null ? SeenSet.NO_OWNER : owners[i];
+                keys.put(writes, newest, k[i], new StoredValue(owner, nowMillis, 0));
+            }
+            keys.write(writes);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.deja.exact;
 
 import dev.deja.checks.Require;
+import dev.deja.hash.Hash128;
 import dev.deja.journal.FsyncPolicy;
 import dev.deja.seen.Verdict;
 import java.nio.file.Path;
@@ -136,10 +137,25 @@ final class StoreEngine {
         return guard.write("forget", batch.hashes(), () -> seenWrites.forget(batch, owners, clock.millis()));
     }
 
+    /** See {@link ExactStore#addNew}. */
+    void addNew(List<byte[]> keys, long[] owners) {
+        Require.sameLength(keys, owners);
+        KeyBatch batch = KeyBatch.of(options.idFormat(), keys);
+        if (batch.size() == 0) {
+            return;
+        }
+        upkeep.maintainIfDue();
+        guard.write("write", StoreGuard.NO_KEYS, () -> {
+            seenWrites.addNew(batch, owners, clock.millis());
+            return null;
+        });
+    }
+
     /** The key's live copy at {@code nowMillis}: held and not expired; null otherwise. */
     GenerationKeys.Hit held(byte[] key, long nowMillis) {
-        KeyBatch batch = KeyBatch.of(options.idFormat(), List.of(Require.key(key)));
-        return guard.read("read", () -> keys.newest(batch, nowMillis)[0]);
+        byte[] stored = options.idFormat().encode(Require.key(key));
+        Hash128 hash = Hash128.of(stored);
+        return guard.read("read", () -> keys.newest(stored, hash.high(), hash.low(), nowMillis));
     }
 
     // ---- key-value updates ----
