@@ -3,6 +3,7 @@ package dev.deja.redis;
 import dev.deja.hash.Hash128;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
@@ -35,25 +36,31 @@ record Ids(int bytes) {
      * its upper- and lower-case spellings are one key in every respect; for any other key, the hash of its bytes.
      */
     static Hash128 hash(byte[] key) {
-        if (key.length == 36) {
-            byte[] uuid = uuidBytes(key);
-            if (uuid != null) {
-                return Hash128.of(uuid);
-            }
-        }
-        return Hash128.of(key);
+        return hash(key, uuid(key));
     }
 
-    /** The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint. */
-    byte[] field(byte[] key, Hash128 hash) {
+    /** {@link #hash(byte[])} of a key whose {@link #uuid(byte[])} is already known. */
+    static Hash128 hash(byte[] key, byte[] uuid) {
+        return Hash128.of(uuid != null ? uuid : key);
+    }
+
+    /** The 16 bytes of a key that is a UUID in its canonical text form (8-4-4-4-12 hex digits), or null. */
+    static byte[] uuid(byte[] key) {
+        return key.length == 36 ? uuidBytes(key) : null;
+    }
+
+    /**
+     * The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint.
+     *
+     * @param uuid the key's {@link #uuid(byte[])}
+     * @param hash the key's {@link #hash(byte[], byte[])}
+     */
+    byte[] field(byte[] uuid, Hash128 hash) {
         if (bytes == 8) {
             return Long.toString(hash.high()).getBytes(StandardCharsets.US_ASCII);
         }
-        if (key.length == 36) {
-            byte[] uuid = uuidBytes(key);
-            if (uuid != null) {
-                return uuid;
-            }
+        if (uuid != null) {
+            return uuid;
         }
         return ByteBuffer.allocate(16).putLong(hash.high()).putLong(hash.low()).array();
     }
@@ -72,7 +79,23 @@ record Ids(int bytes) {
         return out;
     }
 
-    /** The 16 bytes of a UUID in its canonical text form (8-4-4-4-12 hex digits), or null if the key is not one. */
+    /** Each ASCII character's hex digit value, -1 for a character that is not one. */
+    private static final byte[] HEX = hexDigits();
+
+    private static byte[] hexDigits() {
+        byte[] out = new byte[128];
+        Arrays.fill(out, (byte) -1);
+        for (int c = '0'; c <= '9'; c++) {
+            out[c] = (byte) (c - '0');
+        }
+        for (int c = 'a'; c <= 'f'; c++) {
+            out[c] = (byte) (c - 'a' + 10);
+            out[c - 'a' + 'A'] = (byte) (c - 'a' + 10);
+        }
+        return out;
+    }
+
+    /** The 16 bytes of a UUID in its canonical text form (8-4-4-4-12 hex digits), or null if the text is not one. */
     private static byte[] uuidBytes(byte[] text) {
         byte[] out = new byte[16];
         int nibble = 0;
@@ -84,8 +107,8 @@ record Ids(int bytes) {
                 }
                 continue;
             }
-            int v = Character.digit(c, 16);
-            if (v < 0 || c > 'f') {
+            int v = c < 0 ? -1 : HEX[c];
+            if (v < 0) {
                 return null;
             }
             out[nibble / 2] |= (byte) (nibble % 2 == 0 ? v << 4 : v);
