@@ -9,7 +9,7 @@ import java.util.Arrays;
  * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
  * design stores them, a key that is a textual UUID (36 characters, either case) becomes its 16 bytes and any other
  * key its 128-bit hash ({@link Hash128}), also 16 bytes: two keys share an id only if they share that hash. With
- * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
+ * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash(byte[], byte[])}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
  * 8-byte integer: two keys of one bucket then share an id with probability 2^-64. An owner becomes its big-endian
  * bytes without leading zeros, the empty string for none.
  *
@@ -34,12 +34,9 @@ record Ids(int bytes) {
     /**
      * The hash a key is placed (its slice) and fingerprinted by: for a textual UUID, the hash of its 16 bytes, so that
      * its upper- and lower-case spellings are one key in every respect; for any other key, the hash of its bytes.
+     *
+     * @param uuid the key's {@link #uuid(byte[])}
      */
-    static Hash128 hash(byte[] key) {
-        return hash(key, uuid(key));
-    }
-
-    /** {@link #hash(byte[])} of a key whose {@link #uuid(byte[])} is already known. */
     static Hash128 hash(byte[] key, byte[] uuid) {
         return Hash128.of(uuid != null ? uuid : key);
     }
