@@ -4,6 +4,8 @@ import dev.deja.checks.Require;
 import dev.deja.hash.Hash128;
 import dev.deja.redis.node.Node;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +27,10 @@ final class BucketBatch {
      *
      * @param bucket the time bucket written
      * @param parts  the instances to ask, the one holding the written bucket first
-     * @param keys   the batch's indexes of the keys, in order
+     * @param keys   the batch's indexes of the keys, in order; never changed once made
      */
-    record Group(long bucket, List<Part> parts, List<Integer> keys) {}
-
-    private record Place(long bucket, int slice) {}
+    @SuppressWarnings("ArrayRecordComponent") // filled once when the batch is sorted, then only read
+    record Group(long bucket, List<Part> parts, int[] keys) {}
 
     /** Script calls carry at most this many keys, well inside what Lua's {@code unpack} takes. */
     static final int MAX_KEYS_PER_CALL = 1000;
@@ -68,22 +69,81 @@ final class BucketBatch {
         int n = keys.size();
         byte[][] ids = new byte[n][];
         byte[][] ownerBytes = new byte[n][];
-        Map<Place, List<Integer>> byPlace = new LinkedHashMap<>();
+        int[] slices = new int[n];
+        int[] bucketOf = new int[n]; // index into buckets
+        List<Long> buckets = new ArrayList<>();
+        Map<Long, Integer> bucketIndex = new HashMap<>();
+        long lastBucket = 0;
+        int last = -1;
         for (int i = 0; i < n; i++) {
             byte[] key = Require.key(keys.get(i));
-            Hash128 hash = Ids.hash(key);
-            ids[i] = format.field(key, hash);
+            byte[] uuid = Ids.uuid(key);
+            Hash128 hash = Ids.hash(key, uuid);
+            ids[i] = format.field(uuid, hash);
             ownerBytes[i] = Ids.owner(owners == null ? 0 : owners[i]);
+            slices[i] = layout.slice(hash);
             long bucket = layout.bucket(timestamps == null ? nowMillis : timestamps[i]);
-            byPlace.computeIfAbsent(new Place(bucket, layout.slice(hash)), p -> new ArrayList<>())
-                    .add(i);
+            if (last < 0 || bucket != lastBucket) {
+                last = bucketIndex.computeIfAbsent(bucket, b -> {
+                    buckets.add(b);
+                    return buckets.size() - 1;
+                });
+                lastBucket = bucket;
+            }
+            bucketOf[i] = last;
         }
         int lookback = timestamps == null ? layout.lookback() : 0;
-        List<Group> groups = new ArrayList<>(byPlace.size());
-        byPlace.forEach((place, members) ->
-                groups.add(new Group(place.bucket(), parts(layout, plan, place, lookback), members)));
+        List<Group> groups = new ArrayList<>();
+        int[] start = new int[buckets.size() + 1]; // each bucket's range in byBucket
+        for (int of : bucketOf) {
+            start[of + 1]++;
+        }
+        for (int b = 0; b < buckets.size(); b++) {
+            start[b + 1] += start[b];
+        }
+        int[] byBucket = new int[n];
+        int[] next = Arrays.copyOf(start, buckets.size());
+        for (int i = 0; i < n; i++) {
+            byBucket[next[bucketOf[i]]++] = i;
+        }
+        for (int b = 0; b < buckets.size(); b++) {
+            long bucket = buckets.get(b);
+            for (int[] members : bySlice(slices, byBucket, start[b], start[b + 1])) {
+                Place place = new Place(bucket, slices[members[0]]);
+                groups.add(new Group(bucket, parts(layout, plan, place, lookback), members));
+            }
+        }
         return new BucketBatch(ids, ownerBytes, groups);
     }
+
+    /**
+     * The keys {@code keys[from .. to)} grouped by slice, slices in ascending order, each group's keys in batch order:
+     * a sort of {@code slice << 32 | index}, which holds no object per key.
+     */
+    private static List<int[]> bySlice(int[] slices, int[] keys, int from, int to) {
+        long[] order = new long[to - from];
+        for (int j = from; j < to; j++) {
+            order[j - from] = (long) slices[keys[j]] << 32 | keys[j];
+        }
+        Arrays.sort(order);
+        List<int[]> out = new ArrayList<>();
+        for (int at = 0; at < order.length; ) {
+            int slice = (int) (order[at] >>> 32);
+            int end = at + 1;
+            while (end < order.length && (int) (order[end] >>> 32) == slice) {
+                end++;
+            }
+            int[] members = new int[end - at];
+            for (int j = at; j < end; j++) {
+                members[j - at] = (int) order[j];
+            }
+            out.add(members);
+            at = end;
+        }
+        return out;
+    }
+
+    private record Place(long bucket, int slice) {}
 
     private static List<Part> parts(BucketLayout layout, ShardPlan plan, Place place, int lookback) {
         Map<Node, List<byte[]>> byNode = new LinkedHashMap<>();
@@ -98,10 +158,13 @@ final class BucketBatch {
     }
 
     /** The group's keys cut into chunks of at most {@link #MAX_KEYS_PER_CALL}. */
-    static List<List<Integer>> chunks(List<Integer> keys) {
-        List<List<Integer>> out = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_CALL) {
-            out.add(keys.subList(from, Math.min(keys.size(), from + MAX_KEYS_PER_CALL)));
+    static List<int[]> chunks(int[] keys) {
+        if (keys.length <= MAX_KEYS_PER_CALL) {
+            return List.of(keys);
+        }
+        List<int[]> out = new ArrayList<>();
+        for (int from = 0; from < keys.length; from += MAX_KEYS_PER_CALL) {
+            out.add(Arrays.copyOfRange(keys, from, Math.min(keys.length, from + MAX_KEYS_PER_CALL)));
         }
         return out;
     }

@@ -53,9 +53,9 @@ final class BucketOps {
         for (Group g : batch.groups) {
             Part part = g.parts().get(0);
             byte[] expireAt = ascii(layout.expireAt(g.bucket(), nowMillis));
-            for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
-                List<Integer> open = chunk.stream().filter(i -> out[i] == null).toList();
-                if (open.isEmpty()) {
+            for (int[] chunk : BucketBatch.chunks(g.keys())) {
+                int[] open = unanswered(chunk, out);
+                if (open.length == 0) {
                     continue;
                 }
                 calls.send(
@@ -84,8 +84,8 @@ final class BucketOps {
                         () -> CHECK.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ false)),
                         reply -> {
                             List<?> held = (List<?>) reply;
-                            for (int j = 0; j < chunk.size(); j++) {
-                                out[chunk.get(j)] |= held.get(j) != null;
+                            for (int j = 0; j < chunk.length; j++) {
+                                out[chunk[j]] |= held.get(j) != null;
                             }
                         },
                         () -> {}));
@@ -107,7 +107,7 @@ final class BucketOps {
                         () -> FORGET.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ true)),
                         reply -> {
                             for (Object index : (List<?>) reply) {
-                                out[chunk.get(((Long) index).intValue())] = true;
+                                out[chunk[((Long) index).intValue()]] = true;
                             }
                         },
                         () -> {}));
@@ -121,21 +121,40 @@ final class BucketOps {
      * Runs {@code each} for every chunk of every group's keys, once per part of the group from {@code firstPart} on
      * (part 0 is the instance holding the bucket written; later parts, the other instances to ask).
      */
-    private static void forEachChunk(BucketBatch batch, int firstPart, BiConsumer<Part, List<Integer>> each) {
+    private static void forEachChunk(BucketBatch batch, int firstPart, BiConsumer<Part, int[]> each) {
         for (Group g : batch.groups) {
             List<Part> parts = g.parts();
             for (Part part : parts.subList(Math.min(firstPart, parts.size()), parts.size())) {
-                for (List<Integer> chunk : BucketBatch.chunks(g.keys())) {
+                for (int[] chunk : BucketBatch.chunks(g.keys())) {
                     each.accept(part, chunk);
                 }
             }
         }
     }
 
-    private static void heldElsewhere(BucketBatch batch, List<Integer> chunk, List<?> held, Verdict[] out) {
-        for (int j = 0; j < chunk.size(); j++) {
+    /** The keys of a chunk not answered yet (all of them, unless an earlier call found some elsewhere). */
+    private static int[] unanswered(int[] chunk, Verdict[] out) {
+        int open = 0;
+        for (int i : chunk) {
+            open += out[i] == null ? 1 : 0;
+        }
+        if (open == chunk.length) {
+            return chunk;
+        }
+        int[] keys = new int[open];
+        int k = 0;
+        for (int i : chunk) {
+            if (out[i] == null) {
+                keys[k++] = i;
+            }
+        }
+        return keys;
+    }
+
+    private static void heldElsewhere(BucketBatch batch, int[] chunk, List<?> held, Verdict[] out) {
+        for (int j = 0; j < chunk.length; j++) {
             byte[] owner = (byte[]) held.get(j);
-            int i = chunk.get(j);
+            int i = chunk[j];
             if (owner != null && out[i] == null) {
                 boolean same = batch.owners[i].length > 0 && Arrays.equals(owner, batch.owners[i]);
                 out[i] = same ? Verdict.RETRY : Verdict.DUPLICATE;
@@ -143,13 +162,13 @@ final class BucketOps {
         }
     }
 
-    private static void answered(List<Integer> keys, List<?> codes, Verdict[] out) {
+    private static void answered(int[] keys, List<?> codes, Verdict[] out) {
         for (int i : keys) {
             out[i] = Verdict.NEW;
         }
         for (Object code : codes) {
             long c = (Long) code;
-            out[keys.get((int) (c >> 1))] = (c & 1) == 1 ? Verdict.RETRY : Verdict.DUPLICATE;
+            out[keys[(int) (c >> 1)]] = (c & 1) == 1 ? Verdict.RETRY : Verdict.DUPLICATE;
         }
     }
 
@@ -163,15 +182,15 @@ final class BucketOps {
      * A script's arguments: {@code first} if given, then the keys' ids, then (if {@code withOwners}) their owners in
      * the same order.
      */
-    private static byte[][] args(BucketBatch batch, List<Integer> keys, byte[] first, boolean withOwners) {
-        int n = keys.size();
+    private static byte[][] args(BucketBatch batch, int[] keys, byte[] first, boolean withOwners) {
+        int n = keys.length;
         int at = first == null ? 0 : 1;
         byte[][] out = new byte[at + (withOwners ? 2 * n : n)][];
         if (first != null) {
             out[0] = first;
         }
         for (int j = 0; j < n; j++) {
-            int i = keys.get(j);
+            int i = keys[j];
             out[at + j] = batch.ids[i];
             if (withOwners) {
                 out[at + n + j] = batch.owners[i];

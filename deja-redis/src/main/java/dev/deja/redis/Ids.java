@@ -3,12 +3,13 @@ package dev.deja.redis;
 import dev.deja.hash.Hash128;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
  * design stores them, a key that is a textual UUID (36 characters, either case) becomes its 16 bytes and any other
  * key its 128-bit hash ({@link Hash128}), also 16 bytes: two keys share an id only if they share that hash. With
- * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
+ * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash(byte[], byte[])}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
  * 8-byte integer: two keys of one bucket then share an id with probability 2^-64. An owner becomes its big-endian
  * bytes without leading zeros, the empty string for none.
  *
@@ -33,27 +34,30 @@ record Ids(int bytes) {
     /**
      * The hash a key is placed (its slice) and fingerprinted by: for a textual UUID, the hash of its 16 bytes, so that
      * its upper- and lower-case spellings are one key in every respect; for any other key, the hash of its bytes.
+     *
+     * @param uuid the key's {@link #uuid(byte[])}
      */
-    static Hash128 hash(byte[] key) {
-        if (key.length == 36) {
-            byte[] uuid = uuidBytes(key);
-            if (uuid != null) {
-                return Hash128.of(uuid);
-            }
-        }
-        return Hash128.of(key);
+    static Hash128 hash(byte[] key, byte[] uuid) {
+        return Hash128.of(uuid != null ? uuid : key);
     }
 
-    /** The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint. */
-    byte[] field(byte[] key, Hash128 hash) {
+    /** The 16 bytes of a key that is a UUID in its canonical text form (8-4-4-4-12 hex digits), or null. */
+    static byte[] uuid(byte[] key) {
+        return key.length == 36 ? uuidBytes(key) : null;
+    }
+
+    /**
+     * The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint.
+     *
+     * @param uuid the key's {@link #uuid(byte[])}
+     * @param hash the key's {@link #hash(byte[], byte[])}
+     */
+    byte[] field(byte[] uuid, Hash128 hash) {
         if (bytes == 8) {
             return Long.toString(hash.high()).getBytes(StandardCharsets.US_ASCII);
         }
-        if (key.length == 36) {
-            byte[] uuid = uuidBytes(key);
-            if (uuid != null) {
-                return uuid;
-            }
+        if (uuid != null) {
+            return uuid;
         }
         return ByteBuffer.allocate(16).putLong(hash.high()).putLong(hash.low()).array();
     }
@@ -72,7 +76,23 @@ record Ids(int bytes) {
         return out;
     }
 
-    /** The 16 bytes of a UUID in its canonical text form (8-4-4-4-12 hex digits), or null if the key is not one. */
+    /** Each ASCII character's hex digit value, -1 for a character that is not one. */
+    private static final byte[] HEX = hexDigits();
+
+    private static byte[] hexDigits() {
+        byte[] out = new byte[128];
+        Arrays.fill(out, (byte) -1);
+        for (int c = '0'; c <= '9'; c++) {
+            out[c] = (byte) (c - '0');
+        }
+        for (int c = 'a'; c <= 'f'; c++) {
+            out[c] = (byte) (c - 'a' + 10);
+            out[c - 'a' + 'A'] = (byte) (c - 'a' + 10);
+        }
+        return out;
+    }
+
+    /** The 16 bytes of a UUID in its canonical text form (8-4-4-4-12 hex digits), or null if the text is not one. */
     private static byte[] uuidBytes(byte[] text) {
         byte[] out = new byte[16];
         int nibble = 0;
@@ -84,8 +104,8 @@ record Ids(int bytes) {
                 }
                 continue;
             }
-            int v = Character.digit(c, 16);
-            if (v < 0 || c > 'f') {
+            int v = c < 0 ? -1 : HEX[c];
+            if (v < 0) {
                 return null;
             }
             out[nibble / 2] |= (byte) (nibble % 2 == 0 ? v << 4 : v);

@@ -12,7 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -101,6 +105,48 @@ class RedisSeenSetTest {
             assertThat(seen.checkAll(keys.subList(0, 11)))
                     .containsExactly(false, false, false, false, false, false, false, false, false, false, true);
             assertThat(seen.stats().insertions()).isEqualTo(2000);
+        }
+    }
+
+    @Test
+    void aBatchOverSeveralTimeBucketsAnswersEachKeyInItsOwnBucket() {
+        try (RedisSeenSet seen = RedisSeenSet.builder()
+                .redis(redis.uri())
+                .prefix("spread")
+                .window(Duration.ofMinutes(10))
+                .bucketTime(Duration.ofMinutes(1))
+                .slices(1)
+                .build()) {
+            long minute = System.currentTimeMillis() / 60_000 * 60_000;
+            Random random = new Random(38);
+            List<byte[]> keys = new ArrayList<>();
+            long[] owners = new long[5000];
+            long[] timestamps = new long[5000];
+            for (int i = 0; i < 5000; i++) {
+                keys.add(("s" + random.nextInt(1500)).getBytes(StandardCharsets.UTF_8));
+                owners[i] = random.nextInt(3); // 0: no owner
+                timestamps[i] = minute - random.nextInt(3) * 60_000L + random.nextInt(60_000);
+            }
+            // A key with a timestamp is looked for in its timestamp's bucket only, and held there by its first
+            // occurrence: the answers a map of (key, bucket) to the first owner gives.
+            Map<String, Long> held = new HashMap<>();
+            for (int round = 0; round < 2; round++) {
+                Verdict[] answers = seen.checkThenAddAll(keys, owners, timestamps);
+                for (int i = 0; i < answers.length; i++) {
+                    String place = new String(keys.get(i), StandardCharsets.UTF_8) + "@" + timestamps[i] / 60_000;
+                    Long first = held.putIfAbsent(place, owners[i]);
+                    Verdict expected = first == null
+                            ? Verdict.NEW
+                            : first == owners[i] && first != 0 ? Verdict.RETRY : Verdict.DUPLICATE;
+                    assertThat(answers[i])
+                            .as("round %d, key %d (%s)", round, i, place)
+                            .isEqualTo(expected);
+                }
+            }
+            assertThat(Arrays.stream(timestamps).filter(t -> t / 60_000 == minute / 60_000))
+                    .as("a bucket's keys are more than one call carries")
+                    .hasSizeGreaterThan(BucketBatch.MAX_KEYS_PER_CALL);
+            assertThat(seen.stats().insertions()).isEqualTo(held.size());
         }
     }
 

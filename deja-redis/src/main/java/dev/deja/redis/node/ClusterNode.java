@@ -1,5 +1,6 @@
 package dev.deja.redis.node;
 
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -30,6 +31,11 @@ final class ClusterNode implements Node {
 
     @Override
     public RedisScriptingAsyncCommands<byte[], byte[]> scripting() {
+        return connection.async();
+    }
+
+    @Override
+    public BaseRedisAsyncCommands<byte[], byte[]> commands() {
         return connection.async();
     }
 

@@ -1,5 +1,6 @@
 package dev.deja.redis.node;
 
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 
@@ -14,6 +15,9 @@ public interface Node extends AutoCloseable {
 
     /** The commands scripts run through; opens the connection again first if it was lost. */
     RedisScriptingAsyncCommands<byte[], byte[]> scripting();
+
+    /** The same connection's commands for {@code dispatch} of commands built by hand; opens it again if lost. */
+    BaseRedisAsyncCommands<byte[], byte[]> commands();
 
     /** Bytes of memory Redis uses ({@code used_memory} of {@code INFO memory}), summed over a cluster's masters. */
     CompletableFuture<Long> usedMemory();

@@ -2,9 +2,20 @@ package dev.deja.redis.node;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.ObjectOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -13,13 +24,15 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A Lua script called by its SHA1 ({@code EVALSHA}); when Redis answers {@code NOSCRIPT} (a restarted server, a
  * {@code SCRIPT FLUSH}, a failover) the same call is made once with the script's text ({@code EVAL}), which loads it
- * again on that server.
+ * again on that server. Arguments go to Redis as the bytes given: the command is built by hand ({@code dispatch})
+ * with each argument written straight into the output buffer, where Lettuce's {@code evalsha} would first copy each
+ * value through its codec into a buffer of its own.
  */
 public final class Script {
 
     private final String name;
     private final byte[] text;
-    private final String sha;
+    private final byte[] sha;
     private final ScriptOutputType output;
 
     private Script(String name, byte[] text, ScriptOutputType output) {
@@ -27,8 +40,9 @@ public final class Script {
         this.text = text;
         this.output = output;
         try {
-            this.sha =
-                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text));
+            this.sha = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text))
+                    .getBytes(StandardCharsets.US_ASCII);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-1", e);
         }
@@ -53,11 +67,42 @@ public final class Script {
 
     /** Runs the script on the node with these keys and arguments. */
     public <T> CompletableFuture<T> run(Node node, byte[][] keys, byte[]... args) {
-        CompletableFuture<T> bySha =
-                node.scripting().<T>evalsha(sha, output, keys, args).toCompletableFuture();
+        CompletableFuture<T> bySha = node.commands()
+                .dispatch(CommandType.EVALSHA, this.<T>output(), arguments(sha, keys, args))
+                .toCompletableFuture();
         return bySha.exceptionallyCompose(e -> isNoScript(e)
-                ? node.scripting().<T>eval(text, output, keys, args).toCompletableFuture()
+                ? node.commands()
+                        .dispatch(CommandType.EVAL, this.<T>output(), arguments(text, keys, args))
+                        .toCompletableFuture()
                 : CompletableFuture.failedFuture(e));
+    }
+
+    /** {@code EVALSHA}'s or {@code EVAL}'s arguments: the script's SHA1 or text, the keys, then the arguments. */
+    private static CommandArgs<byte[], byte[]> arguments(byte[] script, byte[][] keys, byte[][] args) {
+        CommandArgs<byte[], byte[]> out =
+                new CommandArgs<>(ByteArrayCodec.INSTANCE).add(script).add(keys.length);
+        for (byte[] key : keys) {
+            out.addKey(key); // a key, so that a cluster connection routes the call by its slot
+        }
+        for (byte[] arg : args) {
+            out.add(arg);
+        }
+        return out;
+    }
+
+    /** The reply's decoder for the script's output type, as Lettuce's own {@code evalsha} picks it. */
+    @SuppressWarnings("unchecked") // the caller names the type the script's output type gives
+    private <T> CommandOutput<byte[], byte[], T> output() {
+        ByteArrayCodec codec = ByteArrayCodec.INSTANCE;
+        return (CommandOutput<byte[], byte[], T>)
+                switch (output) {
+                    case BOOLEAN -> new BooleanOutput<>(codec);
+                    case INTEGER -> new IntegerOutput<>(codec);
+                    case MULTI -> new NestedMultiOutput<>(codec);
+                    case STATUS -> new StatusOutput<>(codec);
+                    case VALUE -> new ValueOutput<>(codec);
+                    case OBJECT -> new ObjectOutput<>(codec);
+                };
     }
 
     private static boolean isNoScript(Throwable e) {
