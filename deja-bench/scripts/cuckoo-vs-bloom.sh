@@ -44,3 +44,6 @@ for key in "${!RATIOS[@]}"; do
   echo "# median CF/BF ratio P=${key%%-*} ${key#*-}: $(python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" ${RATIOS[$key]})"
 done
 echo "# deja RSS: $(ps -o rss= -p "$DEJA_PID") KiB"
+# a key added more often than its two buckets have slots makes the cuckoo filter grow a sub-filter, which every later
+# lookup of an absent key reads too
+echo "# sub-filters at the end: cuckoo $(redis-cli -p "$DEJA_PORT" CF.INFO cf | sed -n '/Number of filters/{n;p}'), bloom $(redis-cli -p "$DEJA_PORT" BF.INFO bf | sed -n '/Number of filters/{n;p}')"

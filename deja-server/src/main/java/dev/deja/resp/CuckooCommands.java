@@ -155,7 +155,8 @@ final class CuckooCommands {
     private RedisMessage exists(RespSession session, RespArgs args) {
         CuckooFilter filter = ifCuckoo(args.string(1));
         byte[] key = access.key(args.bytes(2));
-        return Replies.bool(session.resp3(), filter != null && filter.count(key) > 0);
+        // a lookup that stops at the first sub-filter holding the key, where CF.COUNT reads them all
+        return Replies.bool(session.resp3(), filter != null && filter.check(key));
     }
 
     private RedisMessage mexists(RespSession session, RespArgs args) {
