@@ -9,8 +9,9 @@ import java.util.Arrays;
  * How a key and an owner are written into a bucket (docs/FORMAT.md section 7). With 16-byte ids, as Tapjoy's Redis
  * design stores them, a key that is a textual UUID (36 characters, either case) becomes its 16 bytes and any other
  * key its 128-bit hash ({@link Hash128}), also 16 bytes: two keys share an id only if they share that hash. With
- * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash(byte[], byte[])}: a UUID's is the hash of its 16 bytes), written in decimal so that Redis keeps it in a bucket as an
- * 8-byte integer: two keys of one bucket then share an id with probability 2^-64. An owner becomes its big-endian
+ * 8-byte ids a key becomes the high 64 bits of its hash ({@link #hash(byte[], byte[])}: a UUID's is the hash of its
+ * 16 bytes), written in decimal so that Redis keeps it in a bucket as an 8-byte integer: two keys of one bucket then
+ * share an id with probability 2^-64. An owner becomes its big-endian
  * bytes without leading zeros, the empty string for none.
  *
  * @param bytes 16 or 8

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A {@link Flow.Publisher} of due tasks: a subscription claims tasks only against its subscriber's outstanding demand,
  * at most {@code maxBatch} a claim, and while none is due asks again every poll interval. Every signal of every
- * subscription runs on the queue's one publishing thread, so a subscriber's signals never overlap and the subscription's
- * state needs no lock.
+ * subscription runs on the queue's one publishing thread, so a subscriber's signals never overlap and the
+ * subscription's state needs no lock.
  */
 final class DuePublisher implements Flow.Publisher<ClaimedTask> {
 
