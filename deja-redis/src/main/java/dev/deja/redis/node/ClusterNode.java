@@ -1,9 +1,8 @@
 package dev.deja.redis.node;
 
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.util.concurrent.CompletableFuture;
@@ -30,12 +29,7 @@ final class ClusterNode implements Node {
     }
 
     @Override
-    public RedisScriptingAsyncCommands<byte[], byte[]> scripting() {
-        return connection.async();
-    }
-
-    @Override
-    public BaseRedisAsyncCommands<byte[], byte[]> commands() {
+    public RedisClusterAsyncCommands<byte[], byte[]> commands() {
         return connection.async();
     }
 

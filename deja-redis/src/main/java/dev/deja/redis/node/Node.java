@@ -1,7 +1,6 @@
 package dev.deja.redis.node;
 
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,11 +12,11 @@ public interface Node extends AutoCloseable {
     /** The instance's address ({@code redis://127.0.0.1:6379}, or the cluster's seed addresses). */
     String name();
 
-    /** The commands scripts run through; opens the connection again first if it was lost. */
-    RedisScriptingAsyncCommands<byte[], byte[]> scripting();
-
-    /** The same connection's commands for {@code dispatch} of commands built by hand; opens it again if lost. */
-    BaseRedisAsyncCommands<byte[], byte[]> commands();
+    /**
+     * The connection's commands (scripts, and {@code dispatch} of commands built by hand), the type a standalone and a
+     * cluster connection share; opens the connection again first if it was lost.
+     */
+    RedisClusterAsyncCommands<byte[], byte[]> commands();
 
     /** Bytes of memory Redis uses ({@code used_memory} of {@code INFO memory}), summed over a cluster's masters. */
     CompletableFuture<Long> usedMemory();

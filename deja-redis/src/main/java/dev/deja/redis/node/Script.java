@@ -62,7 +62,7 @@ public final class Script {
 
     /** Loads the script into the node's cache ({@code SCRIPT LOAD}), so that the first calls find it. */
     public CompletableFuture<String> preload(Node node) {
-        return node.scripting().scriptLoad(text).toCompletableFuture();
+        return node.commands().scriptLoad(text).toCompletableFuture();
     }
 
     /** Runs the script on the node with these keys and arguments. */

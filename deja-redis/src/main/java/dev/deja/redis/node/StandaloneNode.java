@@ -3,8 +3,7 @@ package dev.deja.redis.node;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,12 +32,7 @@ final class StandaloneNode implements Node {
     }
 
     @Override
-    public RedisScriptingAsyncCommands<byte[], byte[]> scripting() {
-        return open().async();
-    }
-
-    @Override
-    public BaseRedisAsyncCommands<byte[], byte[]> commands() {
+    public RedisClusterAsyncCommands<byte[], byte[]> commands() {
         return open().async();
     }
 
