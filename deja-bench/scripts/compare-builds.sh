@@ -6,10 +6,16 @@
 # Usage: deja-bench/scripts/compare-builds.sh OTHER_CHECKOUT [rounds, default 5] [requests, default 500000]
 #        [wrk seconds, default 10]
 # OTHER_CHECKOUT is a checkout of another commit (git worktree add /tmp/deja-old <commit>); its ./deja builds it.
+# MEASURES picks some of the measures, comma-separated (default "resp P=1,resp P=64,http"): a pipelined measure
+# wants more requests than a P=1 one in the same time.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OTHER="$(cd "${1:?usage: compare-builds.sh OTHER_CHECKOUT [rounds] [requests] [wrk seconds]}" && pwd)"
 ROUNDS="${2:-5}"; REQUESTS="${3:-500000}"; WRK_SECONDS="${4:-10}"
+IFS=, read -r -a SELECTED <<<"${MEASURES:-resp P=1,resp P=64,http}"
+for measure in "${SELECTED[@]}"; do
+  case "$measure" in "resp P=1" | "resp P=64" | http) ;; *) echo "unknown measure '$measure' in MEASURES" >&2; exit 1 ;; esac
+done
 for tool in redis-benchmark redis-cli wrk; do
   command -v "$tool" >/dev/null || { echo "$tool not found: apt-get install -y redis-tools wrk" >&2; exit 1; }
 done
@@ -46,15 +52,15 @@ measure() { # who, measure
   esac
 }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); this=$(git -C "$ROOT" rev-parse --short HEAD) other=$(git -C "$OTHER" rev-parse --short HEAD); rounds=$ROUNDS requests=$REQUESTS wrk=${WRK_SECONDS}s"
+echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); this=$(git -C "$ROOT" rev-parse --short HEAD) other=$(git -C "$OTHER" rev-parse --short HEAD); rounds=$ROUNDS requests=$REQUESTS wrk=${WRK_SECONDS}s measures=${MEASURES:-all}"
 # warm-up, not reported: JIT compilation and the first chunks of each default filter
 for who in this other; do
-  for warm in "resp P=1" "resp P=64" http; do measure "$who" "$warm" >/dev/null; done
+  for warm in "${SELECTED[@]}"; do measure "$who" "$warm" >/dev/null; done
 done
 echo "round,measure,this,other,this/other"
 RESULTS="$WORK/results.csv"
 for round in $(seq 1 "$ROUNDS"); do
-  for measure in "resp P=1" "resp P=64" "http"; do
+  for measure in "${SELECTED[@]}"; do
     # the two take turns going first, so that neither always runs on the machine the other has just warmed
     if [ $((round % 2)) -eq 1 ]; then a="$(measure this "$measure")"; b="$(measure other "$measure")"
     else b="$(measure other "$measure")"; a="$(measure this "$measure")"; fi

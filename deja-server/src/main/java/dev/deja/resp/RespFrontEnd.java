@@ -8,15 +8,14 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.redis.RedisDecoder;
-import io.netty.handler.codec.redis.RedisEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Builds each RESP connection's pipeline: the connection limit, the {@link RequestGuard} (request memory and
  * timeout), Netty's Redis decoder (inline commands included, their lines ended by CR LF or, as Redis allows, a bare
- * LF: {@link InlineLineEnds}), the assembler that turns its parts into commands within the size limits, Netty's
- * encoder with deja's RESP3 additions, then the command handler.
+ * LF: {@link InlineLineEnds}), the assembler that turns its parts into commands within the size limits, the encoder
+ * that writes a batch's replies as one buffer ({@link ReplyEncoder}), then the command handler.
  */
 public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
 
@@ -48,8 +47,7 @@ public final class RespFrontEnd extends ChannelInitializer<SocketChannel> {
         pipeline.addLast(new InlineLineEnds());
         pipeline.addLast(new RedisDecoder(true));
         pipeline.addLast(new CommandAssembler(config.maxCommandArguments(), config.maxBodyBytes(), guard, session));
-        pipeline.addLast(new RedisEncoder());
-        pipeline.addLast(new Resp3Encoder());
+        pipeline.addLast(new ReplyEncoder());
         pipeline.addLast(new RespHandler(commands, session, guard));
     }
 }
