@@ -206,33 +206,27 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
 
     /** Writes the batch's replies once each is ready, then goes on with what arrived meanwhile. */
     private void answer(ChannelHandlerContext ctx, List<Object> replies) {
-        // one pending reply per turn is the common case of clients that do not pipeline: it is waited on itself,
-        // without a list or allOf
-        CompletableFuture<?> first = null;
-        List<CompletableFuture<?>> more = null;
-        for (Object reply : replies) {
+        answer(ctx, replies, 0);
+    }
+
+    /**
+     * Waits for the first reply from {@code from} on that is not ready, then looks again from there; writes them all
+     * once none is left. The replies of a batch are mostly writes gathered into one store call, which complete
+     * together: one wait covers them, where a combined future of all of them would cost a node per reply.
+     */
+    private void answer(ChannelHandlerContext ctx, List<Object> replies, int from) {
+        for (int i = from; i < replies.size(); i++) {
+            Object reply = replies.get(i);
             Object awaited = reply instanceof Closing closing ? closing.reply() : reply;
             if (awaited instanceof CompletableFuture<?> future && !future.isDone()) {
-                if (first == null) {
-                    first = future;
-                } else {
-                    if (more == null) {
-                        more = new ArrayList<>();
-                        more.add(first);
-                    }
-                    more.add(future);
-                }
+                int next = i;
+                // the reply's own outcome, a failure too, is what answered writes: the wait's is not needed
+                CompletableFuture<?> unused = future.whenComplete(
+                        (ignored, error) -> ctx.executor().execute(() -> answer(ctx, replies, next)));
+                return;
             }
         }
-        if (first == null) {
-            answered(ctx, replies);
-            return;
-        }
-        CompletableFuture<?> all =
-                more == null ? first : CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
-        // each reply's own outcome, a failure too, is what answered writes: all's is not needed
-        CompletableFuture<?> unused =
-                all.whenComplete((ignored, error) -> ctx.executor().execute(() -> answered(ctx, replies)));
+        answered(ctx, replies);
     }
 
     private void answered(ChannelHandlerContext ctx, List<Object> replies) {
@@ -249,7 +243,8 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
     }
 
     private void writeAll(ChannelHandlerContext ctx, List<Object> replies) {
-        // the writes' futures are not needed: a write failing on I/O closes the connection (Netty's autoClose)
+        // the writes' futures are not needed: a write failing on I/O closes the connection (Netty's autoClose), and
+        // with the void promise the failure reaches the handler's exceptionCaught, which closes it too
         for (Object reply : replies) {
             if (reply instanceof CompletableFuture<?> future) {
                 reply = outcome(future);
@@ -261,7 +256,7 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
                 pending.clear();
                 return;
             }
-            ChannelFuture unused = ctx.write(reply);
+            ChannelFuture unused = ctx.write(reply, ctx.voidPromise());
         }
         ctx.flush();
     }

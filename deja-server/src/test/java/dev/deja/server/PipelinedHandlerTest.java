@@ -185,4 +185,27 @@ class PipelinedHandlerTest {
                 .containsExactly("failed: no space", "x", "b done");
         channel.finishAndReleaseAll();
     }
+
+    @Test
+    void repliesThatCompleteInRequestOrderAreAnsweredOnceTheLastIs() {
+        Echo echo = new Echo();
+        EmbeddedChannel channel = new EmbeddedChannel(echo);
+        channel.writeInbound("slow-a", "slow-b", "slow-c");
+        echo.slow.get(0).complete("a done");
+        channel.runPendingTasks();
+        echo.slow.get(1).complete("b done");
+        channel.runPendingTasks();
+        assertThat(channel.<Object>readOutbound())
+                .as("the last reply is still pending")
+                .isNull();
+
+        echo.slow.get(2).complete("c done");
+        channel.runPendingTasks();
+        List<Object> replies = new ArrayList<>();
+        for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
+            replies.add(reply);
+        }
+        assertThat(replies).containsExactly("a done", "b done", "c done");
+        channel.finishAndReleaseAll();
+    }
 }
