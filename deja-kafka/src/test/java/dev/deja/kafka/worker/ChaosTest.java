@@ -19,13 +19,18 @@ import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -88,7 +93,11 @@ class ChaosTest {
             Map<String, Integer> counts = readCommitted(output, unique.size());
             Set<String> missing = new HashSet<>(unique);
             missing.removeAll(counts.keySet()); // a set difference: a million ids are too many for containsAll
-            assertThat(missing).as("ids missing from the output").isEmpty();
+            Process last = worker;
+            assertThat(missing)
+                    .as(() -> "ids missing from the output (" + missing.size() + "); "
+                            + diagnosis(name, input, last, KILLS))
+                    .isEmpty();
             assertThat(counts).as("ids out").hasSize(unique.size());
             return counts;
         } finally {
@@ -194,9 +203,11 @@ class ChaosTest {
                 new StringDeserializer(),
                 new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            // three minutes, and a millisecond per message for the large runs of scripts/chaos.sh
+            // a worker killed while its group rebalances can hold the rebalance for the group's rebalance timeout,
+            // Kafka Streams' max.poll.interval.ms (five minutes), before the live worker gets its partitions: six
+            // minutes, and a millisecond per message for the large runs of scripts/chaos.sh
             long deadline = System.nanoTime()
-                    + Duration.ofMinutes(3).plusMillis(MESSAGES).toNanos();
+                    + Duration.ofMinutes(6).plusMillis(MESSAGES).toNanos();
             int quiet = 0;
             while (System.nanoTime() < deadline && (counts.size() < expected || quiet < 8)) {
                 var records = consumer.poll(Duration.ofMillis(250));
@@ -207,6 +218,50 @@ class ChaosTest {
             }
         }
         return counts;
+    }
+
+    /**
+     * What a failure needs to be read: whether the last worker still runs, how far the application's committed input
+     * offsets are from the input's end (short of it, the worker stalled; at it, ids were dropped), and the end of
+     * each worker's log.
+     */
+    private String diagnosis(String name, String input, Process last, int runs) {
+        StringBuilder out = new StringBuilder("last worker alive: " + last.isAlive());
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.bootstrapServers()))) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("chaos-" + name)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            committed.keySet().stream()
+                    .filter(tp -> tp.topic().equals(input))
+                    .forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            var ends = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+            latest.keySet()
+                    .forEach(tp -> out.append("; ")
+                            .append(tp)
+                            .append(" committed ")
+                            .append(committed.get(tp).offset())
+                            .append(" of ")
+                            .append(ends.get(tp).offset()));
+        } catch (Exception e) {
+            out.append("; input offsets not read: ").append(e);
+        }
+        for (int run = 0; run <= runs; run++) {
+            try {
+                List<String> lines = Files.readAllLines(dir.resolve("worker-" + run + ".log"));
+                out.append("\n--- worker-")
+                        .append(run)
+                        .append(".log, last lines:\n")
+                        .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
+            } catch (IOException e) {
+                out.append("\n--- worker-")
+                        .append(run)
+                        .append(".log not read: ")
+                        .append(e);
+            }
+        }
+        return out.toString();
     }
 
     private static byte[] bytes(String s) {
