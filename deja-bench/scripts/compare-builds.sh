@@ -20,22 +20,10 @@ for tool in redis-benchmark redis-cli wrk; do
   command -v "$tool" >/dev/null || { echo "$tool not found: apt-get install -y redis-tools wrk" >&2; exit 1; }
 done
 . "$ROOT/deja-bench/scripts/servers.sh"
-WORK="$(mktemp -d)"; LUA="$ROOT/deja-bench/scripts/checkthenadd.lua"
-PIDS=()
-cleanup() { kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-start() { # name, checkout: sets <name>_RESP and <name>_HTTP
-  local name="$1" checkout="$2" resp http
-  resp="$(free_port)"; http="$(free_port)"
-  "$checkout/deja" serve --data-dir "$WORK/$name" --http-port "$http" --resp-port "$resp" >"$WORK/$name.log" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 1 1200); do redis-cli -p "$resp" PING >/dev/null 2>&1 && break; sleep 0.1; done
-  redis-cli -p "$resp" PING >/dev/null 2>&1 || { cat "$WORK/$name.log" >&2; exit 1; }
-  printf -v "${name}_RESP" '%s' "$resp"; printf -v "${name}_HTTP" '%s' "$http"
-}
-start this "$ROOT"
-start other "$OTHER"
+LUA="$ROOT/deja-bench/scripts/checkthenadd.lua"
+start_sides
+start_side this "$ROOT/deja"
+start_side other "$OTHER/deja"
 
 resp_rate() { # port, pipelining
   redis-benchmark -p "$1" -c 50 -n "$REQUESTS" -r 100000000 -P "$2" -q --csv BF.ADD bench "key:__rand_int__" \

@@ -13,25 +13,13 @@ OPTS_B="${2?usage: jvm-options-ab.sh \"OPTIONS A\" \"OPTIONS B\" [requests] [rou
 REQUESTS="${3:-3000000}"; ROUNDS="${4:-7}"; P="${5:-64}"
 command -v redis-benchmark >/dev/null || { echo "redis-benchmark not found: apt-get install -y redis-tools" >&2; exit 1; }
 . "$ROOT/deja-bench/scripts/servers.sh"
-WORK="$(mktemp -d)"; PIDS=()
-cleanup() { kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-start() { # name, options: sets <name>_PORT and <name>_PID
-  local port; port="$(free_port)"
-  DEJA_JAVA_OPTS="$2" "$ROOT/deja" serve --data-dir "$WORK/$1" --http-port 0 --resp-port "$port" \
-    >"$WORK/$1.log" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 1 1200); do redis-cli -p "$port" PING >/dev/null 2>&1 && break; sleep 0.1; done
-  redis-cli -p "$port" PING >/dev/null 2>&1 || { cat "$WORK/$1.log" >&2; exit 1; }
-  printf -v "${1}_PORT" '%s' "$port"; printf -v "${1}_PID" '%s' "$!"
-}
-start a "$OPTS_A"
-start b "$OPTS_B"
+start_sides
+start_side a "$ROOT/deja" "$OPTS_A"
+start_side b "$ROOT/deja" "$OPTS_B"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 measure() { # name: prints "rate cpu-us-per-request"
-  local port="${1}_PORT" pid="${1}_PID" before after rate
+  local port="${1}_RESP" pid="${1}_PID" before after rate
   before="$(cpu_ticks "${!pid}")"
   rate="$(redis-benchmark -p "${!port}" -c 50 -n "$REQUESTS" -r 100000000 -P "$P" -q --csv BF.ADD bench \
     "key:__rand_int__" | tail -n 1 | cut -d, -f2 | tr -d '"')"

@@ -52,3 +52,30 @@ stop_deja() {
   wait 2>/dev/null || true
   rm -rf "$WORK"
 }
+
+# Usage: start_sides (once), then start_side NAME LAUNCHER [JVM options] for each server of a side-by-side run.
+# Each server gets its own data directory under WORK and free HTTP and RESP ports, and its JVM options through
+# DEJA_JAVA_OPTS; start_side sets <NAME>_RESP, <NAME>_HTTP and <NAME>_PID and returns once it answers PING. Every
+# server is stopped and WORK removed when the script exits.
+start_sides() {
+  WORK="$(mktemp -d)"; SIDE_PIDS=()
+  trap stop_sides EXIT
+}
+
+start_side() {
+  local name="$1" launcher="$2" options="${3:-}" resp http
+  resp="$(free_port)"; http="$(free_port)"
+  DEJA_JAVA_OPTS="$options" "$launcher" serve --data-dir "$WORK/$name" --http-port "$http" --resp-port "$resp" \
+    >"$WORK/$name.log" 2>&1 &
+  SIDE_PIDS+=($!)
+  printf -v "${name}_PID" '%s' "$!"
+  for _ in $(seq 1 1200); do redis-cli -p "$resp" PING >/dev/null 2>&1 && break; sleep 0.1; done
+  redis-cli -p "$resp" PING >/dev/null 2>&1 || { cat "$WORK/$name.log" >&2; exit 1; }
+  printf -v "${name}_RESP" '%s' "$resp"; printf -v "${name}_HTTP" '%s' "$http"
+}
+
+stop_sides() {
+  kill "${SIDE_PIDS[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}

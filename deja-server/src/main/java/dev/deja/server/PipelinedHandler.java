@@ -175,10 +175,10 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         // the replies of writes go out once the loop has written the journal records of this turn's requests, and
         // work off the loop starts then too
         Runnable then = offLoop.isEmpty()
-                ? () -> answer(ctx, replies)
+                ? () -> answer(ctx, replies, 0)
                 : () -> {
                     offLoop.getFirst().run();
-                    answer(ctx, replies);
+                    answer(ctx, replies, 0);
                 };
         if (!writes.thenRun(ctx.executor(), then)) {
             then.run();
@@ -204,15 +204,11 @@ public abstract class PipelinedHandler<R> extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Writes the batch's replies once each is ready, then goes on with what arrived meanwhile. */
-    private void answer(ChannelHandlerContext ctx, List<Object> replies) {
-        answer(ctx, replies, 0);
-    }
-
     /**
-     * Waits for the first reply from {@code from} on that is not ready, then looks again from there; writes them all
-     * once none is left. The replies of a batch are mostly writes gathered into one store call, which complete
-     * together: one wait covers them, where a combined future of all of them would cost a node per reply.
+     * Writes the batch's replies once each is ready, then goes on with what arrived meanwhile: waits for the first
+     * reply from {@code from} on that is not ready, then looks again from there. The replies of a batch are mostly
+     * writes gathered into one store call, which complete together: one wait covers them, where a combined future of
+     * all of them would cost a node per reply.
      */
     private void answer(ChannelHandlerContext ctx, List<Object> replies, int from) {
         for (int i = from; i < replies.size(); i++) {

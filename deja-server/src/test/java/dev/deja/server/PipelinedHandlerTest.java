@@ -97,10 +97,7 @@ class PipelinedHandlerTest {
 
         echo.slow.get(0).complete("slow reply");
         channel.runPendingTasks();
-        List<Object> replies = new ArrayList<>();
-        for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
-            replies.add(reply);
-        }
+        List<Object> replies = written(channel);
         List<Object> expected = new ArrayList<>(List.of("a", "slow reply", "b"));
         expected.addAll(later);
         assertThat(replies).containsExactlyElementsOf(expected);
@@ -130,9 +127,7 @@ class PipelinedHandlerTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (replies.size() < 4 && System.nanoTime() < deadline) {
             channel.runPendingTasks(); // the reply is handed back to the loop
-            for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
-                replies.add(reply);
-            }
+            replies.addAll(written(channel));
             Thread.sleep(1);
         }
         assertThat(replies).containsExactly("a", "admin-1 done", "b", "c");
@@ -176,10 +171,7 @@ class PipelinedHandlerTest {
 
         echo.slow.get(0).completeExceptionally(new CompletionException(new IllegalStateException("no space")));
         channel.runPendingTasks();
-        List<Object> replies = new ArrayList<>();
-        for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
-            replies.add(reply);
-        }
+        List<Object> replies = written(channel);
         assertThat(replies)
                 .as("in request order, the wrapped error unwrapped")
                 .containsExactly("failed: no space", "x", "b done");
@@ -201,11 +193,17 @@ class PipelinedHandlerTest {
 
         echo.slow.get(2).complete("c done");
         channel.runPendingTasks();
+        List<Object> replies = written(channel);
+        assertThat(replies).containsExactly("a done", "b done", "c done");
+        channel.finishAndReleaseAll();
+    }
+
+    /** The replies written so far, in order. */
+    private static List<Object> written(EmbeddedChannel channel) {
         List<Object> replies = new ArrayList<>();
         for (Object reply = channel.readOutbound(); reply != null; reply = channel.readOutbound()) {
             replies.add(reply);
         }
-        assertThat(replies).containsExactly("a done", "b done", "c done");
-        channel.finishAndReleaseAll();
+        return replies;
     }
 }
