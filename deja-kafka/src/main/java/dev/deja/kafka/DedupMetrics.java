@@ -22,6 +22,10 @@ final class DedupMetrics {
     private final Sensor missingIds;
     private final Sensor effectiveWindow;
     private final Sensor idsHeld;
+    /** The values the gauges last recorded; none was recorded while they hold {@link Long#MIN_VALUE}. */
+    private long lastEffectiveWindowMs = Long.MIN_VALUE;
+
+    private long lastIdsHeld = Long.MIN_VALUE;
 
     DedupMetrics(StreamsMetrics metrics, TaskId task, String store) {
         this.metrics = metrics;
@@ -52,9 +56,19 @@ final class DedupMetrics {
         missingIds.record();
     }
 
+    /**
+     * Sets the two gauges. Each is recorded only when its value changes: a gauge shows the last value recorded, and a
+     * recording takes the sensor's lock and reads the clock, which every record would otherwise pay for twice.
+     */
     void held(long effectiveWindowMs, long ids) {
-        effectiveWindow.record((double) effectiveWindowMs);
-        idsHeld.record((double) ids);
+        if (effectiveWindowMs != lastEffectiveWindowMs) {
+            lastEffectiveWindowMs = effectiveWindowMs;
+            effectiveWindow.record((double) effectiveWindowMs);
+        }
+        if (ids != lastIdsHeld) {
+            lastIdsHeld = ids;
+            idsHeld.record((double) ids);
+        }
     }
 
     void close() {

@@ -1,7 +1,6 @@
 package dev.deja.kafka;
 
 import java.util.Set;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
@@ -48,17 +47,18 @@ final class DedupProcessor<K, V> implements Processor<K, V, K, V> {
 
     @Override
     public void process(Record<K, V> record) {
-        Record<K, V> own = record.withHeaders(new RecordHeaders(record.headers().toArray()));
-        switch (deduplicator.judge(own.key(), own.value(), own.timestamp(), own.headers())) {
+        switch (deduplicator.judge(record.key(), record.value(), record.timestamp(), record.headers())) {
             case UNIQUE -> {
                 if (config.routesToTopics()) {
-                    context.forward(own, config.uniqueChild());
+                    context.forward(record, config.uniqueChild());
                 } else {
-                    context.forward(own);
+                    context.forward(record);
                 }
             }
-            case DUPLICATE -> context.forward(own, config.duplicatesChild());
-            case MISSING_ID -> context.forward(own, config.missingIdChild());
+            case DUPLICATE ->
+                context.forward(
+                        record.withHeaders(deduplicator.duplicateHeaders(record.headers())), config.duplicatesChild());
+            case MISSING_ID -> context.forward(record, config.missingIdChild());
             case DROPPED -> {}
         }
     }

@@ -1,7 +1,6 @@
 package dev.deja.kafka;
 
 import java.util.Set;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
@@ -47,12 +46,12 @@ final class DedupValuesProcessor<K, V> implements FixedKeyProcessor<K, V, Judged
 
     @Override
     public void process(FixedKeyRecord<K, V> record) {
-        // A copy of the headers: the input record may go on to other processors, which must not see ours.
-        FixedKeyRecord<K, V> own =
-                record.withHeaders(new RecordHeaders(record.headers().toArray()));
-        Outcome outcome = deduplicator.judge(own.key(), own.value(), own.timestamp(), own.headers());
+        Outcome outcome = deduplicator.judge(record.key(), record.value(), record.timestamp(), record.headers());
+        FixedKeyRecord<K, V> out = outcome == Outcome.DUPLICATE
+                ? record.withHeaders(deduplicator.duplicateHeaders(record.headers()))
+                : record;
         if (outcome != Outcome.DROPPED) {
-            context.forward(own.withValue(new Judged<>(outcome, own.value())));
+            context.forward(out.withValue(new Judged<>(outcome, record.value())));
         }
     }
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -19,6 +20,8 @@ final class Deduplicator<K, V> {
     private final ProcessingContext context;
     private final SeenIds seen;
     private final DedupMetrics metrics;
+    /** What the last record judged a duplicate found: its first copy's owner and time. */
+    private SeenIds.Seen lastDuplicate;
 
     Deduplicator(Settings config, IdExtractor<K, V> ids, ProcessingContext context) {
         this.config = config;
@@ -28,7 +31,10 @@ final class Deduplicator<K, V> {
         this.metrics = new DedupMetrics(context.metrics(), context.taskId(), config.storeName());
     }
 
-    /** Judges one record; adds the first-copy headers to {@code headers} when it is a duplicate. */
+    /**
+     * Judges one record, leaving its headers as they are: a duplicate that goes on takes {@link #duplicateHeaders}
+     * instead, so that a record going on unchanged costs no copy.
+     */
     Outcome judge(K key, V value, long timestamp, Headers headers) {
         Optional<RecordMetadata> metadata = context.recordMetadata();
         String topic = metadata.map(RecordMetadata::topic).orElse("");
@@ -54,7 +60,7 @@ final class Deduplicator<K, V> {
                 if (config.duplicates().kind() == Route.Kind.DROP) {
                     return Outcome.DROPPED;
                 }
-                markFirstCopy(headers, found);
+                lastDuplicate = found;
                 return Outcome.DUPLICATE;
             }
         }
@@ -80,12 +86,22 @@ final class Deduplicator<K, V> {
                 .orElse(SeenSet.NO_OWNER);
     }
 
-    private static void markFirstCopy(Headers headers, SeenIds.Seen found) {
-        if (found.firstOwner() != SeenSet.NO_OWNER) {
-            headers.add(DedupHeaders.FIRST_PARTITION, ascii(Owners.partition(found.firstOwner())));
-            headers.add(DedupHeaders.FIRST_OFFSET, ascii(Owners.offset(found.firstOwner())));
+    /**
+     * The headers of the record {@link #judge} has just found a duplicate: a copy of its own, since the input record
+     * may go on to other processors, which must not see ours, with the headers naming the first copy added.
+     */
+    Headers duplicateHeaders(Headers headers) {
+        SeenIds.Seen found = lastDuplicate;
+        if (found == null) {
+            throw new IllegalStateException("no record has been judged a duplicate");
         }
-        headers.add(DedupHeaders.FIRST_TIMESTAMP, ascii(found.firstTime()));
+        Headers copy = new RecordHeaders(headers.toArray());
+        if (found.firstOwner() != SeenSet.NO_OWNER) {
+            copy.add(DedupHeaders.FIRST_PARTITION, ascii(Owners.partition(found.firstOwner())));
+            copy.add(DedupHeaders.FIRST_OFFSET, ascii(Owners.offset(found.firstOwner())));
+        }
+        copy.add(DedupHeaders.FIRST_TIMESTAMP, ascii(found.firstTime()));
+        return copy;
     }
 
     private static byte[] ascii(long n) {
