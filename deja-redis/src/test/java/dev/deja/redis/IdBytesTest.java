@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.hash.Hash128;
-import dev.deja.redis.testing.RedisServer;
+import dev.deja.redis.testing.RedisServerExtension;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.Verdict;
 import java.nio.ByteBuffer;
@@ -14,9 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Keys stored under 8-byte fingerprints, and owners of every size under both id widths. */
 class IdBytesTest {
@@ -26,24 +25,11 @@ class IdBytesTest {
         1, 0xFF, 0x100, 0xFFFF, 0x1_0000, 0x0003_0012_F4C8_5E66L, Long.MAX_VALUE, Long.MIN_VALUE, -1
     };
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
 
     private static RedisSeenSet store(String prefix, int idBytes) {
-        return RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix(prefix)
-                .window(Duration.ofMinutes(10))
-                .bucketTime(Duration.ofMinutes(1))
+        return TestSeenSets.minuteBuckets(redis.uri(), prefix, Duration.ofMinutes(10))
                 .slices(4)
                 .idBytes(idBytes)
                 .build();
@@ -55,11 +41,7 @@ class IdBytesTest {
 
     @Test
     void eightByteIdsAreTheHashsHighHalfInDecimal() {
-        try (RedisSeenSet seen = RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix("fp")
-                .window(Duration.ofHours(1))
-                .bucketTime(Duration.ofMinutes(1))
+        try (RedisSeenSet seen = TestSeenSets.minuteBuckets(redis.uri(), "fp", Duration.ofHours(1))
                 .slices(1)
                 .idBytes(8)
                 .build()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.redis.testing.RedisServer;
+import dev.deja.redis.testing.RedisServerExtension;
 import dev.deja.seen.Guarantee;
 import dev.deja.seen.SeenSet;
 import dev.deja.seen.Verdict;
@@ -19,34 +20,25 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/**
+ * The seen set on one Redis server: owners telling a retry from a duplicate, forgetting, batches across time buckets,
+ * how entries are stored and expire, the errors when the server is gone or slow, scripts loaded again after a flush,
+ * and what the store declares about itself.
+ */
 class RedisSeenSetTest {
 
     private static final String HEX_OF_FIRST_ENTRY = "local e = redis.call('HGETALL', KEYS[1]) local out = {}"
             + " for i = 1, 2 do out[i] = string.format(string.rep('%02x', #e[i]), string.byte(e[i], 1, -1)) end"
             + " return out";
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
 
     private static RedisSeenSet store(String prefix) {
-        return RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix(prefix)
-                .window(Duration.ofMinutes(10))
-                .bucketTime(Duration.ofMinutes(1))
+        return TestSeenSets.minuteBuckets(redis.uri(), prefix, Duration.ofMinutes(10))
                 .slices(8)
                 .build();
     }
@@ -110,11 +102,7 @@ class RedisSeenSetTest {
 
     @Test
     void aBatchOverSeveralTimeBucketsAnswersEachKeyInItsOwnBucket() {
-        try (RedisSeenSet seen = RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix("spread")
-                .window(Duration.ofMinutes(10))
-                .bucketTime(Duration.ofMinutes(1))
+        try (RedisSeenSet seen = TestSeenSets.minuteBuckets(redis.uri(), "spread", Duration.ofMinutes(10))
                 .slices(1)
                 .build()) {
             long minute = System.currentTimeMillis() / 60_000 * 60_000;
@@ -152,11 +140,7 @@ class RedisSeenSetTest {
 
     @Test
     void uuidsAreStoredAsSixteenBytesInCompactHashesThatExpire() {
-        try (RedisSeenSet seen = RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix("layout")
-                .window(Duration.ofHours(1))
-                .bucketTime(Duration.ofMinutes(1))
+        try (RedisSeenSet seen = TestSeenSets.minuteBuckets(redis.uri(), "layout", Duration.ofHours(1))
                 .slices(1)
                 .build()) {
             UUID id = UUID.randomUUID();
@@ -200,11 +184,7 @@ class RedisSeenSetTest {
     @Test
     void callsWithoutTimestampLookInEveryBucketOfTheWindow() {
         AtomicLong now = new AtomicLong(System.currentTimeMillis());
-        try (RedisSeenSet seen = RedisSeenSet.builder()
-                .redis(redis.uri())
-                .prefix("lookback")
-                .window(Duration.ofMinutes(10))
-                .bucketTime(Duration.ofMinutes(1))
+        try (RedisSeenSet seen = TestSeenSets.minuteBuckets(redis.uri(), "lookback", Duration.ofMinutes(10))
                 .slices(4)
                 .clock(() -> Instant.ofEpochMilli(now.get()))
                 .build()) {

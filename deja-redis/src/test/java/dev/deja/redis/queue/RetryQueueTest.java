@@ -3,7 +3,7 @@ package dev.deja.redis.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.redis.RedisSeenSet;
-import dev.deja.redis.testing.RedisServer;
+import dev.deja.redis.testing.RedisServerExtension;
 import dev.deja.seen.Verdict;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,23 +16,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/**
+ * The retry queue on one Redis server: claiming, delays, back-off to a dead letter, visibility timeouts, concurrent
+ * workers, the publisher's demand, and forgetting a failed task's key in a seen set.
+ */
 class RetryQueueTest {
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
 
     private static RetryQueueBuilder queue(String name) {
         return RetryQueue.builder()
