@@ -34,13 +34,7 @@ class ExactAddNewTest {
 
     /** An 8-hour window in eight 1-hour generations. */
     private ExactStore open() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(8))
-                .generations(8)
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .open();
+        return TestStores.eightHourWindow(dir, clock).open();
     }
 
     @Test

@@ -25,13 +25,7 @@ class ExactCheckpointTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open(Path dir) {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(8))
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .fsync(FsyncPolicy.ALWAYS)
-                .open();
+        return TestStores.eightHourWindow(dir, clock).fsync(FsyncPolicy.ALWAYS).open();
     }
 
     private static byte[] key(String s) {

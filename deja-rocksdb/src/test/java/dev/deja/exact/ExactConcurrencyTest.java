@@ -37,10 +37,8 @@ class ExactConcurrencyTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS) // a lock-order deadlock would hang here
     void racingBatchesAndSingleCallsAgreeOnOneWinnerPerKeyWhoseOwnerIsStored() throws Exception {
-        try (ExactStore store = ExactStoreBuilder.at(dir)
+        try (ExactStore store = TestStores.small(dir)
                 .window(Duration.ofHours(1))
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
                 .fsync(FsyncPolicy.NO)
                 .open()) {
             AtomicIntegerArray newCount = new AtomicIntegerArray(KEYS);

@@ -6,11 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.deja.journal.FsyncPolicy;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -30,15 +27,13 @@ class ExactCorruptionTest {
     }
 
     private ExactStore open() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(24))
-                .fsync(FsyncPolicy.EVERYSEC)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .open();
+        return TestStores.dayWindow(dir).fsync(FsyncPolicy.EVERYSEC).open();
     }
 
-    /** Writes the keys, closes (flushing them into table files) and flips bytes in a data block of each large table file. */
+    /**
+     * Writes the keys, closes (flushing them into table files) and flips bytes in a data block of each large table
+     * file.
+     */
     private void writeAndCorrupt() throws Exception {
         try (ExactStore store = open()) {
             for (int from = 0; from < KEYS; from += 1000) {
@@ -59,16 +54,7 @@ class ExactCorruptionTest {
         }
         assertThat(tables).isNotEmpty();
         for (Path table : tables) {
-            try (FileChannel ch = FileChannel.open(table, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                long at = ch.size() / 3;
-                ByteBuffer b = ByteBuffer.allocate(16);
-                ch.read(b, at);
-                for (int i = 0; i < b.limit(); i++) {
-                    b.put(i, (byte) (b.get(i) ^ 0x5A));
-                }
-                b.rewind();
-                ch.write(b, at);
-            }
+            FileDamage.flipBytes(table, Files.size(table) / 3, 16);
         }
     }
 

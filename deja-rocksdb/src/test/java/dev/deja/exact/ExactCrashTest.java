@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,12 +49,7 @@ class ExactCrashTest {
     }
 
     private static ExactStore open(Path dir, FsyncPolicy fsync) {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(24))
-                .fsync(fsync)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .open();
+        return TestStores.dayWindow(dir).fsync(fsync).open();
     }
 
     private static List<byte[]> keys(long from, long to) {

@@ -32,14 +32,7 @@ class ExactFilterTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStore open() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(8))
-                .generations(8)
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .fsync(FsyncPolicy.NO)
-                .open();
+        return TestStores.eightHourWindow(dir, clock).fsync(FsyncPolicy.NO).open();
     }
 
     /** Three generations of keys (seeds 1..3), one hour apart, then closed. */

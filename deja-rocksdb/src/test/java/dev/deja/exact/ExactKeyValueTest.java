@@ -39,13 +39,7 @@ class ExactKeyValueTest {
 
     /** An 8-hour window in eight 1-hour generations, with values. */
     private ExactStoreBuilder builder() {
-        return ExactStoreBuilder.at(dir.resolve("store"))
-                .window(Duration.ofMillis(WINDOW))
-                .generations(8)
-                .values(true)
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20);
+        return TestStores.eightHourWindow(dir.resolve("store"), clock).values(true);
     }
 
     private static byte[] b(String s) {
@@ -253,12 +247,10 @@ class ExactKeyValueTest {
                     .isEqualTo(WINDOW - Duration.ofMinutes(30).toMillis());
         }
         Path other = dir.resolve("size-only");
-        try (ExactStore store = ExactStoreBuilder.at(other)
+        try (ExactStore store = TestStores.small(other)
                 .maxBytes(1L << 30)
                 .values(true)
                 .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
                 .open()) {
             assertThat(store.maxExpiresAtMillis()).isEqualTo(Long.MAX_VALUE);
             store.put(b("k"), b("v"), 0, false);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,11 +25,7 @@ class ExactMissingFilesTest {
     }
 
     private ExactStore open() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(24))
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
-                .open();
+        return TestStores.dayWindow(dir).open();
     }
 
     /** Writes the keys into table files and closes the store. */

@@ -57,12 +57,9 @@ class ExactNoWalTest {
     }
 
     private static ExactStore open(Path dir) {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(24))
+        return TestStores.dayWindow(dir)
                 .fsync(FsyncPolicy.NO)
                 .writeAheadLog(/* writeAheadLog= */ false)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
                 .open();
     }
 

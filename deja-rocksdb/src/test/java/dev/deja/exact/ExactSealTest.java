@@ -30,11 +30,18 @@ class ExactSealTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
 
     private ExactStore open() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(8))
-                .clock(clock)
+        return TestStores.eightHourWindow(dir, clock)
                 .memtableBytes(4 << 20)
-                .blockCacheBytes(1 << 20)
+                .fsync(FsyncPolicy.NO)
+                .open();
+    }
+
+    /** A size bound far below what any generation takes (64 bytes), with the smallest memtable the builder accepts. */
+    private ExactStore openTinySizeBound() {
+        return TestStores.small(dir)
+                .maxBytes(64)
+                .clock(clock)
+                .memtableBytes(64 << 10)
                 .fsync(FsyncPolicy.NO)
                 .open();
     }
@@ -114,13 +121,7 @@ class ExactSealTest {
         logged.start();
         sealer.addAppender(logged);
         generation.addAppender(logged);
-        try (ExactStore store = ExactStoreBuilder.at(dir)
-                .maxBytes(64)
-                .clock(clock)
-                .memtableBytes(64 << 10)
-                .blockCacheBytes(1 << 20)
-                .fsync(FsyncPolicy.NO)
-                .open()) {
+        try (ExactStore store = openTinySizeBound()) {
             for (int i = 0; i < 40; i++) {
                 store.add(new byte[] {(byte) i});
                 assertThat(store.check(new byte[] {(byte) i})).isTrue();
@@ -139,13 +140,7 @@ class ExactSealTest {
     /** An empty generation is no fuller than when it was created: rolling it over would only make another. */
     @Test
     void anIdleStoreUnderATinySizeBoundKeepsItsEmptyGeneration() throws RocksDBException {
-        try (ExactStore store = ExactStoreBuilder.at(dir)
-                .maxBytes(64)
-                .clock(clock)
-                .memtableBytes(64 << 10)
-                .blockCacheBytes(1 << 20)
-                .fsync(FsyncPolicy.NO)
-                .open()) {
+        try (ExactStore store = openTinySizeBound()) {
             for (int i = 0; i < 10; i++) {
                 clock.advance(Duration.ofSeconds(5)); // the server's maintenance timer
                 store.maintain();

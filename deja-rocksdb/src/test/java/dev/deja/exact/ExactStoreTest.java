@@ -26,6 +26,10 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
+/**
+ * The exact store's single-key and batch operations (owners and retries, forget, info), what survives a reopen, the
+ * value and id formats fixed when a store is created, its stats, and the options its builder refuses.
+ */
 class ExactStoreTest {
 
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
@@ -36,11 +40,7 @@ class ExactStoreTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private ExactStoreBuilder builder() {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(24))
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20);
+        return TestStores.dayWindow(dir).clock(clock);
     }
 
     private static byte[] key(String s) {

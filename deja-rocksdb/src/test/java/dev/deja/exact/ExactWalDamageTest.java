@@ -10,7 +10,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,11 +34,9 @@ class ExactWalDamageTest {
     }
 
     private static ExactStore open(Path d) {
-        return ExactStoreBuilder.at(d)
-                .window(Duration.ofHours(24))
+        return TestStores.dayWindow(d)
                 .fsync(FsyncPolicy.ALWAYS)
                 .memtableBytes(4 << 20)
-                .blockCacheBytes(1 << 20)
                 .open();
     }
 
@@ -85,16 +82,7 @@ class ExactWalDamageTest {
     void aRecordDamagedBeforeTheTailStopsTheOpenNamingTheCorruption() throws Exception {
         Path copy = dir.resolve("copy");
         Path wal = crashedCopy(copy);
-        try (FileChannel ch = FileChannel.open(wal, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long at = ch.size() / 2;
-            ByteBuffer b = ByteBuffer.allocate(4);
-            ch.read(b, at);
-            for (int i = 0; i < b.limit(); i++) {
-                b.put(i, (byte) (b.get(i) ^ 0x5A));
-            }
-            b.rewind();
-            ch.write(b, at);
-        }
+        FileDamage.flipBytes(wal, Files.size(wal) / 2, 4);
         // Replaying up to the damage would open the store with half its keys, answered new.
         assertThatThrownBy(() -> open(copy).close())
                 .isInstanceOf(UncheckedIOException.class)

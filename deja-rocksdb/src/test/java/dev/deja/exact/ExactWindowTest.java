@@ -32,13 +32,8 @@ class ExactWindowTest {
 
     /** An 8-hour window in eight 1-hour generations. */
     private ExactStore openTimeBounded(boolean refresh) {
-        return ExactStoreBuilder.at(dir)
-                .window(Duration.ofHours(8))
-                .generations(8)
+        return TestStores.eightHourWindow(dir, clock)
                 .refreshOnDuplicate(refresh)
-                .clock(clock)
-                .memtableBytes(1 << 20)
-                .blockCacheBytes(1 << 20)
                 .open();
     }
 
