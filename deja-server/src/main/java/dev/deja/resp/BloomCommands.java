@@ -50,8 +50,8 @@ final class BloomCommands {
     /** Adds these commands to the table. */
     void register(CommandTable commands) {
         commands.add(RespCommand.write("BF.RESERVE", -4, RespCommand.slow(notCuckoo(this::reserve))));
-        commands.add(RespCommand.write("BF.ADD", 3, notCuckoo(this::add)));
-        commands.add(RespCommand.write("BF.MADD", -3, notCuckoo(this::madd)));
+        commands.add(RespCommand.write("BF.ADD", 3, this::add));
+        commands.add(RespCommand.write("BF.MADD", -3, this::madd));
         commands.add(RespCommand.read("BF.EXISTS", 3, this::exists));
         commands.add(RespCommand.read("BF.MEXISTS", -3, this::mexists));
         commands.add(RespCommand.write("BF.INSERT", -4, notCuckoo(this::insert)));
@@ -83,6 +83,20 @@ final class BloomCommands {
             }
             return action.run(session, args);
         };
+    }
+
+    /**
+     * The namespace a command that adds keys addresses, or null when it does not exist yet (the command creates it,
+     * with {@link #writable}, once its keys are found valid); refused with {@code WRONGTYPE} when it is a cuckoo filter
+     * or a key-value key, as {@link #notCuckoo} refuses it. A namespace that exists, as on every add but a filter's
+     * first, is looked up once.
+     */
+    private Namespace existingBloom(String name) {
+        Namespace namespace = access.namespaces().served(name);
+        if (namespace == null ? otherType(name) : namespace.kind().name().equals("cuckoo")) {
+            throw new RespError(RespError.WRONGTYPE);
+        }
+        return namespace;
     }
 
     /** Whether the key is a cuckoo filter or a key-value key, not a bloom filter or a key that does not exist. */
@@ -122,19 +136,23 @@ final class BloomCommands {
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object add(RespSession session, RespArgs args) {
+        String name = args.string(1);
+        Namespace namespace = existingBloom(name);
         byte[] key = access.key(args.bytes(2));
         // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering); the reply by the
         // protocol when it ran, through method references that capture nothing, so the hot path allocates no lambda
         return Gathering.current()
-                .checkThenAdd(writable(args.string(1)), key)
+                .checkThenAdd(namespace != null ? namespace : writable(name), key)
                 .thenApply(session.resp3() ? BloomCommands::addedResp3 : BloomCommands::addedResp2);
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
     private Object madd(RespSession session, RespArgs args) {
+        String name = args.string(1);
+        Namespace existing = existingBloom(name);
         List<byte[]> keys = access.keys(args.from(2));
         boolean resp3 = session.resp3();
-        Namespace namespace = writable(args.string(1));
+        Namespace namespace = existing != null ? existing : writable(name);
         return namespace.checkThenAdd(keys, null).thenApply(verdicts -> added(resp3, namespace, verdicts));
     }
 

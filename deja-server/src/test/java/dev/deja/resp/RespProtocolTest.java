@@ -425,7 +425,7 @@ class RespProtocolTest {
     @Test
     void aSingleKeyWriteRefusedForItsKeyCreatesNoNamespace() {
         // a namespace created on first use reserves its memory and its directory: a refused write must not make one
-        for (String command : List.of("DJ.ADD", "DJ.CHECKTHENADD")) {
+        for (String command : List.of("DJ.ADD", "DJ.CHECKTHENADD", "BF.ADD", "BF.MADD")) {
             assertThatThrownBy(() -> raw(command, "dj-badkey", "k".repeat(101)))
                     .hasMessageContaining("at most 100 bytes");
             assertThatThrownBy(() -> raw(command, "dj-badkey", "")).hasMessage("ERR key must be a non-empty string");
