@@ -13,13 +13,13 @@ final class AddBatch extends GatheredBatch {
     /** The answers of the call, once made: a key the filter could not record is refused ({@link #refused}). */
     private Verdict[] verdicts;
 
-    AddBatch(Namespace namespace) {
-        super(namespace);
+    AddBatch(Namespace namespace, int expected) {
+        super(namespace, expected);
     }
 
-    /** Adds one key: completes with whether it was new. */
-    CompletableFuture<Boolean> add(byte[] key) {
-        return gather(key);
+    /** Adds one key: completes with {@code ifNew} or {@code ifHeld}. */
+    CompletableFuture<Object> add(byte[] key, Object ifNew, Object ifHeld) {
+        return gather(key, ifNew, ifHeld);
     }
 
     @Override

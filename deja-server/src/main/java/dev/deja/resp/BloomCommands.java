@@ -139,11 +139,15 @@ final class BloomCommands {
         String name = args.string(1);
         Namespace namespace = existingBloom(name);
         byte[] key = access.key(args.bytes(2));
-        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering); the reply by the
-        // protocol when it ran, through method references that capture nothing, so the hot path allocates no lambda
+        // gathered with the other BF.ADD of this turn of the event loop into one call (Gathering), which answers
+        // with one of the two replies, by whether the key was new
+        boolean resp3 = session.resp3();
         return Gathering.current()
-                .checkThenAdd(namespace != null ? namespace : writable(name), key)
-                .thenApply(session.resp3() ? BloomCommands::addedResp3 : BloomCommands::addedResp2);
+                .checkThenAdd(
+                        namespace != null ? namespace : writable(name),
+                        key,
+                        Replies.bool(resp3, true),
+                        Replies.bool(resp3, false));
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // a future reply, which RespCommands awaits (RespCommand.Action)
@@ -314,14 +318,6 @@ final class BloomCommands {
 
     private Namespace existing(String name) {
         return access.namespaces().find(name).orElseThrow(() -> new RespError("ERR not found"));
-    }
-
-    private static RedisMessage addedResp2(boolean added) {
-        return Replies.bool(/* resp3= */ false, added);
-    }
-
-    private static RedisMessage addedResp3(boolean added) {
-        return Replies.bool(/* resp3= */ true, added);
     }
 
     /**

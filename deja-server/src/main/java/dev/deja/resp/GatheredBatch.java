@@ -2,6 +2,7 @@ package dev.deja.resp;
 
 import dev.deja.namespace.Namespace;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -12,11 +13,17 @@ import java.util.concurrent.CompletableFuture;
 abstract class GatheredBatch {
 
     protected final Namespace namespace;
-    protected final List<byte[]> keys = new ArrayList<>();
-    private final List<CompletableFuture<Boolean>> replies = new ArrayList<>();
+    protected final List<byte[]> keys;
+    private final List<CompletableFuture<Object>> replies;
+    /** Per command {@code i}, its reply for a true answer at {@code 2i} and for a false one at {@code 2i + 1}. */
+    private Object[] outcomes;
 
-    GatheredBatch(Namespace namespace) {
+    /** A batch sized for {@code expected} commands (it grows past them): the size of the loop's last batch. */
+    GatheredBatch(Namespace namespace, int expected) {
         this.namespace = namespace;
+        this.keys = new ArrayList<>(expected);
+        this.replies = new ArrayList<>(expected);
+        this.outcomes = new Object[2 * expected];
     }
 
     Namespace namespace() {
@@ -27,10 +34,20 @@ abstract class GatheredBatch {
         return keys.size();
     }
 
-    /** Adds a command's key; its reply completes with the command's answer, or fails as the command would. */
-    protected CompletableFuture<Boolean> gather(byte[] key) {
+    /**
+     * Adds a command's key; its reply completes with {@code ifTrue} or {@code ifFalse}, by the command's answer, or
+     * fails as the command would. The two replies are the command's own (they differ between RESP2 and RESP3), given
+     * ready-made so that an answer costs no callback and no second future.
+     */
+    protected CompletableFuture<Object> gather(byte[] key, Object ifTrue, Object ifFalse) {
+        int i = keys.size();
+        if (2 * i + 1 >= outcomes.length) {
+            outcomes = Arrays.copyOf(outcomes, Math.max(2, 2 * outcomes.length));
+        }
+        outcomes[2 * i] = ifTrue;
+        outcomes[2 * i + 1] = ifFalse;
         keys.add(key);
-        CompletableFuture<Boolean> reply = new CompletableFuture<>();
+        CompletableFuture<Object> reply = new CompletableFuture<>();
         replies.add(reply);
         return reply;
     }
@@ -54,12 +71,12 @@ abstract class GatheredBatch {
         // the callback answers every reply, with done's failure too; what whenComplete returns only repeats it
         CompletableFuture<boolean[]> unused = done.whenComplete((answers, error) -> {
             for (int i = 0; i < replies.size(); i++) {
-                CompletableFuture<Boolean> reply = replies.get(i);
+                CompletableFuture<Object> reply = replies.get(i);
                 Throwable failure = error != null ? error : refused(i);
                 if (failure != null) {
                     reply.completeExceptionally(failure);
                 } else {
-                    reply.complete(answers[i]);
+                    reply.complete(outcomes[answers[i] ? 2 * i : 2 * i + 1]);
                 }
             }
         });

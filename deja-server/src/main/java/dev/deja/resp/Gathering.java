@@ -30,9 +30,16 @@ final class Gathering {
         }
     };
 
+    /** The size a new batch is made for: that of the loop's last batch of its kind, at least this. */
+    private static final int MIN_EXPECTED = 16;
+
     private KvBatch sets;
     private AddBatch adds;
     private boolean scheduled;
+    /** The sizes of the last batches run: a loop's turns tend to gather alike, so a new batch starts at that size. */
+    private int lastSets = MIN_EXPECTED;
+
+    private int lastAdds = MIN_EXPECTED;
 
     /** The calling event loop's. */
     static Gathering current() {
@@ -62,28 +69,29 @@ final class Gathering {
         return false;
     }
 
-    /** Gathers one {@code SET key value NX} on {@code kv}: completes with whether it set the key. */
-    CompletableFuture<Boolean> setIfAbsent(Namespace kv, byte[] key, byte[] value, long expiresAtMillis) {
+    /** Gathers one {@code SET key value NX} on {@code kv}: completes with {@code ifSet} or {@code ifNotSet}. */
+    CompletableFuture<Object> setIfAbsent(
+            Namespace kv, byte[] key, byte[] value, long expiresAtMillis, Object ifSet, Object ifNotSet) {
         runAdds();
         if (sets != null && (sets.namespace() != kv || sets.size() >= MAX_BATCH)) {
             runSets(); // the namespace was replaced meanwhile, or the batch is full
         }
         if (sets == null) {
-            sets = new KvBatch(kv);
+            sets = new KvBatch(kv, lastSets);
         }
-        return sets.add(key, value, expiresAtMillis);
+        return sets.add(key, value, expiresAtMillis, ifSet, ifNotSet);
     }
 
-    /** Gathers one {@code BF.ADD} of {@code key} to {@code namespace}: completes with whether it was new. */
-    CompletableFuture<Boolean> checkThenAdd(Namespace namespace, byte[] key) {
+    /** Gathers one {@code BF.ADD} of {@code key} to {@code namespace}: completes with {@code ifNew} or {@code ifHeld}. */
+    CompletableFuture<Object> checkThenAdd(Namespace namespace, byte[] key, Object ifNew, Object ifHeld) {
         runSets();
         if (adds != null && (adds.namespace() != namespace || adds.size() >= MAX_BATCH)) {
             runAdds();
         }
         if (adds == null) {
-            adds = new AddBatch(namespace);
+            adds = new AddBatch(namespace, lastAdds);
         }
-        return adds.add(key);
+        return adds.add(key, ifNew, ifHeld);
     }
 
     /** Runs what was gathered; called before any command that is not gathered. */
@@ -96,6 +104,7 @@ final class Gathering {
         KvBatch b = sets;
         if (b != null) {
             sets = null;
+            lastSets = Math.max(MIN_EXPECTED, b.size());
             b.run();
         }
     }
@@ -104,6 +113,7 @@ final class Gathering {
         AddBatch b = adds;
         if (b != null) {
             adds = null;
+            lastAdds = Math.max(MIN_EXPECTED, b.size());
             b.run();
         }
     }

@@ -12,23 +12,25 @@ import java.util.concurrent.CompletableFuture;
  */
 final class KvBatch extends GatheredBatch {
 
-    private final List<byte[]> values = new ArrayList<>();
-    private long[] expiries = new long[16];
+    private final List<byte[]> values;
+    private long[] expiries;
     private RuntimeException[] refused;
 
-    KvBatch(Namespace namespace) {
-        super(namespace);
+    KvBatch(Namespace namespace, int expected) {
+        super(namespace, expected);
+        values = new ArrayList<>(expected);
+        expiries = new long[Math.max(1, expected)];
     }
 
-    /** Adds one {@code SET key value NX}: completes with whether it set the key. */
-    CompletableFuture<Boolean> add(byte[] key, byte[] value, long expiresAtMillis) {
+    /** Adds one {@code SET key value NX}: completes with {@code ifSet} or {@code ifNotSet}. */
+    CompletableFuture<Object> add(byte[] key, byte[] value, long expiresAtMillis, Object ifSet, Object ifNotSet) {
         int i = size();
         if (i == expiries.length) {
             expiries = Arrays.copyOf(expiries, 2 * i);
         }
         values.add(value);
         expiries[i] = expiresAtMillis;
-        return gather(key);
+        return gather(key, ifSet, ifNotSet);
     }
 
     @Override

@@ -69,9 +69,7 @@ final class KvCommands {
         // session before the write completes
         RedisMessage notSet = Replies.nil(session);
         if (options.ifAbsent()) {
-            return Gathering.current()
-                    .setIfAbsent(kv, key, value, expiresAt)
-                    .thenApply(set -> set ? Replies.OK : notSet);
+            return Gathering.current().setIfAbsent(kv, key, value, expiresAt, Replies.OK, notSet);
         }
         if (options.ifPresent()) {
             return kv.writeExact(store -> store.putIfPresent(key, value, expiresAt, options.keepExpiry()))
@@ -146,9 +144,7 @@ final class KvCommands {
         byte[] key = access.key(args.bytes(1));
         access.refuseNamespaceKey(key);
         byte[] value = args.bytes(2);
-        return Gathering.current()
-                .setIfAbsent(writable(), key, value, 0)
-                .thenApply(set -> Replies.integer(set ? 1 : 0));
+        return Gathering.current().setIfAbsent(writable(), key, value, 0, Replies.integer(1), Replies.integer(0));
     }
 
     /** SETEX and PSETEX: SET with EX or PX, arguments in the order key, amount, value. */

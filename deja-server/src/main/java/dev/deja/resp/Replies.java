@@ -38,8 +38,13 @@ final class Replies {
                 : text.replace('\r', ' ').replace('\n', ' ');
     }
 
+    /** The integers 0 and 1, the answers of many commands: immutable, so one of each serves every reply. */
+    private static final RedisMessage ZERO = new IntegerRedisMessage(0);
+
+    private static final RedisMessage ONE = new IntegerRedisMessage(1);
+
     static RedisMessage integer(long value) {
-        return new IntegerRedisMessage(value);
+        return value == 0 ? ZERO : value == 1 ? ONE : new IntegerRedisMessage(value);
     }
 
     static RedisMessage bulk(byte[] bytes) {

@@ -495,6 +495,26 @@ class RespProtocolTest {
     }
 
     @Test
+    void gatheredWritesAnswerInTheProtocolOfTheirConnection() throws Exception {
+        // BF.ADD, SET NX and SETNX are gathered into one store call per turn, each answered with its own reply:
+        // RESP2's integers and null bulk string before HELLO 3, RESP3's booleans and null after it
+        String twice = String.join(
+                "\r\n",
+                "BF.ADD proto a",
+                "BF.ADD proto a",
+                "SET proto:k v NX",
+                "SET proto:k v NX",
+                "SETNX proto:n v",
+                "SETNX proto:n v",
+                "");
+        String resp2 = server.respExchange(twice.replace("proto", "proto2"), ":1\r\n:0\r\n");
+        assertThat(resp2).isEqualTo(":1\r\n:0\r\n+OK\r\n$-1\r\n:1\r\n:0\r\n");
+        String resp3 = server.respExchange("HELLO 3\r\nPING\r\n" + twice.replace("proto", "proto3"), ":1\r\n:0\r\n");
+        assertThat(resp3.substring(resp3.indexOf("+PONG\r\n") + "+PONG\r\n".length()))
+                .isEqualTo("#t\r\n#f\r\n+OK\r\n_\r\n:1\r\n:0\r\n");
+    }
+
+    @Test
     void gatheredAddsKeepEachConnectionsOrderAndRaceCorrectly() throws Exception {
         try (StatefulRedisConnection<String, String> pipelined = client.connect()) {
             pipelined.setAutoFlushCommands(false);
