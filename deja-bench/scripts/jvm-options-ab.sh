@@ -17,7 +17,6 @@ start_sides
 start_side a "$ROOT/deja" "$OPTS_A"
 start_side b "$ROOT/deja" "$OPTS_B"
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 measure() { # name: prints "rate cpu-us-per-request"
   local port="${1}_RESP" pid="${1}_PID" before after rate
   before="$(cpu_ticks "${!pid}")"

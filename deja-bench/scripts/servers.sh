@@ -1,6 +1,8 @@
 # Sourced by the benchmark scripts: free loopback ports, a deja server alone or beside a Redis server, each on its own
 # free port, stopped and cleaned up when the script exits. Expects ROOT (the repository) to be set.
 
+# CPU time a process has used, user plus system, in clock ticks (getconf CLK_TCK per second), from /proc.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 # Usage: start_deja_and_redis [deja serve options...] -- [redis-server options...]
