@@ -156,7 +156,8 @@ final class DemoCommand implements Callable<Integer> {
                 Duration.ofSeconds(30),
                 InetAddress.getLoopbackAddress(),
                 -1,
-                /* passThrough= */ false);
+                /* passThrough= */ false,
+                ClientProperties.NONE);
     }
 
     private static void produce(String bootstrap, List<DemoStream.Message> stream) {

@@ -174,6 +174,21 @@ final class RunCommand implements Callable<Integer> {
     int httpPort;
 
     @Option(
+            names = "--kafka-config",
+            paramLabel = "FILE",
+            description = "Kafka properties file (TLS, SASL, client settings; prefixes consumer., producer., admin. and"
+                    + " topic. as in Kafka Streams), passed on to Kafka Streams.")
+    Path kafkaConfig;
+
+    @Option(
+            names = "--kafka",
+            paramLabel = "KEY=VALUE",
+            description = "One Kafka setting, as in --kafka-config, over it; repeatable (--kafka"
+                    + " security.protocol=SASL_SSL). Settings an option makes are refused (bootstrap.servers:"
+                    + " --bootstrap).")
+    Map<String, String> kafka;
+
+    @Option(
             names = "--pass-through",
             defaultValue = "false",
             description = "Copy input to output without de-duplicating (the benchmark's anchor).")
@@ -203,7 +218,8 @@ final class RunCommand implements Callable<Integer> {
                     connectTimeout,
                     httpBind,
                     httpPort,
-                    passThrough);
+                    passThrough,
+                    ClientProperties.read(kafkaConfig, kafka));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param maxIdsPerPartition the cap, or {@link dev.deja.kafka.Dedup#NO_CAP}
  * @param httpPort the port of /metrics and /health, 0 for any free one, -1 for none
  * @param passThrough copy the input to the output without the step (the benchmark's anchor)
+ * @param kafka more Kafka settings, passed on to Kafka Streams and its clients as they are
  */
 record WorkerSettings(
         String bootstrap,
@@ -39,7 +40,8 @@ record WorkerSettings(
         Duration connectTimeout,
         InetAddress httpBind,
         int httpPort,
-        boolean passThrough) {
+        boolean passThrough,
+        ClientProperties kafka) {
 
     WorkerSettings {
         requireTopic("--input", input);

@@ -42,9 +42,15 @@ final class WorkerTopology {
         return b.build();
     }
 
-    /** Kafka Streams' configuration: the guarantee, state under the data directory, replication and standbys. */
+    /**
+     * Kafka Streams' configuration: the guarantee, state under the data directory, replication and standbys, with the
+     * Kafka settings given by {@code --kafka-config} and {@code --kafka} (none of them one of these).
+     */
     static Properties properties(WorkerSettings s) {
         Properties p = new Properties();
+        // A new application starts from the beginning of its input: nothing already in the topic is skipped.
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        p.putAll(s.kafka().values());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, s.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, s.guarantee().streamsValue());
@@ -52,8 +58,6 @@ final class WorkerTopology {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, s.threads());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, s.replicationFactor());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, s.standbyReplicas());
-        // A new application starts from the beginning of its input: nothing already in the topic is skipped.
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return p;
     }
 }

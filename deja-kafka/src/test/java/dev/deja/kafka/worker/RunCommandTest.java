@@ -2,6 +2,7 @@ package dev.deja.kafka.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.kafka.testing.SharedBroker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,7 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -82,6 +86,97 @@ class RunCommandTest {
                 dir.toString());
         assertThat(status).isEqualTo(1);
         assertThat(err.toString()).contains("no Kafka broker answered at 127.0.0.1:" + closedPort + " within 2 s");
+    }
+
+    @Test
+    void kafkaSettingsComeFromTheirFileAndTheCommandLineWhichWinsAndReachKafkaStreamsAndTheBrokerCheck()
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("client.properties"), """
+                security.protocol=SASL_SSL
+                sasl.mechanism=PLAIN
+                producer.compression.type=lz4
+                admin.request.timeout.ms=5000
+                topic.min.insync.replicas=2
+                """);
+        WorkerSettings s = settings(
+                Map.of(),
+                "--bootstrap",
+                "k:1",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--kafka-config",
+                file.toString(),
+                "--kafka",
+                "sasl.mechanism=SCRAM-SHA-512",
+                "--kafka",
+                "main.consumer.max.poll.records=200");
+        Properties streams = WorkerTopology.properties(s);
+        assertThat(streams)
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("producer.compression.type", "lz4")
+                .containsEntry("main.consumer.max.poll.records", "200")
+                .containsEntry("topic.min.insync.replicas", "2")
+                .containsEntry(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "k:1");
+        // the admin client that checks the broker before Kafka Streams starts connects the same way
+        assertThat(s.kafka().adminSettings())
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("request.timeout.ms", "5000")
+                .doesNotContainKeys("producer.compression.type", "compression.type", "max.poll.records");
+    }
+
+    @Test
+    void aKafkaSettingThatIsUnknownMadeByAnOptionOrOfTheWrongTypeIsRefusedBeforeConnecting() throws IOException {
+        assertThat(runWithTopics("--kafka", "securty.protocol=SSL")).isEqualTo(2);
+        assertThat(err.toString()).contains("'securty.protocol' in --kafka is no Kafka Streams, consumer, producer");
+        assertThat(runWithTopics("--kafka", "consumer.linger.ms=5")).isEqualTo(2);
+        assertThat(err.toString()).contains("'consumer.linger.ms' in --kafka is no Kafka Streams");
+        assertThat(runWithTopics("--kafka", "bootstrap.servers=other:9092")).isEqualTo(2);
+        assertThat(err.toString()).contains("'bootstrap.servers' in --kafka is made by --bootstrap");
+        assertThat(runWithTopics("--kafka", "session.timeout.ms=soon")).isEqualTo(2);
+        assertThat(err.toString()).contains("the Kafka setting 'session.timeout.ms' in --kafka:");
+        assertThat(runWithTopics("--kafka", "security.protocol=TLS")).isEqualTo(2);
+        assertThat(err.toString()).contains("the Kafka setting 'security.protocol' in --kafka:");
+        Path file = Files.writeString(dir.resolve("client.properties"), "processing.guarantee=at_least_once\n");
+        assertThat(runWithTopics("--kafka-config", file.toString())).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("'processing.guarantee' in " + file + " (--kafka-config) is made by --guarantee");
+        assertThat(runWithTopics(
+                        "--kafka-config", dir.resolve("missing.properties").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("cannot read the Kafka properties file")
+                .contains("no such file");
+    }
+
+    @Test
+    @Timeout(60) // were the settings not used by the check, the worker would start and retry until stopped
+    void theBrokerCheckUsesTheKafkaSettings() {
+        // the shared broker speaks plaintext, so a client told to use TLS cannot reach it: the check before Kafka
+        // Streams starts fails, as it would not if the settings reached only Kafka Streams
+        SharedBroker.createTopics(1, "tls-in");
+        int status = execute(
+                Map.of(),
+                "run",
+                "--bootstrap",
+                SharedBroker.bootstrapServers(),
+                "--input",
+                "tls-in",
+                "--output",
+                "tls-out",
+                "--kafka",
+                "security.protocol=SSL",
+                "--connect-timeout",
+                "2s",
+                "--http-port",
+                "-1",
+                "--data-dir",
+                dir.toString());
+        assertThat(status).isEqualTo(1);
+        assertThat(err.toString()).contains("no Kafka broker answered at " + SharedBroker.bootstrapServers());
     }
 
     @Test

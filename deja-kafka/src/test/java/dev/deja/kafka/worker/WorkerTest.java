@@ -72,11 +72,16 @@ class WorkerTest {
                 Duration.ofSeconds(10),
                 InetAddress.getLoopbackAddress(),
                 0,
-                /* passThrough= */ false);
+                /* passThrough= */ false,
+                // a Kafka setting the worker has no option for, passed on to Kafka Streams
+                ClientProperties.read(null, Map.of("client.id", "deja-worker-test")));
         Worker worker = Worker.start(settings);
         try {
             List<String> keys = read("w-out", ids);
             assertThat(keys).hasSize(ids).doesNotHaveDuplicates();
+            assertThat(worker.threads())
+                    .isNotEmpty()
+                    .allSatisfy(thread -> assertThat(thread.consumerClientId()).startsWith("deja-worker-test-"));
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + worker.httpPort();
             HttpResponse<String> health = get(http, base + "/health");

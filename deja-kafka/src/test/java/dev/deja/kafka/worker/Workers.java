@@ -63,7 +63,8 @@ final class Workers {
                 Duration.ofSeconds(10),
                 InetAddress.getLoopbackAddress(),
                 0,
-                /* passThrough= */ false);
+                /* passThrough= */ false,
+                ClientProperties.NONE);
     }
 
     /** Sends each key as a record of its own, and waits until the broker has them all. */
