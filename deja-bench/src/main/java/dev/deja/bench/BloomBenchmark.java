@@ -60,8 +60,8 @@ import org.openjdk.jmh.infra.Blackhole;
 public class BloomBenchmark {
 
     /**
-     * deja's filter at one of the two shapes, in the layout of new filters (sectored) unless {@code -p layout=SCATTERED}
-     * asks for a filter read from format 1, to compare the two in one run.
+     * deja's filter at one of the two shapes, in the layout of new filters (sectored) unless
+     * {@code -p layout=SCATTERED} asks for a filter read from format 1, to compare the two in one run.
      */
     @State(Scope.Thread)
     public static class Deja {

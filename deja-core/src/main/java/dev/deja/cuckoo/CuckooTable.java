@@ -1,8 +1,8 @@
 package dev.deja.cuckoo;
 
 /**
- * One table of a {@link CuckooFilter}: {@code buckets * bucketSize} 16-bit slots, bucket {@code b} at slots {@code [b * bucketSize, (b + 1)
- * * bucketSize)}. Changed only under the filter's write lock.
+ * One table of a {@link CuckooFilter}: {@code buckets * bucketSize} 16-bit slots, bucket {@code b} at slots
+ * {@code [b * bucketSize, (b + 1) * bucketSize)}. Changed only under the filter's write lock.
  */
 final class CuckooTable {
     /** The fingerprints, 0 for an empty slot; read and written whole by {@link CuckooFormat}. */

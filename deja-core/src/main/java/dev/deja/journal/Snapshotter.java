@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A snapshot is fuzzy (see {@link JournaledSeenSet}): it reads the journal position under the store's lock, then
  * streams the live store; or, for a codec that captures a copy ({@link SnapshotCodec#capture}), streams the copy
- * taken under that lock, which holds exactly the records before the position. Once written, it makes the older snapshots and the journal segments before the older of the
- * two kept ones prunable; after a change the journal does not hold ({@link #markChanged}), only the new snapshot is
- * kept ({@link Snapshots#pruneToNewest}).
+ * taken under that lock, which holds exactly the records before the position. Once written, it makes the older
+ * snapshots and the journal segments before the older of the two kept ones prunable; after a change the journal does
+ * not hold ({@link #markChanged}), only the new snapshot is kept ({@link Snapshots#pruneToNewest}).
  *
  * @param <S> the store
  */

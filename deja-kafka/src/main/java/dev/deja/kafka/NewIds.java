@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The new ids an {@link ExactStateStore} holds in memory until it writes them, up to {@value #CAPACITY}: each id's
  * 128-bit hash with its owner and the time it was dated at, in the order they came, found again by hash through an
- * open-addressing table of positions (at most a quarter full, probed linearly). Every id is looked up here once per record,
- * so the table keeps primitives in arrays rather than boxed keys in a map.
+ * open-addressing table of positions (at most a quarter full, probed linearly). Every id is looked up here once per
+ * record, so the table keeps primitives in arrays rather than boxed keys in a map.
  */
 final class NewIds {
 

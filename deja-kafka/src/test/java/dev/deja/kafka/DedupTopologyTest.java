@@ -28,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The operator in a whole topology: every id source and route on both stores, each store's window edges, both clocks. */
+/**
+ * The operator in a whole topology: every id source and route on both stores, each store's window edges, both clocks.
+ */
 class DedupTopologyTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

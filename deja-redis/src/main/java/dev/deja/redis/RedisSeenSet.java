@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Timestamps.</b> The fast path takes each message's own timestamp ({@link #checkThenAddAll(List, long[],
  * long[])}): a message delivered again carries the same one, so its key is looked for in one bucket. The
  * {@link SeenSet} calls, which take none, use the clock's time and read the earlier buckets of the window too
- * ({@code window / bucketTime} more hash reads per key). A key recorded with a timestamp is found by calls with the same timestamp or
- * by calls without one inside the window.
+ * ({@code window / bucketTime} more hash reads per key). A key recorded with a timestamp is found by calls with the
+ * same timestamp or by calls without one inside the window.
  *
  * <p><b>What it may get wrong</b> ({@link #guarantee()}): with 16-byte ids (the default), nothing inside its window,
  * as long as Redis keeps its data ({@link #reliesOn()}). With 8-byte ids ({@link RedisSeenSetBuilder#idBytes(int)}),

@@ -76,7 +76,9 @@ final class StoreGuard {
         }
     }
 
-    /** Runs work that changes the list of generations, alone; a failure is reported as the failure to do {@code what}. */
+    /**
+     * Runs work that changes the list of generations, alone; a failure is reported as the failure to do {@code what}.
+     */
     <T> T exclusive(String what, Work<T> work) {
         return run(generationLock.writeLock(), what, work);
     }

@@ -113,8 +113,8 @@ final class StoreHealth {
         if (readFailureLogged.compareAndSet(false, true)) {
             LOG.error(
                     "exact store in {} could not read a key{}: {}; commands reaching the damaged data fail until"
-                            + " the store is restored from a copy made before the damage on another disk (its checkpoints"
-                            + " hard-link the same table files); further read errors are not logged",
+                            + " the store is restored from a copy made before the damage on another disk"
+                            + " (its checkpoints hard-link the same table files); further read errors are not logged",
                     directory,
                     corrupt ? " (corruption)" : "",
                     e.getMessage());

@@ -101,8 +101,10 @@ final class BloomSizeCommand implements Runnable {
                         + " (sectorized; Lang et al. 2019)")
                 .formula(
                         target.fpp != null
-                                ? "m = smallest multiple of 512 with fpp(m/n, k) <= target, taking the smallest over k = 1..32"
-                                : "m = memory * 8 rounded down to whole 512-bit blocks; k = the k in 1..32 with the lowest fpp")
+                                ? "m = smallest multiple of 512 with fpp(m/n, k) <= target,"
+                                        + " taking the smallest over k = 1..32"
+                                : "m = memory * 8 rounded down to whole 512-bit blocks;"
+                                        + " k = the k in 1..32 with the lowest fpp")
                 .formula("classic (unblocked) Bloom, for comparison: (1 - e^(-k*n/m))^k")
                 .formula("memory = m / 8 bytes");
         report.print(spec.commandLine().getOut(), json);

@@ -5,7 +5,9 @@ import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads a duration such as {@code 3600s}, {@code 30m}, {@code 1h}, {@code 7d}, {@code 1.5h} or ISO-8601 {@code PT1H}. */
+/**
+ * Reads a duration such as {@code 3600s}, {@code 30m}, {@code 1h}, {@code 7d}, {@code 1.5h} or ISO-8601 {@code PT1H}.
+ */
 final class DurationConverter implements ITypeConverter<Duration> {
 
     @Override

@@ -14,7 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code deja size exact}: a disk estimate for the exact (RocksDB) store over a window, calibrated on a measurement. */
+/**
+ * {@code deja size exact}: a disk estimate for the exact (RocksDB) store over a window, calibrated on a measurement.
+ */
 @Command(
         name = "exact",
         sortOptions = false,
@@ -98,8 +100,8 @@ final class ExactSizeCommand implements Runnable {
                 .formula(String.format(
                         Locale.ROOT,
                         "bytes per key = max(L - log2(x / G) / 8, 0) + V + %.2f: the key less"
-                                + " the prefix sorted neighbours share, the owner, and %.2f bytes measured (time, headers, block"
-                                + " overhead)",
+                                + " the prefix sorted neighbours share, the owner, and %.2f bytes measured (time,"
+                                + " headers, block overhead)",
                         ExactSizing.OVERHEAD_BYTES,
                         ExactSizing.OVERHEAD_BYTES))
                 .formula(

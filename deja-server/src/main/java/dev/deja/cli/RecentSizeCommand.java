@@ -241,7 +241,8 @@ final class RecentSizeCommand implements Runnable {
         report.formula(
                 ways == 1
                         ? "P(held after x further keys) = (1 - 1/N)^x   (the NSQ article's, direct-mapped)"
-                        : "P(held after x further keys) = P(Binomial(x, 1/S) < W) = sum_{j<W} C(x,j) (1/S)^j (1-1/S)^(x-j)");
+                        : "P(held after x further keys) = P(Binomial(x, 1/S) < W)"
+                                + " = sum_{j<W} C(x,j) (1/S)^j (1-1/S)^(x-j)");
     }
 
     private long buckets() {

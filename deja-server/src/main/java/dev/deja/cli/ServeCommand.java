@@ -335,8 +335,8 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
-                            out.println(
-                                    "deja stopping: no new connections, finishing requests, writing every namespace out");
+                            out.println("deja stopping: no new connections, finishing requests,"
+                                    + " writing every namespace out");
                             out.flush();
                             server.close();
                             out.println("deja stopped");
@@ -363,8 +363,8 @@ final class ServeCommand implements Callable<Integer> {
         out.println(
                 BloomFilter.vectorLookups()
                         ? "  bloom lookups: 256-bit vectors"
-                        : "  bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector, as ./deja does,"
-                                + " tests blocks with vectors, faster out of cache)");
+                        : "  bloom lookups: scalar (a JVM started with --add-modules jdk.incubator.vector,"
+                                + " as ./deja does, tests blocks with vectors, faster out of cache)");
         out.println("  Ctrl-C stops; kill -USR1 " + ProcessHandle.current().pid() + " snapshots now.");
         out.flush();
         stopped.await();
@@ -385,8 +385,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
                     "--bind" + defaults.givenAs("--bind")
-                            + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0 (cannot resolve '"
-                            + bind + "')",
+                            + " must be an address or host name of this machine, like 127.0.0.1 or 0.0.0.0"
+                            + " (cannot resolve '" + bind + "')",
                     e);
         }
         try {
@@ -439,8 +439,8 @@ final class ServeCommand implements Callable<Integer> {
                 throw usage("--default-kind recent"
                         + defaults.givenAs("--default-kind")
                         + " needs --default-params: a recent store has no default size;"
-                        + " give buckets=N (total slots) or keys=N (how many later keys a key must survive), for example"
-                        + " --default-params keys=3600000 (see: deja size recent)");
+                        + " give buckets=N (total slots) or keys=N (how many later keys a key must survive),"
+                        + " for example --default-params keys=3600000 (see: deja size recent)");
             default -> NamespaceSpec.parse(defaultKind, ""); // exact's own defaults; an unknown kind fails later
         };
     }

@@ -12,7 +12,9 @@ import java.util.Locale;
  */
 final class SizeReport {
 
-    /** One named value: typed for JSON ({@code Long}, {@code Double}, {@code Boolean}, {@code String}), shown as text. */
+    /**
+     * One named value: typed for JSON ({@code Long}, {@code Double}, {@code Boolean}, {@code String}), shown as text.
+     */
     private record Field(String key, String label, Object value, String shown) {}
 
     private final String title;

@@ -6,7 +6,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * deja's HTTP API (documented in docs/PROTOCOL.md): authenticates each request, routes it by its path to the key
- * endpoints, the namespace admin API, the server's own endpoints or the status page, and turns whatever fails into its JSON error.
+ * endpoints, the namespace admin API, the server's own endpoints or the status page, and turns whatever fails into its
+ * JSON error.
  */
 final class HttpApi {
 

@@ -111,7 +111,9 @@ record HttpCall(
                 malformedUri);
     }
 
-    /** A request that was refused before it was read whole: answered with {@code failure}, then the connection closes. */
+    /**
+     * A request that was refused before it was read whole: answered with {@code failure}, then the connection closes.
+     */
     static HttpCall failed(Throwable failure) {
         return new HttpCall(
                 HttpVersion.HTTP_1_1,

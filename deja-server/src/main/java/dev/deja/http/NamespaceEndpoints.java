@@ -122,7 +122,8 @@ final class NamespaceEndpoints {
         throw new HttpProblem(
                 HttpResponseStatus.NOT_FOUND,
                 "no endpoint at " + call.path()
-                        + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear, /snapshot, /merge, /reset)");
+                        + " (namespace endpoints: /namespaces/{name}, /namespaces/{name}/clear,"
+                        + " /snapshot, /merge, /reset)");
     }
 
     private static ResetFrom resetFrom(String text) {

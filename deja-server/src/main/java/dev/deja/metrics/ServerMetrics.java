@@ -115,7 +115,8 @@ public final class ServerMetrics {
         gauge(
                 "deja.exact.filters.loading",
                 "Generations of an exact namespace whose key filter is still being read"
-                        + " back after a restart without kept filters, as after a crash (lookups in them are slower meanwhile)",
+                        + " back after a restart without kept filters, as after a crash"
+                        + " (lookups in them are slower meanwhile)",
                 s -> s.exact() == null ? Double.NaN : s.exact().filtersLoading());
     }
 

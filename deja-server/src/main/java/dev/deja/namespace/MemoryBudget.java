@@ -18,8 +18,8 @@ import java.util.Map;
  * much it needs and how much is free.
  *
  * <p>Reservations are made under this budget's monitor (creations and loads also hold the registry's lock); {@link
- * #limit} and {@link #reserved} may be read from any thread without either (INFO and /metrics run on the network threads, which must not wait for a namespace being
- * created or loaded).
+ * #limit} and {@link #reserved} may be read from any thread without either (INFO and /metrics run on the network
+ * threads, which must not wait for a namespace being created or loaded).
  */
 final class MemoryBudget {
 

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Drops namespaces whose expiry ({@code EXPIRE} on a filter's name) has come, on the shared maintenance threads: while
  * any expiry is set it looks at the earliest at least once a second, and it is woken whenever one is set, so an
- * expired namespace goes within a second whether or not anyone uses it. Commands on a namespace past its expiry treat it as gone meanwhile ({@link #expired}).
+ * expired namespace goes within a second whether or not anyone uses it. Commands on a namespace past its expiry treat
+ * it as gone meanwhile ({@link #expired}).
  */
 final class NamespaceExpiry {
 

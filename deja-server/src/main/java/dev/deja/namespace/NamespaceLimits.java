@@ -10,8 +10,8 @@ package dev.deja.namespace;
  * @param count             the most namespaces; each holds open files of its own (a lock file and a journal
  *                          segment; an exact one RocksDB's files), so unbounded creation would end in the process
  *                          running out of file descriptors. Their background work runs on threads they all share
- *                          ({@link dev.deja.journal.JournalThreads}, {@link dev.deja.exact.threads.ExactThreads}), so the
- *                          count does not bound threads.
+ *                          ({@link dev.deja.journal.JournalThreads}, {@link dev.deja.exact.threads.ExactThreads}), so
+ *                          the count does not bound threads.
  */
 public record NamespaceLimits(long memoryBytes, long nativeMemoryBytes, int count) {
 

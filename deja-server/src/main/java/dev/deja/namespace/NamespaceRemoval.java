@@ -105,8 +105,9 @@ final class NamespaceRemoval {
 
     /**
      * Undoes a create that failed once it had written to {@code dir}: a metadata file left behind would make the
-     * next start load the namespace again and fail the same way. The caller has released its memory. Returns what to throw: a store's
-     * own exception as it is (its type says how front ends answer), an I/O error wrapped, its reason kept.
+     * next start load the namespace again and fail the same way. The caller has released its memory. Returns what to
+     * throw: a store's own exception as it is (its type says how front ends answer), an I/O error wrapped, its reason
+     * kept.
      */
     RuntimeException undoCreate(String name, Path dir, boolean existed, Exception e) {
         try {

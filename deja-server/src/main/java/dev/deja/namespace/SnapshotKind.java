@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * A kind held in memory and made durable by a journal of its changes plus snapshots of its whole content
- * (docs/DESIGN.md section 5): bloom, recent and cuckoo. Its content can also be dumped and loaded ({@code BF.SCANDUMP}/{@code
- * BF.LOADCHUNK}).
+ * (docs/DESIGN.md section 5): bloom, recent and cuckoo. Its content can also be dumped and loaded
+ * ({@code BF.SCANDUMP}/{@code BF.LOADCHUNK}).
  */
 public interface SnapshotKind extends StoreKind {
 

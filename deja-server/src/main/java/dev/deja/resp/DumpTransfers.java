@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * The staged dump begins with its own length (8 bytes) so the loader knows when the last chunk has arrived.
  *
  * <p>Each dump has its own staged file, named by the iterators it hands out: an iterator is the dump's number times
- * 2^24 plus the number of chunks sent so far, below 2^53 so that clients holding numbers as doubles keep it exact. Two clients
- * dumping the same key at once each read their own dump. A namespace keeps at most {@link #DUMPS_PER_NAMESPACE}
+ * 2^24 plus the number of chunks sent so far, below 2^53 so that clients holding numbers as doubles keep it exact. Two
+ * clients dumping the same key at once each read their own dump. A namespace keeps at most {@link #DUMPS_PER_NAMESPACE}
  * dumps in progress (a new one ends the oldest), and a dump nobody has continued for {@link #IDLE} is deleted, so
  * abandoned dumps, each as large as its filter, do not fill the disk.
  */

@@ -82,7 +82,9 @@ final class Gathering {
         return sets.add(key, value, expiresAtMillis, ifSet, ifNotSet);
     }
 
-    /** Gathers one {@code BF.ADD} of {@code key} to {@code namespace}: completes with {@code ifNew} or {@code ifHeld}. */
+    /**
+     * Gathers one {@code BF.ADD} of {@code key} to {@code namespace}: completes with {@code ifNew} or {@code ifHeld}.
+     */
     CompletableFuture<Object> checkThenAdd(Namespace namespace, byte[] key, Object ifNew, Object ifHeld) {
         runSets();
         if (adds != null && (adds.namespace() != namespace || adds.size() >= MAX_BATCH)) {

@@ -204,8 +204,8 @@ public final class DejaServer implements AutoCloseable {
         } else {
             log.warn(
                     "deja stopped; every namespace's journal is written out, but the final snapshot of {} failed"
-                            + " (see the errors above): their journals still hold every acknowledged write and are replayed"
-                            + " at the next start, so nothing is lost",
+                            + " (see the errors above): their journals still hold every acknowledged write"
+                            + " and are replayed at the next start, so nothing is lost",
                     notSnapshotted);
         }
     }

@@ -122,8 +122,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
             refuse(
                     RequestRefusal.Reason.TOO_LARGE,
                     small
-                            ? "request too large before authentication: until it authenticates, a connection's request may"
-                                    + " hold at most " + limit + " bytes"
+                            ? "request too large before authentication: until it authenticates, a connection's request"
+                                    + " may hold at most " + limit + " bytes"
                             : "request too large: a request may hold at most " + limit + " bytes with its framing"
                                     + " (set by --max-body-bytes, --max-batch and --max-key-bytes)");
             return false;

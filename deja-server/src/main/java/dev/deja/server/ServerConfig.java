@@ -187,7 +187,9 @@ public record ServerConfig(
         return maxBodyBytes + 48L * maxCommandArguments(maxBatch) + 3L * maxKeyBytes + 64 * 1024;
     }
 
-    /** What the namespaces may take together: {@link #memoryLimit}, {@link #nativeMemoryLimit}, {@link #maxNamespaces}. */
+    /**
+     * What the namespaces may take together: {@link #memoryLimit}, {@link #nativeMemoryLimit}, {@link #maxNamespaces}.
+     */
     public NamespaceLimits namespaceLimits() {
         return new NamespaceLimits(memoryLimit, nativeMemoryLimit, maxNamespaces);
     }

@@ -11,8 +11,8 @@ import java.util.Locale;
 
 /**
  * The socket layer the event loops run on. Linux's epoll through Netty's native transport reads and writes the
- * sockets without the JDK's NIO selector and its bookkeeping per ready key; NIO runs everywhere a JVM does. {@link #AUTO}, the default, takes epoll where Netty's native
- * library loads (Linux on x86_64) and NIO elsewhere.
+ * sockets without the JDK's NIO selector and its bookkeeping per ready key; NIO runs everywhere a JVM does.
+ * {@link #AUTO}, the default, takes epoll where Netty's native library loads (Linux on x86_64) and NIO elsewhere.
  */
 public enum Transport {
     /** epoll where it is available, otherwise NIO. */

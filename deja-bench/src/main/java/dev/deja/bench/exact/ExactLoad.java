@@ -82,9 +82,9 @@ public final class ExactLoad implements Callable<Integer> {
 
     @Option(
             names = "--reopen-ops",
-            description =
-                    "exact store only: after the mixed phase, close and reopen the"
-                            + " store and run this many mixed operations while its key filters load back (default: ${DEFAULT-VALUE})")
+            description = "exact store only: after the mixed phase, close and reopen the"
+                    + " store and run this many mixed operations while its key filters load back"
+                    + " (default: ${DEFAULT-VALUE})")
     private long reopenOps;
 
     @Option(

@@ -29,9 +29,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * {@code deja kafka run} (exactly-once, ids in the 16-byte record keys), once with each store ({@code --store EXACT}
  * and {@code WINDOW}), against the same worker with {@code --pass-through} (the same application without the step),
- * on one in-process broker and one input topic, in rounds where each of the three leads in turn. Each worker is a child JVM; its rate is taken from its committed input offsets, between
- * 10% and 100% of the input, so that start-up is not counted. Prints each round, the median of the per-round
- * ratios, and each de-dup worker's state on disk per id held.
+ * on one in-process broker and one input topic, in rounds where each of the three leads in turn. Each worker is a child
+ * JVM; its rate is taken from its committed input offsets, between 10% and 100% of the input, so that start-up is not
+ * counted. Prints each round, the median of the per-round ratios, and each de-dup worker's state on disk per id held.
  *
  * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05). The environment variable
  * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker ({@code {app}} in them is replaced by the worker's

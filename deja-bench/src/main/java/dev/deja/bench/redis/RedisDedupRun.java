@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
  * the first swapped every other round. Owners are Kafka-style (partition 3, consecutive offsets from 81,418,110,694).
  *
  * <p>Usage: {@code java -cp deja-bench/target/benchmarks.jar dev.deja.bench.redis.RedisDedupRun --port P
- * [--keys 2000000] [--batch 500000] [--rounds 5] [--owners true|false] [--entries-per-bucket 100] [--id-bytes 16|8]}; {@code
- * deja-bench/scripts/redis-dedup.sh} starts the Redis it measures.
+ * [--keys 2000000] [--batch 500000] [--rounds 5] [--owners true|false] [--entries-per-bucket 100] [--id-bytes 16|8]};
+ * {@code deja-bench/scripts/redis-dedup.sh} starts the Redis it measures.
  */
 @Command(name = "redis-dedup", mixinStandardHelpOptions = true)
 public final class RedisDedupRun implements Runnable {

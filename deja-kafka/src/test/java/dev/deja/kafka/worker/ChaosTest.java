@@ -40,8 +40,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The worker as a separate process, killed with SIGKILL at a random moment after each start while messages (5%
- * copies, some far apart) are produced, and started again each time. Then a read_committed consumer checks the output: exactly-once, every
- * unique id exactly once; at-least-once, none missing. System properties {@code chaos.messages} and
+ * copies, some far apart) are produced, and started again each time. Then a read_committed consumer checks the output:
+ * exactly-once, every unique id exactly once; at-least-once, none missing. System properties {@code chaos.messages} and
  * {@code chaos.kills} scale it up (deja-kafka/scripts/chaos.sh runs 1,000,000 messages and 5 kills).
  */
 @Execution(ExecutionMode.CONCURRENT) // the two guarantees, on their own topics, at once: the suite waits half as long
@@ -160,7 +160,9 @@ class ChaosTest {
         }
     }
 
-    /** Produces the messages keyed by id in 20 slices over several seconds, so that the kills land while records flow. */
+    /**
+     * Produces the messages keyed by id in 20 slices over several seconds, so that the kills land while records flow.
+     */
     private static void produce(String topic, List<DemoStream.Message> messages, AtomicReference<Exception> failure) {
         Map<String, Object> props = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
