@@ -120,6 +120,16 @@ class RunCommandTest {
                 .containsEntry("main.consumer.max.poll.records", "200")
                 .containsEntry("topic.min.insync.replicas", "2")
                 .containsEntry(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "k:1");
+        // the file may be named by the environment, as every option may
+        WorkerSettings fromEnvironment = settings(
+                Map.of("DEJA_KAFKA_KAFKA_CONFIG", file.toString()),
+                "--bootstrap",
+                "k:1",
+                "--input",
+                "a",
+                "--output",
+                "b");
+        assertThat(fromEnvironment.kafka().values()).containsEntry("sasl.mechanism", "PLAIN");
         // the admin client that checks the broker before Kafka Streams starts connects the same way
         assertThat(s.kafka().adminSettings())
                 .containsEntry("security.protocol", "SASL_SSL")
