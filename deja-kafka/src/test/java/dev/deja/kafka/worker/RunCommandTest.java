@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -44,6 +45,29 @@ class RunCommandTest {
         return execute(Map.of(), args.toArray(String[]::new));
     }
 
+    /**
+     * {@code run} from {@code input} into another topic with valid options, {@code options} added, which connects to
+     * {@code bootstrap}: two seconds to find the broker, no HTTP endpoints, state in this test's directory.
+     */
+    private int runConnecting(String bootstrap, String input, String... options) {
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap",
+                bootstrap,
+                "--input",
+                input,
+                "--output",
+                input + "-out",
+                "--connect-timeout",
+                "2s",
+                "--http-port",
+                "-1",
+                "--data-dir",
+                dir.toString()));
+        args.addAll(List.of(options));
+        return execute(Map.of(), args.toArray(String[]::new));
+    }
+
     @Test
     void badOptionsAreRefusedBeforeConnecting() {
         // no broker listens on port 9: these fail on the options, with status 2, never on the connection
@@ -69,21 +93,7 @@ class RunCommandTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        int status = execute(
-                Map.of(),
-                "run",
-                "--bootstrap",
-                "127.0.0.1:" + closedPort,
-                "--input",
-                "a",
-                "--output",
-                "b",
-                "--connect-timeout",
-                "2s",
-                "--http-port",
-                "-1",
-                "--data-dir",
-                dir.toString());
+        int status = runConnecting("127.0.0.1:" + closedPort, "a");
         assertThat(status).isEqualTo(1);
         assertThat(err.toString()).contains("no Kafka broker answered at 127.0.0.1:" + closedPort + " within 2 s");
     }
@@ -140,16 +150,16 @@ class RunCommandTest {
 
     @Test
     void aKafkaSettingThatIsUnknownMadeByAnOptionOrOfTheWrongTypeIsRefusedBeforeConnecting() throws IOException {
-        assertThat(runWithTopics("--kafka", "securty.protocol=SSL")).isEqualTo(2);
-        assertThat(err.toString()).contains("'securty.protocol' in --kafka is no Kafka Streams, consumer, producer");
-        assertThat(runWithTopics("--kafka", "consumer.linger.ms=5")).isEqualTo(2);
-        assertThat(err.toString()).contains("'consumer.linger.ms' in --kafka is no Kafka Streams");
-        assertThat(runWithTopics("--kafka", "bootstrap.servers=other:9092")).isEqualTo(2);
-        assertThat(err.toString()).contains("'bootstrap.servers' in --kafka is made by --bootstrap");
-        assertThat(runWithTopics("--kafka", "session.timeout.ms=soon")).isEqualTo(2);
-        assertThat(err.toString()).contains("the Kafka setting 'session.timeout.ms' in --kafka:");
-        assertThat(runWithTopics("--kafka", "security.protocol=TLS")).isEqualTo(2);
-        assertThat(err.toString()).contains("the Kafka setting 'security.protocol' in --kafka:");
+        Map<String, String> refusals = new LinkedHashMap<>(); // --kafka's value -> what the refusal says
+        refusals.put("securty.protocol=SSL", "'securty.protocol' in --kafka is no Kafka Streams, consumer, producer");
+        refusals.put("consumer.linger.ms=5", "'consumer.linger.ms' in --kafka is no Kafka Streams");
+        refusals.put("bootstrap.servers=other:9092", "'bootstrap.servers' in --kafka is made by --bootstrap");
+        refusals.put("session.timeout.ms=soon", "the Kafka setting 'session.timeout.ms' in --kafka:");
+        refusals.put("security.protocol=TLS", "the Kafka setting 'security.protocol' in --kafka:");
+        refusals.forEach((setting, refusal) -> {
+            assertThat(runWithTopics("--kafka", setting)).as(setting).isEqualTo(2);
+            assertThat(err.toString()).contains(refusal);
+        });
         Path file = Files.writeString(dir.resolve("client.properties"), "processing.guarantee=at_least_once\n");
         assertThat(runWithTopics("--kafka-config", file.toString())).isEqualTo(2);
         assertThat(err.toString())
@@ -168,23 +178,7 @@ class RunCommandTest {
         // the shared broker speaks plaintext, so a client told to use TLS cannot reach it: the check before Kafka
         // Streams starts fails, as it would not if the settings reached only Kafka Streams
         SharedBroker.createTopics(1, "tls-in");
-        int status = execute(
-                Map.of(),
-                "run",
-                "--bootstrap",
-                SharedBroker.bootstrapServers(),
-                "--input",
-                "tls-in",
-                "--output",
-                "tls-out",
-                "--kafka",
-                "security.protocol=SSL",
-                "--connect-timeout",
-                "2s",
-                "--http-port",
-                "-1",
-                "--data-dir",
-                dir.toString());
+        int status = runConnecting(SharedBroker.bootstrapServers(), "tls-in", "--kafka", "security.protocol=SSL");
         assertThat(status).isEqualTo(1);
         assertThat(err.toString()).contains("no Kafka broker answered at " + SharedBroker.bootstrapServers());
     }
