@@ -141,7 +141,8 @@ record ClientProperties(Map<String, String> values) {
         }
         if (setting == null) {
             throw new IllegalArgumentException("'" + key + "' in " + source + " is no Kafka Streams, consumer, producer"
-                    + " or admin client setting (a client's may carry the prefix consumer., producer. or admin.)");
+                    + " or admin client setting (a client's setting may carry the prefix consumer., producer. or"
+                    + " admin.)");
         }
         try {
             Object parsed = ConfigDef.parseType(name, value, setting.type);
