@@ -60,9 +60,4 @@ for round in $(seq 1 "$ROUNDS"); do
   line="$round,$nginx_,$deja_,$(python3 -c "print(f'{${deja_%%,*}/${nginx_%%,*}:.3f}')")"
   echo "$line"; echo "$line" >>"$RESULTS"
 done
-python3 - "$RESULTS" <<'PY'
-import csv, statistics, sys
-rows = list(csv.reader(open(sys.argv[1])))
-print(f"median deja/nginx {statistics.median(float(r[5]) for r in rows):.3f}; median idle % nginx "
-      f"{statistics.median(float(r[2]) for r in rows):.1f}, deja {statistics.median(float(r[4]) for r in rows):.1f}")
-PY
+print_medians "$RESULTS" "deja/nginx:5" "idle % nginx:2:1" "idle % deja:4:1"

@@ -36,9 +36,4 @@ for round in $(seq 1 "$ROUNDS"); do
   line="$(python3 -c "a, ac, b, bc = map(float, '$a $b'.split()); print(f'$round,{a:.0f},{ac},{b:.0f},{bc},{b/a:.3f},{bc/ac:.3f}')")"
   echo "$line"; echo "$line" >>"$RESULTS"
 done
-python3 - "$RESULTS" <<'PY'
-import csv, statistics, sys
-rows = list(csv.reader(open(sys.argv[1])))
-print(f"median B/A rate {statistics.median(float(r[5]) for r in rows):.3f}, "
-      f"median B/A cpu per request {statistics.median(float(r[6]) for r in rows):.3f}")
-PY
+print_medians "$RESULTS" "B/A rate:5" "B/A cpu per request:6"

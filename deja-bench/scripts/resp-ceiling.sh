@@ -32,9 +32,4 @@ for round in $(seq 1 "$ROUNDS"); do
   line="$round,$set_nx,$redis_ping,$bf_add,$deja_ping,$(python3 -c "print(f'{$redis_ping/$set_nx:.3f},{$bf_add/$set_nx:.3f}')")"
   echo "$line"; echo "$line" >>"$RESULTS"
 done
-python3 - "$RESULTS" <<'PY'
-import csv, statistics, sys
-rows = list(csv.reader(open(sys.argv[1])))
-print(f"median redis PING/SET NX {statistics.median(float(r[5]) for r in rows):.3f}; "
-      f"median deja BF.ADD/redis SET NX {statistics.median(float(r[6]) for r in rows):.3f}")
-PY
+print_medians "$RESULTS" "redis PING/SET NX:5" "deja BF.ADD/redis SET NX:6"

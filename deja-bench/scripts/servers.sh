@@ -3,6 +3,20 @@
 
 # CPU time a process has used, user plus system, in clock ticks (getconf CLK_TCK per second), from /proc.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Usage: print_medians CSV_FILE "LABEL:COLUMN[:DECIMALS]"...: one line, "median LABEL X" per pair joined by "; ", X the
+# median of that (0-based) column over the file's rows, with DECIMALS (default 3) decimals.
+print_medians() {
+  python3 - "$@" <<'PY'
+import csv, statistics, sys
+rows = list(csv.reader(open(sys.argv[1])))
+parts = []
+for spec in sys.argv[2:]:
+    label, column, *digits = spec.rsplit(":", 2) if spec.count(":") >= 2 else spec.rsplit(":", 1)
+    value = statistics.median(float(r[int(column)]) for r in rows)
+    parts.append(f"median {label} {value:.{int(digits[0]) if digits else 3}f}")
+print("; ".join(parts))
+PY
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 # Usage: start_deja_and_redis [deja serve options...] -- [redis-server options...]
