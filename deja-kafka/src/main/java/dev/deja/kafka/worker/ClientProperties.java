@@ -100,7 +100,8 @@ record ClientProperties(Map<String, String> values) {
 
     /**
      * The settings of the worker's admin client, which checks the broker and the input topic before Kafka Streams
-     * starts: the ones an admin client takes, as Kafka Streams would give its own ({@code admin.} ones win).
+     * starts: the ones an admin client takes, as Kafka Streams would give its own ({@code admin.} ones win), in a new
+     * map the caller adds its own to.
      */
     Map<String, Object> adminSettings() {
         Set<String> admin = AdminClientConfig.configNames();

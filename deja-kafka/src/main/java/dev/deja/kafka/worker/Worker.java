@@ -6,7 +6,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -143,7 +142,7 @@ final class Worker implements AutoCloseable {
     private static void checkBroker(WorkerSettings s) throws WorkerException {
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, s.connectTimeout().toMillis());
         // the cluster's own settings (TLS, SASL) as Kafka Streams' admin client gets them; the timeouts are the check's
-        Map<String, Object> config = new HashMap<>(s.kafka().adminSettings());
+        Map<String, Object> config = s.kafka().adminSettings();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrap());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
