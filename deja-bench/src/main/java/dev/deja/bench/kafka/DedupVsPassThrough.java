@@ -31,7 +31,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * and {@code WINDOW}), against the same worker with {@code --pass-through} (the same application without the step),
  * on one in-process broker and one input topic, in rounds where each of the three leads in turn. Each worker is a child
  * JVM; its rate is taken from its committed input offsets, between 10% and 100% of the input, so that start-up is not
- * counted. Prints each round, the median of the per-round ratios, and each de-dup worker's state on disk per id held.
+ * counted, and again over the second half alone, where the JIT compiler has had the first half to settle. Prints
+ * each round, the medians of the per-round ratios of both rates, and each de-dup worker's state on disk per id held.
  *
  * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05). The environment variable
  * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker ({@code {app}} in them is replaced by the worker's
@@ -70,11 +71,13 @@ public final class DedupVsPassThrough {
                     unique,
                     partitions,
                     rounds);
-            System.out.println("round,mode,records_per_s,state_bytes_per_id");
+            System.out.println("round,mode,records_per_s,second_half_records_per_s,state_bytes_per_id");
             Map<String, double[]> ratios = new HashMap<>();
+            Map<String, double[]> secondHalfRatios = new HashMap<>();
             Map<String, double[]> bytesPerId = new HashMap<>();
             for (String store : STORES) {
                 ratios.put(store, new double[rounds]);
+                secondHalfRatios.put(store, new double[rounds]);
                 bytesPerId.put(store, new double[rounds]);
             }
             for (int round = 0; round < rounds; round++) {
@@ -84,24 +87,31 @@ public final class DedupVsPassThrough {
                     String app = "bench-" + mode + "-" + round;
                     Topics.create(admin, partitions, app + "-out");
                     Path data = work.resolve(app);
-                    double rate = runWorker(broker.bootstrapServers(), admin, app, data, mode, records);
+                    double[] rates = runWorker(broker.bootstrapServers(), admin, app, data, mode, records);
                     double perId = mode.equals(PASS) ? 0 : size(data.resolve("state")) / (double) unique;
-                    result.put(mode, new double[] {rate, perId});
-                    System.out.printf(Locale.ROOT, "%d,%s,%.0f,%.1f%n", round, mode, rate, perId);
+                    result.put(mode, new double[] {rates[0], rates[1], perId});
+                    System.out.printf(Locale.ROOT, "%d,%s,%.0f,%.0f,%.1f%n", round, mode, rates[0], rates[1], perId);
                     delete(data);
                 }
                 for (String store : STORES) {
                     ratios.get(store)[round] = result.get(store)[0] / result.get(PASS)[0];
-                    bytesPerId.get(store)[round] = result.get(store)[1];
+                    secondHalfRatios.get(store)[round] = result.get(store)[1] / result.get(PASS)[1];
+                    bytesPerId.get(store)[round] = result.get(store)[2];
                 }
             }
             for (String store : STORES) {
                 System.out.printf(Locale.ROOT, "# ratios %s/pass: %s%n", store, Arrays.toString(ratios.get(store)));
                 System.out.printf(
                         Locale.ROOT,
-                        "# %s: median ratio %.3f; median state on disk per id %.1f bytes%n",
+                        "# second-half ratios %s/pass: %s%n",
+                        store,
+                        Arrays.toString(secondHalfRatios.get(store)));
+                System.out.printf(
+                        Locale.ROOT,
+                        "# %s: median ratio %.3f (second half %.3f); median state on disk per id %.1f bytes%n",
                         store,
                         median(ratios.get(store)),
+                        median(secondHalfRatios.get(store)),
                         median(bytesPerId.get(store)));
             }
         } finally {
@@ -159,8 +169,11 @@ public final class DedupVsPassThrough {
         return ids.size();
     }
 
-    /** Runs one worker until its committed offsets cover the input; its rate from 10% to 100% of it. */
-    private static double runWorker(String bootstrap, Admin admin, String app, Path data, String mode, int records)
+    /**
+     * Runs one worker until its committed offsets cover the input; its rates from 10% to 100% of it and from 50% to
+     * 100%.
+     */
+    private static double[] runWorker(String bootstrap, Admin admin, String app, Path data, String mode, int records)
             throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(
@@ -210,14 +223,20 @@ public final class DedupVsPassThrough {
                 .start();
         try {
             long t10 = 0;
+            long t50 = 0;
             while (true) {
                 long committed = committed(admin, app);
                 long now = System.nanoTime();
                 if (t10 == 0 && committed >= records / 10) {
                     t10 = now;
                 }
+                if (t50 == 0 && committed >= records / 2) {
+                    t50 = now;
+                }
                 if (committed >= records) {
-                    return (records - records / 10) / ((now - t10) / 1e9);
+                    return new double[] {
+                        (records - records / 10) / ((now - t10) / 1e9), (records - records / 2) / ((now - t50) / 1e9)
+                    };
                 }
                 if (!worker.isAlive()) {
                     throw new IllegalStateException("the worker exited; see " + log);
