@@ -230,6 +230,10 @@ final class RunCommand implements Callable<Integer> {
         WorkerSettings settings = settings();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // Kafka's client warns at each failed attempt while the check waits: this line says what the wait is for
+        out.println("deja kafka: checking the broker at " + settings.bootstrap() + " and the input topic (at most "
+                + settings.connectTimeout().toSeconds() + " s, --connect-timeout)");
+        out.flush();
         Worker worker;
         try {
             worker = Worker.start(settings);

@@ -29,11 +29,12 @@ class RunCommandTest {
     Path dir;
 
     private final StringWriter err = new StringWriter();
+    private final StringWriter out = new StringWriter();
 
     private int execute(Map<String, String> environment, String... args) {
         CommandLine kafka = KafkaMain.commandLine(environment);
         kafka.setErr(new PrintWriter(err, /* autoFlush= */ true));
-        kafka.setOut(new PrintWriter(new StringWriter(), /* autoFlush= */ true));
+        kafka.setOut(new PrintWriter(out, /* autoFlush= */ true));
         return kafka.execute(args);
     }
 
@@ -95,6 +96,8 @@ class RunCommandTest {
         }
         int status = runConnecting("127.0.0.1:" + closedPort, "a");
         assertThat(status).isEqualTo(1);
+        assertThat(out.toString())
+                .contains("checking the broker at 127.0.0.1:" + closedPort + " and the input topic (at most 2 s");
         assertThat(err.toString()).contains("no Kafka broker answered at 127.0.0.1:" + closedPort + " within 2 s");
     }
 
