@@ -21,4 +21,4 @@ redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$d
 trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 echo "redis $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p') on port $port ${server[*]}"
-"$JAVA_HOME/bin/java" -Xmx3g -cp "$jar" dev.deja.bench.redis.RedisDedupRun --port "$port" "${args[@]}"
+"$JAVA_HOME/bin/java" $DEJA_JVM_FLAGS -Xmx3g -cp "$jar" dev.deja.bench.redis.RedisDedupRun --port "$port" "${args[@]}"

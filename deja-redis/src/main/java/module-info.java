@@ -10,6 +10,7 @@ module dev.deja.redis {
     requires transitive dev.deja.core;
     requires transitive lettuce.core;
     requires com.fasterxml.jackson.databind;
+    requires io.netty.buffer; // a script call's arguments are written into Lettuce's output buffer at once
     requires io.netty.common; // Lettuce's shutdown returns a Netty future
     requires org.slf4j;
 

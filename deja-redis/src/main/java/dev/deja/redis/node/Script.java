@@ -25,8 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * A Lua script called by its SHA1 ({@code EVALSHA}); when Redis answers {@code NOSCRIPT} (a restarted server, a
  * {@code SCRIPT FLUSH}, a failover) the same call is made once with the script's text ({@code EVAL}), which loads it
  * again on that server. Arguments go to Redis as the bytes given: the command is built by hand ({@code dispatch})
- * with each argument written straight into the output buffer, where Lettuce's {@code evalsha} would first copy each
- * value through its codec into a buffer of its own.
+ * with the arguments encoded by the caller's thread into one array ({@link PackedArguments}), where Lettuce's
+ * {@code evalsha} would first copy each value through its codec into a buffer of its own.
  */
 public final class Script {
 
@@ -77,17 +77,12 @@ public final class Script {
                 : CompletableFuture.failedFuture(e));
     }
 
-    /** {@code EVALSHA}'s or {@code EVAL}'s arguments: the script's SHA1 or text, the keys, then the arguments. */
-    private static CommandArgs<byte[], byte[]> arguments(byte[] script, byte[][] keys, byte[][] args) {
-        CommandArgs<byte[], byte[]> out =
-                new CommandArgs<>(ByteArrayCodec.INSTANCE).add(script).add(keys.length);
-        for (byte[] key : keys) {
-            out.addKey(key); // a key, so that a cluster connection routes the call by its slot
-        }
-        for (byte[] arg : args) {
-            out.add(arg);
-        }
-        return out;
+    /**
+     * {@code EVALSHA}'s or {@code EVAL}'s arguments: the script's SHA1 or text, the keys, then the arguments, these
+     * encoded at once ({@link PackedArguments}).
+     */
+    static CommandArgs<byte[], byte[]> arguments(byte[] script, byte[][] keys, byte[][] args) {
+        return new PackedArguments(script, keys, args);
     }
 
     /** The reply's decoder for the script's output type, as Lettuce's own {@code evalsha} picks it. */
