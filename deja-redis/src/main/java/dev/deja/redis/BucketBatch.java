@@ -108,7 +108,7 @@ final class BucketBatch {
         }
         for (int b = 0; b < buckets.size(); b++) {
             long bucket = buckets.get(b);
-            for (int[] members : bySlice(slices, byBucket, start[b], start[b + 1])) {
+            for (int[] members : bySlice(slices, layout.slices(), byBucket, start[b], start[b + 1])) {
                 Place place = new Place(bucket, slices[members[0]]);
                 groups.add(new Group(bucket, parts(layout, plan, place, lookback), members));
             }
@@ -117,10 +117,38 @@ final class BucketBatch {
     }
 
     /**
-     * The keys {@code keys[from .. to)} grouped by slice, slices in ascending order, each group's keys in batch order:
-     * a sort of {@code slice << 32 | index}, which holds no object per key.
+     * The keys {@code keys[from .. to)}, given in batch order, grouped by slice, slices in ascending order, each group's
+     * keys in batch order. A counting sort over the slices when there are not many more slices than keys (the usual
+     * case: a layout has about one slice per hundred keys of a time bucket), so the batch is grouped in two passes
+     * over its keys; otherwise a sort of {@code slice << 32 | index}. Neither holds an object per key.
      */
-    private static List<int[]> bySlice(int[] slices, int[] keys, int from, int to) {
+    private static List<int[]> bySlice(int[] slices, int sliceCount, int[] keys, int from, int to) {
+        int n = to - from;
+        if (sliceCount > 2L * n + 1024) {
+            return bySliceSorted(slices, keys, from, to);
+        }
+        int[] start = new int[sliceCount + 1];
+        for (int j = from; j < to; j++) {
+            start[slices[keys[j]] + 1]++;
+        }
+        for (int s = 0; s < sliceCount; s++) {
+            start[s + 1] += start[s];
+        }
+        int[] grouped = new int[n];
+        int[] next = Arrays.copyOf(start, sliceCount);
+        for (int j = from; j < to; j++) {
+            grouped[next[slices[keys[j]]]++] = keys[j];
+        }
+        List<int[]> out = new ArrayList<>();
+        for (int s = 0; s < sliceCount; s++) {
+            if (start[s + 1] > start[s]) {
+                out.add(Arrays.copyOfRange(grouped, start[s], start[s + 1]));
+            }
+        }
+        return out;
+    }
+
+    private static List<int[]> bySliceSorted(int[] slices, int[] keys, int from, int to) {
         long[] order = new long[to - from];
         for (int j = from; j < to; j++) {
             order[j - from] = (long) slices[keys[j]] << 32 | keys[j];
