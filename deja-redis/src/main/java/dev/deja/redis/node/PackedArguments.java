@@ -10,7 +10,8 @@ import io.netty.buffer.ByteBuf;
  * argument already encoded as RESP bulk strings in one array. The encoding is done by the caller's thread as the call
  * is made; Lettuce's I/O thread then copies the whole array into its output buffer with one write, where it would
  * make five small writes per argument (the {@code $}, the length, a line end, the bytes, a line end). A bucket call
- * carries two arguments per id, so those writes were most of the I/O thread's work. The bytes sent are the same.
+ * carries two arguments per id, so per-argument writes would be most of the I/O thread's work. The bytes sent are the
+ * same.
  */
 final class PackedArguments extends CommandArgs<byte[], byte[]> {
 
