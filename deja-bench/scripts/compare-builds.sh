@@ -45,7 +45,7 @@ measure() { # who, measure: prints the rate and the server's CPU microseconds pe
     http) read -r rate requests < <(http_rate "${!http}") ;;
   esac
   after="$(cpu_ticks "${!pid}")"
-  python3 -c "print(f'$rate {($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests:.3f}')"
+  echo "$rate $(cpu_us_per_request "$before" "$after" "$requests")"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); this=$(git -C "$ROOT" rev-parse --short HEAD) other=$(git -C "$OTHER" rev-parse --short HEAD); rounds=$ROUNDS requests=$REQUESTS wrk=${WRK_SECONDS}s measures=${MEASURES:-all}"

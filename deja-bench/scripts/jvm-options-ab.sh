@@ -23,7 +23,7 @@ measure() { # name: prints "rate cpu-us-per-request"
   rate="$(redis-benchmark -p "${!port}" -c 50 -n "$REQUESTS" -r 100000000 -P "$P" -q --csv BF.ADD bench \
     "key:__rand_int__" | tail -n 1 | cut -d, -f2 | tr -d '"')"
   after="$(cpu_ticks "${!pid}")"
-  python3 -c "print(f'$rate {($after - $before) * 1e6 / $(getconf CLK_TCK) / $REQUESTS:.3f}')"
+  echo "$rate $(cpu_us_per_request "$before" "$after" "$REQUESTS")"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(lscpu | sed -n 's/^Model name: *//p'); A='$OPTS_A' B='$OPTS_B' requests=$REQUESTS rounds=$ROUNDS P=$P"

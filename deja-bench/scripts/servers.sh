@@ -3,6 +3,9 @@
 
 # CPU time a process has used, user plus system, in clock ticks (getconf CLK_TCK per second), from /proc.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Usage: cpu_us_per_request TICKS_BEFORE TICKS_AFTER REQUESTS: a server's CPU microseconds per request between two
+# cpu_ticks readings.
+cpu_us_per_request() { python3 -c "print(f'{($2 - $1) * 1e6 / $(getconf CLK_TCK) / $3:.3f}')"; }
 # Usage: print_medians CSV_FILE "LABEL:COLUMN[:DECIMALS]"...: one line, "median LABEL X" per pair joined by "; ", X the
 # median of that (0-based) column over the file's rows, with DECIMALS (default 3) decimals.
 print_medians() {

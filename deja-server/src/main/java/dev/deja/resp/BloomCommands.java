@@ -93,7 +93,7 @@ final class BloomCommands {
      */
     private Namespace existingBloom(String name) {
         Namespace namespace = access.namespaces().served(name);
-        if (namespace == null ? otherType(name) : namespace.kind().name().equals("cuckoo")) {
+        if (namespace == null ? otherType(name) : isCuckoo(namespace)) {
             throw new RespError(RespError.WRONGTYPE);
         }
         return namespace;
@@ -102,7 +102,11 @@ final class BloomCommands {
     /** Whether the key is a cuckoo filter or a key-value key, not a bloom filter or a key that does not exist. */
     private boolean otherType(String name) {
         Optional<Namespace> namespace = access.namespaces().find(name);
-        return namespace.isPresent() ? namespace.get().kind().name().equals("cuckoo") : access.holdsValue(name);
+        return namespace.isPresent() ? isCuckoo(namespace.get()) : access.holdsValue(name);
+    }
+
+    private static boolean isCuckoo(Namespace namespace) {
+        return namespace.kind().name().equals("cuckoo");
     }
 
     private RedisMessage reserve(RespSession session, RespArgs args) {
@@ -181,7 +185,7 @@ final class BloomCommands {
     private SeenSet bloomIfExists(String name) {
         return access.namespaces()
                 .find(name)
-                .filter(n -> !n.kind().name().equals("cuckoo"))
+                .filter(n -> !isCuckoo(n))
                 .map(Namespace::store)
                 .orElse(null);
     }

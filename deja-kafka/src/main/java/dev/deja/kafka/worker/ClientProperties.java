@@ -112,9 +112,11 @@ record ClientProperties(Map<String, String> values) {
             }
         });
         values.forEach((key, value) -> {
-            String name = key.substring(Math.min(key.length(), StreamsConfig.ADMIN_CLIENT_PREFIX.length()));
-            if (key.startsWith(StreamsConfig.ADMIN_CLIENT_PREFIX) && admin.contains(name)) {
-                settings.put(name, value);
+            if (key.startsWith(StreamsConfig.ADMIN_CLIENT_PREFIX)) {
+                String name = key.substring(StreamsConfig.ADMIN_CLIENT_PREFIX.length());
+                if (admin.contains(name)) {
+                    settings.put(name, value);
+                }
             }
         });
         return settings;

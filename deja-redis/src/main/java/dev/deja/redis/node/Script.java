@@ -10,7 +10,6 @@ import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.output.ObjectOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueOutput;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,21 +67,13 @@ public final class Script {
     /** Runs the script on the node with these keys and arguments. */
     public <T> CompletableFuture<T> run(Node node, byte[][] keys, byte[]... args) {
         CompletableFuture<T> bySha = node.commands()
-                .dispatch(CommandType.EVALSHA, this.<T>output(), arguments(sha, keys, args))
+                .dispatch(CommandType.EVALSHA, this.<T>output(), new PackedArguments(sha, keys, args))
                 .toCompletableFuture();
         return bySha.exceptionallyCompose(e -> isNoScript(e)
                 ? node.commands()
-                        .dispatch(CommandType.EVAL, this.<T>output(), arguments(text, keys, args))
+                        .dispatch(CommandType.EVAL, this.<T>output(), new PackedArguments(text, keys, args))
                         .toCompletableFuture()
                 : CompletableFuture.failedFuture(e));
-    }
-
-    /**
-     * {@code EVALSHA}'s or {@code EVAL}'s arguments: the script's SHA1 or text, the keys, then the arguments, these
-     * encoded at once ({@link PackedArguments}).
-     */
-    static CommandArgs<byte[], byte[]> arguments(byte[] script, byte[][] keys, byte[][] args) {
-        return new PackedArguments(script, keys, args);
     }
 
     /** The reply's decoder for the script's output type, as Lettuce's own {@code evalsha} picks it. */

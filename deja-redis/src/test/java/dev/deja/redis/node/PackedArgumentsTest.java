@@ -38,7 +38,7 @@ class PackedArgumentsTest {
             plain.add(arg);
         }
 
-        CommandArgs<byte[], byte[]> packed = Script.arguments(SHA, keys, args);
+        CommandArgs<byte[], byte[]> packed = new PackedArguments(SHA, keys, args);
 
         assertThat(packed.count()).isEqualTo(plain.count()).isEqualTo(2 + keys.length + args.length);
         assertThat(encoded(packed)).isEqualTo(encoded(plain));
