@@ -26,11 +26,12 @@ final class BucketBatch {
      * The keys (indexes into the batch) of one time bucket and slice, and where their buckets live.
      *
      * @param bucket the time bucket written
+     * @param slice  the slice
      * @param parts  the instances to ask, the one holding the written bucket first
      * @param keys   the batch's indexes of the keys, in order; never changed once made
      */
     @SuppressWarnings("ArrayRecordComponent") // filled once when the batch is sorted, then only read
-    record Group(long bucket, List<Part> parts, int[] keys) {}
+    record Group(long bucket, int slice, List<Part> parts, int[] keys) {}
 
     /** Script calls carry at most this many keys, well inside what Lua's {@code unpack} takes. */
     static final int MAX_KEYS_PER_CALL = 1000;
@@ -110,7 +111,7 @@ final class BucketBatch {
             long bucket = buckets.get(b);
             for (int[] members : bySlice(slices, layout.slices(), byBucket, start[b], start[b + 1])) {
                 Place place = new Place(bucket, slices[members[0]]);
-                groups.add(new Group(bucket, parts(layout, plan, place, lookback), members));
+                groups.add(new Group(bucket, place.slice(), parts(layout, plan, place, lookback), members));
             }
         }
         return new BucketBatch(ids, ownerBytes, groups);

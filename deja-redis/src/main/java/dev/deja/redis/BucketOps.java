@@ -7,6 +7,7 @@ import dev.deja.seen.Verdict;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -29,10 +30,12 @@ final class BucketOps {
 
     private final BucketLayout layout;
     private final Duration timeout;
+    private final WholeBuckets whole;
 
     BucketOps(BucketLayout layout, Duration timeout) {
         this.layout = layout;
         this.timeout = timeout;
+        this.whole = new WholeBuckets(layout);
     }
 
     /** Records every key and answers each; see {@link BatchFailedException} for a batch that fails part way. */
@@ -50,26 +53,45 @@ final class BucketOps {
         if (!calls.await(timeout)) {
             throw failed(out, calls);
         }
+        List<Group> existing = new ArrayList<>();
         for (Group g : batch.groups) {
-            Part part = g.parts().get(0);
-            byte[] expireAt = ascii(layout.expireAt(g.bucket(), nowMillis));
-            for (int[] chunk : BucketBatch.chunks(g.keys())) {
-                int[] open = unanswered(chunk, out);
-                if (open.length == 0) {
-                    continue;
-                }
-                calls.send(
-                        part.node(),
-                        () -> CHECK_THEN_ADD.run(
-                                part.node(), part.buckets(), args(batch, open, expireAt, /* withOwners= */ true)),
-                        reply -> answered(open, (List<?>) reply, out),
-                        () -> {});
+            if (whole.qualifies(g)) {
+                whole.send(calls, batch, g, nowMillis, out, existing::add);
+            } else {
+                sendCheckThenAdd(calls, batch, g, nowMillis, out);
             }
         }
         if (!calls.await(timeout)) {
             throw failed(out, calls);
         }
+        for (Group g : existing) {
+            sendCheckThenAdd(calls, batch, g, nowMillis, out);
+        }
+        if (!calls.await(timeout)) {
+            throw failed(out, calls);
+        }
         return out;
+    }
+
+    /** One script call per chunk of the group's keys still unanswered. */
+    private void sendCheckThenAdd(Calls calls, BucketBatch batch, Group g, long nowMillis, Verdict[] out) {
+        Part part = g.parts().get(0);
+        byte[] expireAt = ascii(layout.expireAt(g.bucket(), nowMillis));
+        for (int[] chunk : BucketBatch.chunks(g.keys())) {
+            int[] open = unanswered(chunk, out);
+            if (open.length == 0) {
+                continue;
+            }
+            calls.send(
+                    part.node(),
+                    () -> CHECK_THEN_ADD.run(
+                            part.node(), part.buckets(), args(batch, open, expireAt, /* withOwners= */ true)),
+                    reply -> {
+                        whole.remember(g.bucket(), g.slice());
+                        answered(open, (List<?>) reply, out);
+                    },
+                    () -> {});
+        }
     }
 
     /** Whether each key is held in any bucket it may be in. */

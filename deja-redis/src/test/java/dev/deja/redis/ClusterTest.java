@@ -62,6 +62,48 @@ class ClusterTest {
     }
 
     @Test
+    void bucketsCreatedWholeOnTheClusterAreFoundByEveryClient() {
+        List<byte[]> keys = new ArrayList<>();
+        long[] owners = new long[3000];
+        long[] timestamps = new long[3000];
+        for (int i = 0; i < 3000; i++) {
+            keys.add(("whole-" + i).getBytes(StandardCharsets.UTF_8));
+            owners[i] = i + 1L;
+        }
+        Arrays.fill(timestamps, System.currentTimeMillis());
+        try (RedisSeenSet first = wholeBuckets();
+                RedisSeenSet second = wholeBuckets()) {
+            assertThat(first.checkThenAddAll(keys, owners, timestamps)).containsOnly(Verdict.NEW);
+            assertThat(second.checkThenAddAll(keys, owners, timestamps))
+                    .as("a client that did not create the buckets")
+                    .containsOnly(Verdict.RETRY);
+            assertThat(first.checkThenAddAll(keys, null, timestamps)).containsOnly(Verdict.DUPLICATE);
+        }
+        long restores = 0;
+        for (RedisServer node : cluster.nodes()) {
+            String stats = node.cli("info", "commandstats");
+            assertThat(stats).as("node %d", node.port()).contains("cmdstat_restore:");
+            restores += stats.lines()
+                    .filter(l -> l.startsWith("cmdstat_restore:"))
+                    .mapToLong(l -> Long.parseLong(l.replaceAll(".*[:,]calls=(\\d+).*", "$1")))
+                    .sum();
+        }
+        assertThat(restores)
+                .as("one per bucket by each client: created, then refused")
+                .isEqualTo(2 * 32);
+    }
+
+    private static RedisSeenSet wholeBuckets() {
+        return RedisSeenSet.builder()
+                .shards(Shards.cluster(cluster.uris()))
+                .prefix("whole")
+                .window(Duration.ofMinutes(10))
+                .bucketTime(Duration.ofMinutes(2))
+                .slices(32)
+                .build();
+    }
+
+    @Test
     void theRetryQueueLivesInTheSlotOfItsName() {
         try (RetryQueue q = RetryQueue.builder()
                 .cluster(cluster.uris())

@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RestartTest {
 
@@ -27,19 +28,24 @@ class RestartTest {
 
     /**
      * Batches go on while Redis (appendfsync always) is killed and started again: a batch caught by the crash fails
-     * naming the instance, and every key any batch answered NEW, before or after, is held afterwards.
+     * naming the instance, and every key any batch answered NEW, before or after, is held afterwards. Without
+     * timestamps every bucket is written by scripts; with them each batch has a time bucket of its own, so each
+     * creates its buckets whole ({@code RESTORE}).
      */
-    @Test
-    void aCrashInTheMiddleOfBatchesLosesNoKeyAnsweredNew() throws Exception {
+    @ParameterizedTest(name = "timestamps: {0}")
+    @ValueSource(booleans = {false, true})
+    void aCrashInTheMiddleOfBatchesLosesNoKeyAnsweredNew(boolean withTimestamps) throws Exception {
+        long start = System.currentTimeMillis();
         try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--appendfsync", "always");
                 RedisSeenSet seen = RedisSeenSet.builder()
                         .redis(redis.uri())
                         .window(Duration.ofMinutes(10))
-                        .bucketTime(Duration.ofMinutes(1))
+                        .bucketTime(withTimestamps ? Duration.ofSeconds(1) : Duration.ofMinutes(1))
                         .slices(50)
                         .timeout(Duration.ofSeconds(2))
                         .build()) {
             List<byte[]> answeredNew = new ArrayList<>();
+            List<Long> answeredNewAt = new ArrayList<>();
             List<String> failures = new CopyOnWriteArrayList<>();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger batches = new AtomicInteger();
@@ -51,9 +57,11 @@ class RestartTest {
                     List<byte[]> batch = keys("r-", b * 2000, 2000);
                     long[] owners = new long[batch.size()];
                     Arrays.fill(owners, b + 1);
+                    long[] timestamps = new long[batch.size()];
+                    Arrays.fill(timestamps, start + b * 1000L);
                     Verdict[] out;
                     try {
-                        out = seen.checkThenAddAll(batch, owners);
+                        out = seen.checkThenAddAll(batch, owners, withTimestamps ? timestamps : null);
                         if (!failures.isEmpty()) {
                             successesAfterFailure++;
                         }
@@ -67,6 +75,7 @@ class RestartTest {
                     for (int i = 0; i < out.length; i++) {
                         if (out[i] == Verdict.NEW) {
                             answeredNew.add(batch.get(i));
+                            answeredNewAt.add(timestamps[i]);
                         }
                     }
                     batches.incrementAndGet();
@@ -84,7 +93,8 @@ class RestartTest {
             load.get();
             assertThat(failures).isNotEmpty();
             assertThat(failures).allMatch(m -> m.contains("127.0.0.1:" + redis.port()));
-            assertThat(seen.checkAll(answeredNew))
+            long[] at = answeredNewAt.stream().mapToLong(Long::longValue).toArray();
+            assertThat(seen.checkAll(answeredNew, withTimestamps ? at : null))
                     .as("%d keys answered NEW", answeredNew.size())
                     .containsOnly(true);
         }

@@ -1,0 +1,182 @@
+package dev.deja.redis;
+
+import dev.deja.redis.BucketBatch.Group;
+import dev.deja.redis.BucketBatch.Part;
+import dev.deja.redis.node.Node;
+import dev.deja.seen.Verdict;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RestoreArgs;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Consumer;
+
+/**
+ * Creates a bucket nobody has written yet with one {@code RESTORE} of the whole bucket ({@link BucketDump}) instead
+ * of a script call: Redis then copies the bucket in as it is, where {@code HSET} would search the growing hash for each
+ * id before adding it. {@code RESTORE} without {@code REPLACE} fails with {@code BUSYKEY} when the bucket exists, so it
+ * records the ids only if no other call did, and the group then goes to the script like any other.
+ *
+ * <p>Only a group whose keys are looked for in their written bucket alone (keys with timestamps, no cut-over between
+ * shard configurations) and that fits in one call qualifies. Buckets this client created, or found to exist, are
+ * remembered for the window, so that a stream writing to one bucket in many batches pays for a refused
+ * {@code RESTORE} at most once per bucket. A node that refuses a payload for any other reason (a Redis older than
+ * 7.0, an ACL without {@code RESTORE}) gets scripts only from then on.
+ */
+final class WholeBuckets {
+
+    private final BucketLayout layout;
+    /** Per time bucket, the slices known to exist. */
+    private final ConcurrentSkipListMap<Long, BitSet> known = new ConcurrentSkipListMap<>();
+
+    private final Set<Node> refusing = ConcurrentHashMap.newKeySet();
+
+    WholeBuckets(BucketLayout layout) {
+        this.layout = layout;
+    }
+
+    /** Whether the group's bucket may be created whole. */
+    boolean qualifies(Group g) {
+        List<Part> parts = g.parts();
+        return parts.size() == 1
+                && parts.get(0).buckets().length == 1
+                && g.keys().length <= BucketBatch.MAX_KEYS_PER_CALL
+                && !refusing.contains(parts.get(0).node())
+                && !isKnown(g.bucket(), g.slice());
+    }
+
+    /**
+     * Sends the group's bucket whole; once created, answers its keys in {@code out} (the first copy of each id
+     * {@code NEW}, a later copy in the group a {@code RETRY} under the same owner and a {@code DUPLICATE} otherwise,
+     * as the script does); if the bucket exists or the node refuses, hands the group to {@code refused}.
+     */
+    void send(Calls calls, BucketBatch batch, Group g, long nowMillis, Verdict[] out, Consumer<Group> refused) {
+        int[] keys = g.keys();
+        touch(batch, keys);
+        int[] first = firstCopies(batch.ids, keys);
+        int[] unique = new int[keys.length];
+        int count = 0;
+        for (int j = 0; j < keys.length; j++) {
+            if (first[j] == j) {
+                unique[count++] = keys[j];
+            }
+        }
+        byte[] payload = BucketDump.of(batch.ids, batch.owners, unique, count);
+        Part part = g.parts().get(0);
+        Node node = part.node();
+        RestoreArgs expiry =
+                new RestoreArgs().ttl(layout.expireAt(g.bucket(), nowMillis)).absttl();
+        calls.send(
+                node,
+                () -> created(
+                        node,
+                        node.commands()
+                                .restore(part.buckets()[0], payload, expiry)
+                                .toCompletableFuture()),
+                reply -> {
+                    remember(g.bucket(), g.slice());
+                    if ((Boolean) reply) {
+                        answer(batch, keys, first, out);
+                    } else {
+                        refused.accept(g);
+                    }
+                },
+                () -> {});
+    }
+
+    /**
+     * Reads each key's id and owner once in a loop whose loads do not wait on each other: a group's keys lie
+     * scattered over the batch, and the processor then has many of their cache misses in flight at once, where the
+     * hashing and encoding after it would meet them one at a time.
+     */
+    private static int touch(BucketBatch batch, int[] keys) {
+        int sum = 0;
+        for (int i : keys) {
+            sum += batch.ids[i].length + batch.owners[i].length;
+        }
+        return sum;
+    }
+
+    /** Whether the {@code RESTORE} created the bucket; false if it exists or the node refused the payload. */
+    private CompletableFuture<Boolean> created(Node node, CompletableFuture<String> restore) {
+        return restore.handle((ok, e) -> {
+            if (e == null) {
+                return true;
+            }
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (!(cause instanceof RedisCommandExecutionException)) {
+                throw new CompletionException(cause); // no answer: whether Redis created the bucket is unknown
+            }
+            String message = String.valueOf(cause.getMessage());
+            if (!message.startsWith("BUSYKEY")) {
+                refusing.add(node);
+            }
+            return false;
+        });
+    }
+
+    /** Notes that a bucket exists, written by a script call or created whole. */
+    void remember(long bucket, int slice) {
+        BitSet slices = known.computeIfAbsent(bucket, b -> new BitSet());
+        synchronized (slices) {
+            slices.set(slice);
+        }
+        // Buckets older than the window have expired or soon will: forgotten, so they may be created whole again.
+        known.headMap(bucket - layout.lookback() - 1).clear();
+    }
+
+    private boolean isKnown(long bucket, int slice) {
+        BitSet slices = known.get(bucket);
+        if (slices == null) {
+            return false;
+        }
+        synchronized (slices) {
+            return slices.get(slice);
+        }
+    }
+
+    private static void answer(BucketBatch batch, int[] keys, int[] first, Verdict[] out) {
+        for (int j = 0; j < keys.length; j++) {
+            int i = keys[j];
+            if (first[j] == j) {
+                out[i] = Verdict.NEW;
+            } else {
+                byte[] owner = batch.owners[i];
+                boolean same = owner.length > 0 && Arrays.equals(owner, batch.owners[keys[first[j]]]);
+                out[i] = same ? Verdict.RETRY : Verdict.DUPLICATE;
+            }
+        }
+    }
+
+    /** For each of the keys, the position of the first key with the same id: its own if it is the first. */
+    static int[] firstCopies(byte[][] ids, int[] keys) {
+        int n = keys.length;
+        int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n)) + 1; // a table at most half full
+        int size = 1 << bits;
+        int[] slots = new int[size]; // position + 1; 0 for an empty slot
+        int[] first = new int[n];
+        for (int j = 0; j < n; j++) {
+            byte[] id = ids[keys[j]];
+            int s = (Arrays.hashCode(id) * 0x9E3779B9) >>> (32 - bits);
+            while (true) {
+                int p = slots[s];
+                if (p == 0) {
+                    slots[s] = j + 1;
+                    first[j] = j;
+                    break;
+                }
+                if (Arrays.equals(ids[keys[p - 1]], id)) {
+                    first[j] = p - 1;
+                    break;
+                }
+                s = (s + 1) & (size - 1);
+            }
+        }
+        return first;
+    }
+}
