@@ -81,16 +81,7 @@ public final class RedisDedupRun implements Runnable {
     public void run() {
         RedisURI uri = RedisURI.create("127.0.0.1", port);
         RedisClient client = RedisClient.create(uri);
-        try (StatefulRedisConnection<String, String> admin = client.connect();
-                RedisSeenSet seen = RedisSeenSet.builder()
-                        .redis(uri)
-                        .window(Duration.ofHours(24))
-                        .bucketTime(Duration.ofMinutes(1))
-                        .expectedKeysPerSecond(keys / 60)
-                        .entriesPerBucket(entriesPerBucket)
-                        .idBytes(idBytes)
-                        .timeout(Duration.ofSeconds(60))
-                        .build()) {
+        try (StatefulRedisConnection<String, String> admin = client.connect()) {
             System.out.printf(
                     Locale.ROOT,
                     "keys=%d batch=%d rounds=%d owners=%b entries-per-bucket=%d id-bytes=%d"
@@ -114,7 +105,11 @@ public final class RedisDedupRun implements Runnable {
                 Result plain = null;
                 for (int side = 0; side < 2; side++) {
                     if ((side == 0) == dejaFirst) {
-                        deja = measure(admin, () -> dedupDeja(seen, ids));
+                        // A new client each time, as a consumer starting against an empty Redis: one kept across
+                        // a FLUSHALL would still take the buckets it wrote before for existing ones.
+                        try (RedisSeenSet seen = seenSet(uri)) {
+                            deja = measure(admin, () -> dedupDeja(seen, ids));
+                        }
                     } else {
                         plain = measure(admin, () -> dedupPlain(admin.async(), ids));
                     }
@@ -148,6 +143,18 @@ public final class RedisDedupRun implements Runnable {
         } finally {
             client.shutdown();
         }
+    }
+
+    private RedisSeenSet seenSet(RedisURI uri) {
+        return RedisSeenSet.builder()
+                .redis(uri)
+                .window(Duration.ofHours(24))
+                .bucketTime(Duration.ofMinutes(1))
+                .expectedKeysPerSecond(keys / 60)
+                .entriesPerBucket(entriesPerBucket)
+                .idBytes(idBytes)
+                .timeout(Duration.ofSeconds(60))
+                .build();
     }
 
     private Result measure(StatefulRedisConnection<String, String> admin, Runnable load) {
