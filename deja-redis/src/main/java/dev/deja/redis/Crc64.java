@@ -1,5 +1,9 @@
 package dev.deja.redis;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The 64-bit CRC Redis checks a {@code DUMP} payload with (CRC-64/Jones: polynomial {@code 0xad93d23594c935a9}, bits
  * reflected, initial value and final XOR 0), computed eight bytes a step with eight tables.
@@ -7,6 +11,9 @@ package dev.deja.redis;
 final class Crc64 {
 
     private static final long[][] TABLES = tables();
+
+    private static final VarHandle LITTLE_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private Crc64() {}
 
@@ -16,14 +23,7 @@ final class Crc64 {
         int i = offset;
         int end = offset + length;
         for (; i + 8 <= end; i += 8) {
-            crc ^= (data[i] & 0xffL)
-                    | (data[i + 1] & 0xffL) << 8
-                    | (data[i + 2] & 0xffL) << 16
-                    | (data[i + 3] & 0xffL) << 24
-                    | (data[i + 4] & 0xffL) << 32
-                    | (data[i + 5] & 0xffL) << 40
-                    | (data[i + 6] & 0xffL) << 48
-                    | (data[i + 7] & 0xffL) << 56;
+            crc ^= (long) LITTLE_ENDIAN_LONGS.get(data, i);
             crc = TABLES[7][(int) crc & 0xff]
                     ^ TABLES[6][(int) (crc >>> 8) & 0xff]
                     ^ TABLES[5][(int) (crc >>> 16) & 0xff]

@@ -1,7 +1,10 @@
 package dev.deja.redis;
 
 import dev.deja.hash.Hash128;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -25,6 +28,9 @@ record Ids(int bytes) {
     static final Ids FINGERPRINT = new Ids(8);
 
     private static final byte[] NO_OWNER = new byte[0];
+
+    private static final VarHandle BIG_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     Ids {
         if (bytes != 16 && bytes != 8) {
@@ -95,23 +101,33 @@ record Ids(int bytes) {
 
     /** The 16 bytes of a UUID in its canonical text form (8-4-4-4-12 hex digits), or null if the text is not one. */
     private static byte[] uuidBytes(byte[] text) {
-        byte[] out = new byte[16];
-        int nibble = 0;
-        for (int i = 0; i < 36; i++) {
-            byte c = text[i];
-            if (i == 8 || i == 13 || i == 18 || i == 23) {
-                if (c != '-') {
-                    return null;
-                }
-                continue;
-            }
-            int v = c < 0 ? -1 : HEX[c];
-            if (v < 0) {
-                return null;
-            }
-            out[nibble / 2] |= (byte) (nibble % 2 == 0 ? v << 4 : v);
-            nibble++;
+        if (text[8] != '-' || text[13] != '-' || text[18] != '-' || text[23] != '-') {
+            return null;
         }
+        long a = hex(text, 0, 8);
+        long b = hex(text, 9, 4);
+        long c = hex(text, 14, 4);
+        long d = hex(text, 19, 4);
+        long e = hex(text, 24, 12);
+        if ((a | b | c | d | e) < 0) {
+            return null;
+        }
+        byte[] out = new byte[16];
+        BIG_ENDIAN_LONGS.set(out, 0, a << 32 | b << 16 | c);
+        BIG_ENDIAN_LONGS.set(out, 8, d << 48 | e);
         return out;
+    }
+
+    /** The value of {@code n} hex digits from {@code at}, or a negative number if one is not a hex digit. */
+    private static long hex(byte[] text, int at, int n) {
+        long v = 0;
+        int bad = 0;
+        for (int i = at; i < at + n; i++) {
+            byte ch = text[i];
+            int digit = HEX[ch & 0x7f] | (ch >> 7); // a byte of 128 or more reads as -1
+            bad |= digit;
+            v = v << 4 | (digit & 0xf);
+        }
+        return bad < 0 ? -1 : v;
     }
 }
