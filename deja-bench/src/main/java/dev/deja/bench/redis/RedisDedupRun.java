@@ -159,6 +159,8 @@ public final class RedisDedupRun implements Runnable {
 
     private Result measure(StatefulRedisConnection<String, String> admin, Runnable load) {
         admin.sync().flushall();
+        // Each side starts with the garbage of the other collected, so that neither pays for the other's.
+        System.gc();
         long before = usedMemory(admin);
         double cpuBefore = redisCpuSeconds(admin);
         long clientBefore = clientCpuNanos();
