@@ -36,14 +36,61 @@ final class BucketBatch {
     /** Script calls carry at most this many keys, well inside what Lua's {@code unpack} takes. */
     static final int MAX_KEYS_PER_CALL = 1000;
 
-    final byte[][] ids;
-    final byte[][] owners;
+    /**
+     * Per key, three longs side by side: its id's first and last 8 bytes (for 8-byte ids the fingerprint, then 0) and
+     * its owner. No object per key: a batch's keys are read again in the order of their buckets, and one array keeps
+     * each key's data in one place for that.
+     */
+    private final long[] data;
+
+    private final Ids format;
     final List<Group> groups;
 
-    private BucketBatch(byte[][] ids, byte[][] owners, List<Group> groups) {
-        this.ids = ids;
-        this.owners = owners;
+    private BucketBatch(long[] data, Ids format, List<Group> groups) {
+        this.data = data;
+        this.format = format;
         this.groups = groups;
+    }
+
+    /** The number of keys. */
+    int size() {
+        return data.length / 3;
+    }
+
+    /** The bytes key {@code i} is stored under ({@link Ids#field}). */
+    byte[] id(int i) {
+        return format.field(data[3 * i], data[3 * i + 1]);
+    }
+
+    /** Writes {@link #id(int)} into {@code into} from index 0 and returns its length (at most 20). */
+    int id(int i, byte[] into) {
+        return format.field(data[3 * i], data[3 * i + 1], into);
+    }
+
+    /** Whether keys {@code i} and {@code j} are stored under the same id. */
+    boolean sameId(int i, int j) {
+        return data[3 * i] == data[3 * j] && data[3 * i + 1] == data[3 * j + 1];
+    }
+
+    /** A hash of key {@code i}'s id. */
+    int idHash(int i) {
+        long h = data[3 * i] * 0x9E3779B97F4A7C15L ^ data[3 * i + 1];
+        return (int) (h ^ h >>> 32);
+    }
+
+    /** Key {@code i}'s owner, 0 for none. */
+    long owner(int i) {
+        return data[3 * i + 2];
+    }
+
+    /** The bytes key {@code i}'s owner is stored as ({@link Ids#owner}). */
+    byte[] ownerBytes(int i) {
+        return Ids.owner(owner(i));
+    }
+
+    /** Writes {@link #ownerBytes(int)} into {@code into} from index 0 and returns its length (at most 8). */
+    int ownerBytes(int i, byte[] into) {
+        return Ids.owner(owner(i), into);
     }
 
     /**
@@ -68,8 +115,7 @@ final class BucketBatch {
                     + " timestamps for " + keys.size() + " keys)");
         }
         int n = keys.size();
-        byte[][] ids = new byte[n][];
-        byte[][] ownerBytes = new byte[n][];
+        long[] data = new long[3 * n];
         int[] slices = new int[n];
         int[] bucketOf = new int[n]; // index into buckets
         List<Long> buckets = new ArrayList<>();
@@ -80,8 +126,8 @@ final class BucketBatch {
             byte[] key = Require.key(keys.get(i));
             byte[] uuid = Ids.uuid(key);
             Hash128 hash = Ids.hash(key, uuid);
-            ids[i] = format.field(uuid, hash);
-            ownerBytes[i] = Ids.owner(owners == null ? 0 : owners[i]);
+            format.id(uuid, hash, data, 3 * i);
+            data[3 * i + 2] = owners == null ? 0 : owners[i];
             slices[i] = layout.slice(hash);
             long bucket = layout.bucket(timestamps == null ? nowMillis : timestamps[i]);
             if (last < 0 || bucket != lastBucket) {
@@ -114,7 +160,7 @@ final class BucketBatch {
                 groups.add(new Group(bucket, place.slice(), parts(layout, plan, place, lookback), members));
             }
         }
-        return new BucketBatch(ids, ownerBytes, groups);
+        return new BucketBatch(data, format, groups);
     }
 
     /**

@@ -20,14 +20,30 @@ final class BucketDump {
 
     private BucketDump() {}
 
-    /**
-     * The payload of a hash whose fields are {@code ids[keys[j]]} and values {@code owners[keys[j]]}, {@code j <
-     * count}, in that order; the fields must differ.
-     */
-    static byte[] of(byte[][] ids, byte[][] owners, int[] keys, int count) {
+    /** A bucket's entries, read by position; each is written into a buffer of at least {@link #maxLength()} bytes. */
+    interface Entries {
+
+        /** The number of fields; they must differ. */
+        int count();
+
+        /** The longest field or value, in bytes. */
+        int maxLength();
+
+        /** Writes field {@code j} into {@code into} from index 0 and returns its length. */
+        int field(int j, byte[] into);
+
+        /** Writes the value of field {@code j} into {@code into} from index 0 and returns its length. */
+        int value(int j, byte[] into);
+    }
+
+    /** The payload of a hash holding these entries, in their order. */
+    static byte[] of(Entries entries) {
+        byte[] scratch = new byte[entries.maxLength()];
+        int count = entries.count();
         long listpackBytes = LISTPACK_HEADER + 1L;
         for (int j = 0; j < count; j++) {
-            listpackBytes += entrySize(ids[keys[j]]) + entrySize(owners[keys[j]]);
+            listpackBytes += entrySize(scratch, entries.field(j, scratch));
+            listpackBytes += entrySize(scratch, entries.value(j, scratch));
         }
         if (listpackBytes > Integer.MAX_VALUE - 32) {
             throw new IllegalArgumentException("a bucket of " + listpackBytes + " bytes is too large to restore");
@@ -42,8 +58,8 @@ final class BucketDump {
         putIntLe(out, at + 4, Math.min(2 * count, 65535), 2);
         at += LISTPACK_HEADER;
         for (int j = 0; j < count; j++) {
-            at = writeEntry(out, at, ids[keys[j]]);
-            at = writeEntry(out, at, owners[keys[j]]);
+            at = writeEntry(out, at, scratch, entries.field(j, scratch));
+            at = writeEntry(out, at, scratch, entries.value(j, scratch));
         }
         out[at++] = (byte) LISTPACK_END;
         putIntLe(out, at, RDB_VERSION, 2);
@@ -53,24 +69,17 @@ final class BucketDump {
         return out;
     }
 
-    /** Bytes an entry takes in the listpack: its encoding, its data and its length written backwards. */
-    static int entrySize(byte[] value) {
-        int encoded;
-        if (isInteger(value)) {
-            encoded = integerSize(parseInteger(value));
-        } else {
-            int n = value.length;
-            encoded = (n < 64 ? 1 : n < 4096 ? 2 : 5) + n;
-        }
+    /** Bytes an entry of the first {@code n} bytes of {@code value} takes: encoding, data, length written backwards. */
+    private static int entrySize(byte[] value, int n) {
+        int encoded = isInteger(value, n) ? integerSize(parseInteger(value, n)) : (n < 64 ? 1 : n < 4096 ? 2 : 5) + n;
         return encoded + backLengthSize(encoded);
     }
 
-    private static int writeEntry(byte[] out, int at, byte[] value) {
+    private static int writeEntry(byte[] out, int at, byte[] value, int n) {
         int start = at;
-        if (isInteger(value)) {
-            at = writeInteger(out, at, parseInteger(value));
+        if (isInteger(value, n)) {
+            at = writeInteger(out, at, parseInteger(value, n));
         } else {
-            int n = value.length;
             if (n < 64) {
                 out[at++] = (byte) (0x80 | n);
             } else if (n < 4096) {
@@ -144,9 +153,8 @@ final class BucketDump {
         return at + n;
     }
 
-    /** Whether Redis's listpack reads these bytes as an integer: a canonical decimal {@code long}. */
-    static boolean isInteger(byte[] s) {
-        int n = s.length;
+    /** Whether Redis's listpack reads the first {@code n} bytes of {@code s} as an integer: a canonical decimal long. */
+    static boolean isInteger(byte[] s, int n) {
         if (n == 0 || n > 20) {
             return false;
         }
@@ -169,9 +177,9 @@ final class BucketDump {
     }
 
     /** The value of bytes {@link #isInteger} accepts. */
-    private static long parseInteger(byte[] s) {
+    private static long parseInteger(byte[] s, int n) {
         long magnitude = 0;
-        for (int i = s[0] == '-' ? 1 : 0; i < s.length; i++) {
+        for (int i = s[0] == '-' ? 1 : 0; i < n; i++) {
             magnitude = magnitude * 10 - (s[i] - '0');
         }
         return s[0] == '-' ? magnitude : -magnitude;

@@ -40,7 +40,7 @@ final class BucketOps {
 
     /** Records every key and answers each; see {@link BatchFailedException} for a batch that fails part way. */
     Verdict[] checkThenAdd(BucketBatch batch, long nowMillis) {
-        Verdict[] out = new Verdict[batch.ids.length];
+        Verdict[] out = new Verdict[batch.size()];
         Calls calls = new Calls();
         forEachChunk(
                 batch,
@@ -96,7 +96,7 @@ final class BucketOps {
 
     /** Whether each key is held in any bucket it may be in. */
     boolean[] check(BucketBatch batch) {
-        boolean[] out = new boolean[batch.ids.length];
+        boolean[] out = new boolean[batch.size()];
         Calls calls = new Calls();
         forEachChunk(
                 batch,
@@ -119,7 +119,7 @@ final class BucketOps {
 
     /** Erases each key held under its owner (or any, for no owner); says which were erased. */
     boolean[] forget(BucketBatch batch) {
-        boolean[] out = new boolean[batch.ids.length];
+        boolean[] out = new boolean[batch.size()];
         Calls calls = new Calls();
         forEachChunk(
                 batch,
@@ -178,7 +178,7 @@ final class BucketOps {
             byte[] owner = (byte[]) held.get(j);
             int i = chunk[j];
             if (owner != null && out[i] == null) {
-                boolean same = batch.owners[i].length > 0 && Arrays.equals(owner, batch.owners[i]);
+                boolean same = batch.owner(i) != 0 && Arrays.equals(owner, batch.ownerBytes(i));
                 out[i] = same ? Verdict.RETRY : Verdict.DUPLICATE;
             }
         }
@@ -213,9 +213,9 @@ final class BucketOps {
         }
         for (int j = 0; j < n; j++) {
             int i = keys[j];
-            out[at + j] = batch.ids[i];
+            out[at + j] = batch.id(i);
             if (withOwners) {
-                out[at + n + j] = batch.owners[i];
+                out[at + n + j] = batch.ownerBytes(i);
             }
         }
         return out;

@@ -3,9 +3,7 @@ package dev.deja.redis;
 import dev.deja.hash.Hash128;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -54,19 +52,43 @@ record Ids(int bytes) {
     }
 
     /**
-     * The id a key is stored under in its bucket: 16 bytes, or the decimal digits of a 64-bit fingerprint.
+     * The id a key is stored under in its bucket, as two longs written to {@code into[at]} and {@code into[at + 1]}:
+     * the 16 bytes big-endian, or the 64-bit fingerprint and 0.
      *
      * @param uuid the key's {@link #uuid(byte[])}
      * @param hash the key's {@link #hash(byte[], byte[])}
      */
-    byte[] field(byte[] uuid, Hash128 hash) {
+    void id(byte[] uuid, Hash128 hash, long[] into, int at) {
         if (bytes == 8) {
-            return Long.toString(hash.high()).getBytes(StandardCharsets.US_ASCII);
+            into[at] = hash.high();
+            into[at + 1] = 0;
+        } else if (uuid != null) {
+            into[at] = (long) BIG_ENDIAN_LONGS.get(uuid, 0);
+            into[at + 1] = (long) BIG_ENDIAN_LONGS.get(uuid, 8);
+        } else {
+            into[at] = hash.high();
+            into[at + 1] = hash.low();
         }
-        if (uuid != null) {
-            return uuid;
+    }
+
+    /** The bytes of an id given by {@link #id}: 16 bytes, or the decimal digits of a 64-bit fingerprint. */
+    byte[] field(long high, long low) {
+        byte[] out = new byte[20];
+        return Arrays.copyOf(out, field(high, low, out));
+    }
+
+    /** Writes {@link #field(long, long)} into {@code into} from index 0 and returns its length (at most 20). */
+    int field(long high, long low, byte[] into) {
+        if (bytes == 8) {
+            String digits = Long.toString(high);
+            for (int k = 0; k < digits.length(); k++) {
+                into[k] = (byte) digits.charAt(k);
+            }
+            return digits.length();
         }
-        return ByteBuffer.allocate(16).putLong(hash.high()).putLong(hash.low()).array();
+        BIG_ENDIAN_LONGS.set(into, 0, high);
+        BIG_ENDIAN_LONGS.set(into, 8, low);
+        return 16;
     }
 
     /** The bytes an owner is stored as. */
@@ -74,13 +96,18 @@ record Ids(int bytes) {
         if (owner == 0) {
             return NO_OWNER;
         }
+        byte[] out = new byte[8];
+        return Arrays.copyOf(out, owner(owner, out));
+    }
+
+    /** Writes {@link #owner(long)} into {@code into} from index 0 and returns its length (at most 8). */
+    static int owner(long owner, byte[] into) {
         int length = (71 - Long.numberOfLeadingZeros(owner)) / 8;
-        byte[] out = new byte[length];
         for (int i = length - 1; i >= 0; i--) {
-            out[i] = (byte) owner;
+            into[i] = (byte) owner;
             owner >>>= 8;
         }
-        return out;
+        return length;
     }
 
     /** Each ASCII character's hex digit value, -1 for a character that is not one. */

@@ -6,7 +6,6 @@ import dev.deja.redis.node.Node;
 import dev.deja.seen.Verdict;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RestoreArgs;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
@@ -58,7 +57,7 @@ final class WholeBuckets {
     void send(Calls calls, BucketBatch batch, Group g, long nowMillis, Verdict[] out, Consumer<Group> refused) {
         int[] keys = g.keys();
         touch(batch, keys);
-        int[] first = firstCopies(batch.ids, keys);
+        int[] first = firstCopies(batch, keys);
         int[] unique = new int[keys.length];
         int count = 0;
         for (int j = 0; j < keys.length; j++) {
@@ -66,7 +65,7 @@ final class WholeBuckets {
                 unique[count++] = keys[j];
             }
         }
-        byte[] payload = BucketDump.of(batch.ids, batch.owners, unique, count);
+        byte[] payload = BucketDump.of(new BatchEntries(batch, unique, count));
         Part part = g.parts().get(0);
         Node node = part.node();
         RestoreArgs expiry =
@@ -94,10 +93,10 @@ final class WholeBuckets {
      * scattered over the batch, and the processor then has many of their cache misses in flight at once, where the
      * hashing and encoding after it would meet them one at a time.
      */
-    private static int touch(BucketBatch batch, int[] keys) {
-        int sum = 0;
+    private static long touch(BucketBatch batch, int[] keys) {
+        long sum = 0;
         for (int i : keys) {
-            sum += batch.ids[i].length + batch.owners[i].length;
+            sum += batch.idHash(i) + batch.owner(i);
         }
         return sum;
     }
@@ -146,23 +145,21 @@ final class WholeBuckets {
             if (first[j] == j) {
                 out[i] = Verdict.NEW;
             } else {
-                byte[] owner = batch.owners[i];
-                boolean same = owner.length > 0 && Arrays.equals(owner, batch.owners[keys[first[j]]]);
-                out[i] = same ? Verdict.RETRY : Verdict.DUPLICATE;
+                long owner = batch.owner(i);
+                out[i] = owner != 0 && owner == batch.owner(keys[first[j]]) ? Verdict.RETRY : Verdict.DUPLICATE;
             }
         }
     }
 
     /** For each of the keys, the position of the first key with the same id: its own if it is the first. */
-    static int[] firstCopies(byte[][] ids, int[] keys) {
+    static int[] firstCopies(BucketBatch batch, int[] keys) {
         int n = keys.length;
         int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n)) + 1; // a table at most half full
         int size = 1 << bits;
         int[] slots = new int[size]; // position + 1; 0 for an empty slot
         int[] first = new int[n];
         for (int j = 0; j < n; j++) {
-            byte[] id = ids[keys[j]];
-            int s = (Arrays.hashCode(id) * 0x9E3779B9) >>> (32 - bits);
+            int s = (batch.idHash(keys[j]) * 0x9E3779B9) >>> (32 - bits);
             while (true) {
                 int p = slots[s];
                 if (p == 0) {
@@ -170,7 +167,7 @@ final class WholeBuckets {
                     first[j] = j;
                     break;
                 }
-                if (Arrays.equals(ids[keys[p - 1]], id)) {
+                if (batch.sameId(keys[p - 1], keys[j])) {
                     first[j] = p - 1;
                     break;
                 }
@@ -178,5 +175,25 @@ final class WholeBuckets {
             }
         }
         return first;
+    }
+
+    /** The first copies of a group's ids with their owners, as a bucket's entries. */
+    @SuppressWarnings("ArrayRecordComponent") // indexes into the batch, never changed once made
+    private record BatchEntries(BucketBatch batch, int[] keys, int count) implements BucketDump.Entries {
+
+        @Override
+        public int maxLength() {
+            return 20;
+        }
+
+        @Override
+        public int field(int j, byte[] into) {
+            return batch.id(keys[j], into);
+        }
+
+        @Override
+        public int value(int j, byte[] into) {
+            return batch.ownerBytes(keys[j], into);
+        }
     }
 }

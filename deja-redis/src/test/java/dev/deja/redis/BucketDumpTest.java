@@ -130,11 +130,30 @@ class BucketDumpTest {
         }
         assertThat(commands.objectEncoding(built)).isEqualTo("listpack");
 
-        byte[][] fields = entries.stream().map(e -> e[0]).toArray(byte[][]::new);
-        byte[][] values = entries.stream().map(e -> e[1]).toArray(byte[][]::new);
-        int[] order = new int[fields.length];
-        Arrays.setAll(order, i -> i);
-        byte[] payload = BucketDump.of(fields, values, order, order.length);
+        byte[] payload = BucketDump.of(new BucketDump.Entries() {
+            @Override
+            public int count() {
+                return entries.size();
+            }
+
+            @Override
+            public int maxLength() {
+                return entries.stream()
+                        .mapToInt(e -> Math.max(e[0].length, e[1].length))
+                        .max()
+                        .orElse(0);
+            }
+
+            @Override
+            public int field(int j, byte[] into) {
+                return copy(entries.get(j)[0], into);
+            }
+
+            @Override
+            public int value(int j, byte[] into) {
+                return copy(entries.get(j)[1], into);
+            }
+        });
 
         HexFormat hex = HexFormat.of();
         assertThat(hex.formatHex(payload))
@@ -148,6 +167,11 @@ class BucketDumpTest {
             assertThat(commands.hget(restored, e[0])).isEqualTo(e[1]);
         }
         assertThat(commands.hlen(restored)).isEqualTo(entries.size());
+    }
+
+    private static int copy(byte[] from, byte[] into) {
+        System.arraycopy(from, 0, into, 0, from.length);
+        return from.length;
     }
 
     private static byte[] ascii(String s) {

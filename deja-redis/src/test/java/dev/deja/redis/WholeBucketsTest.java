@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Buckets nobody has written yet are created whole with {@code RESTORE}: the answers and the buckets are those the
@@ -51,20 +53,26 @@ class WholeBucketsTest {
     }
 
     private static RedisSeenSet store(String prefix) {
+        return store(prefix, 16);
+    }
+
+    private static RedisSeenSet store(String prefix, int idBytes) {
         return TestSeenSets.minuteBuckets(redis.uri(), prefix, Duration.ofHours(1))
                 .slices(8)
+                .idBytes(idBytes)
                 .clock(() -> Instant.ofEpochMilli(NOW))
                 .build();
     }
 
-    @Test
-    void newBucketsAreCreatedWholeWithTheScriptsAnswersAndBytes() {
+    @ParameterizedTest(name = "{0}-byte ids")
+    @ValueSource(ints = {16, 8})
+    void newBucketsAreCreatedWholeWithTheScriptsAnswersAndBytes(int idBytes) {
         Batch batch = Batch.random(3000, new Random(5));
         long restoresBefore = restoreCalls();
         Verdict[] whole;
         Verdict[] scripted;
-        try (RedisSeenSet a = store("whole");
-                RedisSeenSet b = store("scripted")) {
+        try (RedisSeenSet a = store("whole" + idBytes, idBytes);
+                RedisSeenSet b = store("scripted" + idBytes, idBytes)) {
             whole = a.checkThenAddAll(batch.keys, batch.owners, batch.timestamps(NOW));
             // Without timestamps a call also reads the earlier buckets of the window, which only a script does.
             scripted = b.checkThenAddAll(batch.keys, batch.owners);
@@ -78,8 +86,8 @@ class WholeBucketsTest {
         assertThat(Arrays.stream(whole).filter(v -> v == Verdict.DUPLICATE)).isNotEmpty();
         long minute = NOW / 60_000;
         for (int slice = 0; slice < 8; slice++) {
-            byte[] restored = ascii("whole:{" + slice + "}:" + minute);
-            byte[] written = ascii("scripted:{" + slice + "}:" + minute);
+            byte[] restored = ascii("whole" + idBytes + ":{" + slice + "}:" + minute);
+            byte[] written = ascii("scripted" + idBytes + ":{" + slice + "}:" + minute);
             assertThat(commands.objectEncoding(restored)).isEqualTo("listpack");
             assertThat(HexFormat.of().formatHex(commands.dump(restored)))
                     .as("slice %d: the same entries in the same order", slice)
