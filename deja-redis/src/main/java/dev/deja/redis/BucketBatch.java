@@ -67,6 +67,16 @@ final class BucketBatch {
         return format.field(data[3 * i], data[3 * i + 1], into);
     }
 
+    /** Whether ids are 64-bit fingerprints, stored as their decimal text ({@link #idValue(int)}). */
+    boolean idsAreLongs() {
+        return format.bytes() == 8;
+    }
+
+    /** Key {@code i}'s fingerprint, when {@link #idsAreLongs()}. */
+    long idValue(int i) {
+        return data[3 * i];
+    }
+
     /** Whether keys {@code i} and {@code j} are stored under the same id. */
     boolean sameId(int i, int j) {
         return data[3 * i] == data[3 * j] && data[3 * i + 1] == data[3 * j + 1];

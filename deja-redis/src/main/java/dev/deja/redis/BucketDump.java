@@ -34,6 +34,19 @@ final class BucketDump {
 
         /** Writes the value of field {@code j} into {@code into} from index 0 and returns its length. */
         int value(int j, byte[] into);
+
+        /**
+         * Whether every field is the decimal text of a {@code long}, {@link #fieldValue(int)}: Redis stores those as
+         * integers, so they are encoded from the number without being written out and read back.
+         */
+        default boolean fieldsAreLongs() {
+            return false;
+        }
+
+        /** The number whose decimal text field {@code j} is, when {@link #fieldsAreLongs()}. */
+        default long fieldValue(int j) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /** The payload of a hash holding these entries, in their order. */
@@ -41,8 +54,10 @@ final class BucketDump {
         byte[] scratch = new byte[entries.maxLength()];
         int count = entries.count();
         long listpackBytes = LISTPACK_HEADER + 1L;
+        boolean longs = entries.fieldsAreLongs();
         for (int j = 0; j < count; j++) {
-            listpackBytes += entrySize(scratch, entries.field(j, scratch));
+            listpackBytes +=
+                    longs ? integerEntrySize(entries.fieldValue(j)) : entrySize(scratch, entries.field(j, scratch));
             listpackBytes += entrySize(scratch, entries.value(j, scratch));
         }
         if (listpackBytes > Integer.MAX_VALUE - 32) {
@@ -58,7 +73,13 @@ final class BucketDump {
         putIntLe(out, at + 4, Math.min(2 * count, 65535), 2);
         at += LISTPACK_HEADER;
         for (int j = 0; j < count; j++) {
-            at = writeEntry(out, at, scratch, entries.field(j, scratch));
+            if (longs) {
+                int start = at;
+                at = writeInteger(out, at, entries.fieldValue(j));
+                at = writeBackLength(out, at, at - start);
+            } else {
+                at = writeEntry(out, at, scratch, entries.field(j, scratch));
+            }
             at = writeEntry(out, at, scratch, entries.value(j, scratch));
         }
         out[at++] = (byte) LISTPACK_END;
@@ -72,6 +93,11 @@ final class BucketDump {
     /** Bytes an entry of the first {@code n} bytes of {@code value} takes: encoding, data, length written backwards. */
     private static int entrySize(byte[] value, int n) {
         int encoded = isInteger(value, n) ? integerSize(parseInteger(value, n)) : (n < 64 ? 1 : n < 4096 ? 2 : 5) + n;
+        return encoded + backLengthSize(encoded);
+    }
+
+    private static int integerEntrySize(long v) {
+        int encoded = integerSize(v);
         return encoded + backLengthSize(encoded);
     }
 

@@ -195,5 +195,15 @@ final class WholeBuckets {
         public int value(int j, byte[] into) {
             return batch.ownerBytes(keys[j], into);
         }
+
+        @Override
+        public boolean fieldsAreLongs() {
+            return batch.idsAreLongs();
+        }
+
+        @Override
+        public long fieldValue(int j) {
+            return batch.idValue(keys[j]);
+        }
     }
 }
