@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * shard configurations) and that fits in one call qualifies. Buckets this client created, or found to exist, are
  * remembered for the window, so that a stream writing to one bucket in many batches pays for a refused
  * {@code RESTORE} at most once per bucket. A node that refuses a payload for any other reason (a Redis older than
- * 7.0, an ACL without {@code RESTORE}) gets scripts only from then on.
+ * 7.0, an ACL without {@code RESTORE}) gets scripts only from then on; any other error fails the call as a script
+ * call's would.
  */
 final class WholeBuckets {
 
@@ -101,22 +102,38 @@ final class WholeBuckets {
         return sum;
     }
 
-    /** Whether the {@code RESTORE} created the bucket; false if it exists or the node refused the payload. */
+    /**
+     * Whether the {@code RESTORE} created the bucket; false if it exists, or if the node does not take such payloads
+     * (the group then goes to the script). Any other error (out of memory, a read-only replica, a lost connection)
+     * fails the call as it would fail a script call.
+     */
     private CompletableFuture<Boolean> created(Node node, CompletableFuture<String> restore) {
         return restore.handle((ok, e) -> {
             if (e == null) {
                 return true;
             }
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (!(cause instanceof RedisCommandExecutionException)) {
-                throw new CompletionException(cause); // no answer: whether Redis created the bucket is unknown
+            String message = cause instanceof RedisCommandExecutionException ? String.valueOf(cause.getMessage()) : "";
+            if (message.startsWith("BUSYKEY")) {
+                return false;
             }
-            String message = String.valueOf(cause.getMessage());
-            if (!message.startsWith("BUSYKEY")) {
+            if (refusesPayloads(message)) {
                 refusing.add(node);
+                return false;
             }
-            return false;
+            throw new CompletionException(cause);
         });
+    }
+
+    /**
+     * Whether an error says the server does not take this client's {@code RESTORE} at all: an ACL without it, a
+     * renamed or missing command, or a payload it cannot read (a Redis older than 7.0).
+     */
+    static boolean refusesPayloads(String message) {
+        return message.startsWith("NOPERM")
+                || message.startsWith("ERR unknown command")
+                || message.contains("DUMP payload")
+                || message.contains("Bad data format");
     }
 
     /** Notes that a bucket exists, written by a script call or created whole. */

@@ -1,6 +1,7 @@
 package dev.deja.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.redis.testing.RedisServerExtension;
 import dev.deja.seen.Verdict;
@@ -142,6 +143,7 @@ class WholeBucketsTest {
 
     @Test
     void aServerThatRefusesRestoreGetsScripts() {
+        long rejectedBefore = commandStat("restore", "rejected_calls");
         redis.cli("acl", "setuser", "default", "-restore");
         try (RedisSeenSet seen = store("refused")) {
             Batch batch = Batch.random(1000, new Random(8));
@@ -150,18 +152,61 @@ class WholeBucketsTest {
                 assertThat(answers[i]).as("key %d", i).isEqualTo(batch.expected(i));
             }
             assertThat(seen.checkAll(batch.keys)).containsOnly(true);
-            long refused = commandStat("restore", "rejected_calls");
+            long refused = commandStat("restore", "rejected_calls") - rejectedBefore;
             assertThat(refused).as("tried in the first batch").isBetween(1L, 8L);
 
             Batch next = Batch.random(1000, new Random(9));
             long[] nextMinute = next.timestamps(NOW + 60_000);
             assertThat(seen.checkThenAddAll(next.keys, next.owners, nextMinute)).contains(Verdict.NEW);
-            assertThat(commandStat("restore", "rejected_calls"))
+            assertThat(commandStat("restore", "rejected_calls") - rejectedBefore)
                     .as("not tried again on new buckets")
                     .isEqualTo(refused);
         } finally {
             redis.cli("acl", "setuser", "default", "+restore");
         }
+    }
+
+    @Test
+    void aServerOutOfMemoryFailsTheBatchAndBucketsAreRestoredAgainOnceItHasRoom() {
+        try (RedisSeenSet seen = store("full")) {
+            Batch batch = Batch.random(800, new Random(10));
+            redis.cli("config", "set", "maxmemory", "1");
+            try {
+                assertThatThrownBy(() -> seen.checkThenAddAll(batch.keys, batch.owners, batch.timestamps(NOW)))
+                        .isInstanceOf(BatchFailedException.class)
+                        .hasMessageContaining("127.0.0.1:" + redis.port())
+                        .satisfies(e -> assertThat(((BatchFailedException) e).answered())
+                                .as("nothing answered NEW")
+                                .doesNotContain(Verdict.NEW));
+            } finally {
+                redis.cli("config", "set", "maxmemory", "0");
+            }
+            long restoresBefore = restoreCalls();
+            Verdict[] answers = seen.checkThenAddAll(batch.keys, batch.owners, batch.timestamps(NOW));
+            for (int i = 0; i < answers.length; i++) {
+                assertThat(answers[i]).as("key %d", i).isEqualTo(batch.expected(i));
+            }
+            assertThat(restoreCalls() - restoresBefore)
+                    .as("the buckets created whole once Redis has room")
+                    .isEqualTo(8);
+        }
+    }
+
+    @Test
+    void onlyErrorsSayingRestoreIsNotTakenTurnItOff() {
+        assertThat(WholeBuckets.refusesPayloads("NOPERM this user has no permissions to run the 'restore' command"))
+                .isTrue();
+        assertThat(WholeBuckets.refusesPayloads("ERR DUMP payload version or checksum are wrong"))
+                .isTrue();
+        assertThat(WholeBuckets.refusesPayloads("ERR Bad data format")).isTrue();
+        assertThat(WholeBuckets.refusesPayloads("ERR unknown command 'RESTORE', with args beginning with: "))
+                .isTrue();
+        assertThat(WholeBuckets.refusesPayloads("OOM command not allowed when used memory > 'maxmemory'."))
+                .isFalse();
+        assertThat(WholeBuckets.refusesPayloads("READONLY You can't write against a read only replica."))
+                .isFalse();
+        assertThat(WholeBuckets.refusesPayloads("BUSYKEY Target key name already exists."))
+                .isFalse();
     }
 
     private static long restoreCalls() {
