@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A batch of keys sorted into the buckets they belong to: each key's stored id and owner bytes
- * ({@link Ids}), and one {@link Group} per (time bucket, slice), whose keys one script call per Redis instance
- * handles. A key with a timestamp lives in its timestamp's bucket only; a key without one is written in the current
- * bucket and looked for in the earlier buckets of the window too.
+ * A batch of keys sorted into the buckets they belong to: each key's stored id and owner ({@link Ids}), and one
+ * {@link Group} per (time bucket, slice), whose keys one script call per Redis instance handles, or one
+ * {@code RESTORE} of the whole bucket ({@link WholeBuckets}). A key with a timestamp lives in its timestamp's bucket
+ * only; a key without one is written in the current bucket and looked for in the earlier buckets of the window too.
  */
 final class BucketBatch {
 
