@@ -6,13 +6,11 @@ import dev.deja.redis.node.Node;
 import dev.deja.seen.Verdict;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RestoreArgs;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
 
 /**
@@ -24,20 +22,20 @@ import java.util.function.Consumer;
  * <p>Only a group whose keys are looked for in their written bucket alone (keys with timestamps, no cut-over between
  * shard configurations) and that fits in one call qualifies. Buckets this client created, or found to exist, are
  * remembered for the window, so that a stream writing to one bucket in many batches pays for a refused
- * {@code RESTORE} at most once per bucket. A node that refuses a payload for any other reason (a Redis older than
- * 7.0, an ACL without {@code RESTORE}) gets scripts only from then on; any other error fails the call as a script
- * call's would.
+ * {@code RESTORE} at most once per bucket ({@link KnownBuckets}). A node that does not take the command (a Redis
+ * older than 7.0, an ACL without {@code RESTORE}) gets scripts only from then on; any other error fails the call as a
+ * script call's would.
  */
 final class WholeBuckets {
 
     private final BucketLayout layout;
-    /** Per time bucket, the slices known to exist. */
-    private final ConcurrentSkipListMap<Long, BitSet> known = new ConcurrentSkipListMap<>();
+    private final KnownBuckets known;
 
     private final Set<Node> refusing = ConcurrentHashMap.newKeySet();
 
     WholeBuckets(BucketLayout layout) {
         this.layout = layout;
+        this.known = new KnownBuckets(layout.lookback());
     }
 
     /** Whether the group's bucket may be created whole. */
@@ -47,7 +45,7 @@ final class WholeBuckets {
                 && parts.get(0).buckets().length == 1
                 && g.keys().length <= BucketBatch.MAX_KEYS_PER_CALL
                 && !refusing.contains(parts.get(0).node())
-                && !isKnown(g.bucket(), g.slice());
+                && !known.contains(g.bucket(), g.slice());
     }
 
     /**
@@ -79,7 +77,7 @@ final class WholeBuckets {
                                 .restore(part.buckets()[0], payload, expiry)
                                 .toCompletableFuture()),
                 reply -> {
-                    remember(g.bucket(), g.slice());
+                    known.add(g.bucket(), g.slice());
                     if ((Boolean) reply) {
                         answer(batch, keys, first, out);
                     } else {
@@ -138,22 +136,7 @@ final class WholeBuckets {
 
     /** Notes that a bucket exists, written by a script call or created whole. */
     void remember(long bucket, int slice) {
-        BitSet slices = known.computeIfAbsent(bucket, b -> new BitSet());
-        synchronized (slices) {
-            slices.set(slice);
-        }
-        // Buckets older than the window have expired or soon will: forgotten, so they may be created whole again.
-        known.headMap(bucket - layout.lookback() - 1).clear();
-    }
-
-    private boolean isKnown(long bucket, int slice) {
-        BitSet slices = known.get(bucket);
-        if (slices == null) {
-            return false;
-        }
-        synchronized (slices) {
-            return slices.get(slice);
-        }
+        known.add(bucket, slice);
     }
 
     private static void answer(BucketBatch batch, int[] keys, int[] first, Verdict[] out) {
