@@ -1,6 +1,7 @@
 package dev.deja.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.redis.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A whole bucket as {@code RESTORE} takes it is byte for byte what Redis's own {@code DUMP} gives for the same hash
- * built with {@code HSET} (compression off), for every entry encoding a listpack has.
+ * built with {@code HSET} (compression off), for every entry encoding a listpack has, and passes Redis's deep check
+ * of restored payloads.
  */
 class BucketDumpTest {
 
@@ -41,6 +43,9 @@ class BucketDumpTest {
         redis.cli("config", "set", "rdbcompression", "no");
         // Long values below stay in a listpack, so that their length encodings are compared too.
         redis.cli("config", "set", "hash-max-listpack-value", "10000");
+        // RESTORE then checks every entry of a payload (its encodings, lengths, and that no field repeats), not only
+        // its header as by default.
+        redis.cli("config", "set", "sanitize-dump-payload", "yes");
     }
 
     @AfterAll
@@ -122,6 +127,14 @@ class BucketDumpTest {
         assertSameAsRedis("lengths", entries);
     }
 
+    @Test
+    void theDeepCheckIsOnAndRefusesAFieldGivenTwice() {
+        List<byte[][]> twice = List.of(new byte[][] {ascii("a"), ascii("1")}, new byte[][] {ascii("a"), ascii("2")});
+        assertThatThrownBy(() -> commands.restore(ascii("twice"), payload(twice), new RestoreArgs().ttl(60_000)))
+                .hasMessageContaining("Bad data format");
+        assertThat(commands.exists(ascii("twice"))).isZero();
+    }
+
     private static void assertSameAsRedis(String name, List<byte[][]> entries) {
         byte[] built = ascii("built:" + name);
         byte[] restored = ascii("restored:" + name);
@@ -130,7 +143,24 @@ class BucketDumpTest {
         }
         assertThat(commands.objectEncoding(built)).isEqualTo("listpack");
 
-        byte[] payload = BucketDump.of(new BucketDump.Entries() {
+        byte[] payload = payload(entries);
+
+        HexFormat hex = HexFormat.of();
+        assertThat(hex.formatHex(payload))
+                .as("our payload against DUMP of the same hash")
+                .isEqualTo(hex.formatHex(commands.dump(built)));
+
+        assertThat(commands.restore(restored, payload, new RestoreArgs().ttl(60_000)))
+                .isEqualTo("OK");
+        assertThat(commands.objectEncoding(restored)).isEqualTo("listpack");
+        for (byte[][] e : entries) {
+            assertThat(commands.hget(restored, e[0])).isEqualTo(e[1]);
+        }
+        assertThat(commands.hlen(restored)).isEqualTo(entries.size());
+    }
+
+    private static byte[] payload(List<byte[][]> entries) {
+        return BucketDump.of(new BucketDump.Entries() {
             @Override
             public int count() {
                 return entries.size();
@@ -154,19 +184,6 @@ class BucketDumpTest {
                 return copy(entries.get(j)[1], into);
             }
         });
-
-        HexFormat hex = HexFormat.of();
-        assertThat(hex.formatHex(payload))
-                .as("our payload against DUMP of the same hash")
-                .isEqualTo(hex.formatHex(commands.dump(built)));
-
-        assertThat(commands.restore(restored, payload, new RestoreArgs().ttl(60_000)))
-                .isEqualTo("OK");
-        assertThat(commands.objectEncoding(restored)).isEqualTo("listpack");
-        for (byte[][] e : entries) {
-            assertThat(commands.hget(restored, e[0])).isEqualTo(e[1]);
-        }
-        assertThat(commands.hlen(restored)).isEqualTo(entries.size());
     }
 
     private static int copy(byte[] from, byte[] into) {
