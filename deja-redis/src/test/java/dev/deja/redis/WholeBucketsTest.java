@@ -213,19 +213,8 @@ class WholeBucketsTest {
         return commandStat("restore", "calls") + commandStat("restore", "rejected_calls");
     }
 
-    /** A counter of {@code INFO commandstats} for a command, 0 before its first call. */
     private static long commandStat(String command, String counter) {
-        for (String line : (Iterable<String>) redis.cli("info", "commandstats").lines()::iterator) {
-            if (line.startsWith("cmdstat_" + command + ":")) {
-                for (String field : line.substring(line.indexOf(':') + 1).split(",", -1)) {
-                    if (field.startsWith(counter + "=")) {
-                        return Long.parseLong(
-                                field.substring(counter.length() + 1).trim());
-                    }
-                }
-            }
-        }
-        return 0;
+        return redis.server().commandStat(command, counter);
     }
 
     private static byte[] ascii(String s) {

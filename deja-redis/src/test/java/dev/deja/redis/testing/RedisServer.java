@@ -69,6 +69,25 @@ public final class RedisServer implements AutoCloseable {
         return Processes.output(command);
     }
 
+    /**
+     * A counter of a command in {@code INFO commandstats} ({@code calls}, {@code rejected_calls}, {@code
+     * failed_calls}, ...), 0 before the command's first call.
+     */
+    public long commandStat(String command, String counter) {
+        String prefix = "cmdstat_" + command + ":";
+        for (String line : (Iterable<String>) cli("info", "commandstats").lines()::iterator) {
+            if (line.startsWith(prefix)) {
+                for (String field : line.substring(prefix.length()).split(",", -1)) {
+                    if (field.startsWith(counter + "=")) {
+                        return Long.parseLong(
+                                field.substring(counter.length() + 1).trim());
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+
     /** Stops the process (SIGTERM, then SIGKILL if it lingers) and waits for it. */
     public void stop() {
         if (process == null) {
