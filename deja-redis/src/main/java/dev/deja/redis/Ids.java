@@ -4,6 +4,7 @@ import dev.deja.hash.Hash128;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -73,8 +74,12 @@ record Ids(int bytes) {
 
     /** The bytes of an id given by {@link #id}: 16 bytes, or the decimal digits of a 64-bit fingerprint. */
     byte[] field(long high, long low) {
-        byte[] out = new byte[20];
-        return Arrays.copyOf(out, field(high, low, out));
+        if (bytes == 8) {
+            return Long.toString(high).getBytes(StandardCharsets.US_ASCII);
+        }
+        byte[] out = new byte[16];
+        field(high, low, out);
+        return out;
     }
 
     /** Writes {@link #field(long, long)} into {@code into} from index 0 and returns its length (at most 20). */
@@ -96,18 +101,24 @@ record Ids(int bytes) {
         if (owner == 0) {
             return NO_OWNER;
         }
-        byte[] out = new byte[8];
-        return Arrays.copyOf(out, owner(owner, out));
+        byte[] out = new byte[ownerLength(owner)];
+        owner(owner, out);
+        return out;
     }
 
     /** Writes {@link #owner(long)} into {@code into} from index 0 and returns its length (at most 8). */
     static int owner(long owner, byte[] into) {
-        int length = (71 - Long.numberOfLeadingZeros(owner)) / 8;
+        int length = ownerLength(owner);
         for (int i = length - 1; i >= 0; i--) {
             into[i] = (byte) owner;
             owner >>>= 8;
         }
         return length;
+    }
+
+    /** The bytes of an owner without its leading zero bytes: 0 for none. */
+    private static int ownerLength(long owner) {
+        return (71 - Long.numberOfLeadingZeros(owner)) / 8;
     }
 
     /** Each ASCII character's hex digit value, -1 for a character that is not one. */

@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.redis.testing.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RestoreArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,15 +26,11 @@ class BucketDumpTest {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    private static RedisClient client;
-    private static StatefulRedisConnection<byte[], byte[]> connection;
     private static RedisCommands<byte[], byte[]> commands;
 
     @BeforeAll
     static void connect() {
-        client = RedisClient.create(redis.uri());
-        connection = client.connect(ByteArrayCodec.INSTANCE);
-        commands = connection.sync();
+        commands = redis.bytes();
         // DUMP compresses strings longer than 20 bytes when it saves space; the payloads built here never do.
         redis.cli("config", "set", "rdbcompression", "no");
         // Long values below stay in a listpack, so that their length encodings are compared too.
@@ -46,12 +38,6 @@ class BucketDumpTest {
         // RESTORE then checks every entry of a payload (its encodings, lengths, and that no field repeats), not only
         // its header as by default.
         redis.cli("config", "set", "sanitize-dump-payload", "yes");
-    }
-
-    @AfterAll
-    static void close() {
-        connection.close();
-        client.shutdown();
     }
 
     @Test

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.redis.testing.RedisServerExtension;
 import dev.deja.seen.Verdict;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +14,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,21 +32,11 @@ class WholeBucketsTest {
     /** Half a minute into the current minute: buckets of this time live for the hour-long window. */
     private static final long NOW = System.currentTimeMillis() / 60_000 * 60_000 + 30_000;
 
-    private static RedisClient client;
-    private static StatefulRedisConnection<byte[], byte[]> connection;
     private static RedisCommands<byte[], byte[]> commands;
 
     @BeforeAll
     static void connect() {
-        client = RedisClient.create(redis.uri());
-        connection = client.connect(ByteArrayCodec.INSTANCE);
-        commands = connection.sync();
-    }
-
-    @AfterAll
-    static void close() {
-        connection.close();
-        client.shutdown();
+        commands = redis.bytes();
     }
 
     private static RedisSeenSet store(String prefix) {

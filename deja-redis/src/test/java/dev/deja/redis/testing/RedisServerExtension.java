@@ -1,6 +1,10 @@
 package dev.deja.redis.testing;
 
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -15,6 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback {
 
     private RedisServer server;
+    private RedisClient client;
+    private StatefulRedisConnection<byte[], byte[]> connection;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -23,6 +29,12 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (connection != null) {
+            connection.close();
+            client.shutdown();
+            connection = null;
+            client = null;
+        }
         server.close();
         server = null;
     }
@@ -43,6 +55,15 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
     /** The loopback port the server listens on. */
     public int port() {
         return server().port();
+    }
+
+    /** Commands over one Lettuce connection with binary keys and values, opened at the first call, closed after all. */
+    public synchronized RedisCommands<byte[], byte[]> bytes() {
+        if (connection == null) {
+            client = RedisClient.create(uri());
+            connection = client.connect(ByteArrayCodec.INSTANCE);
+        }
+        return connection.sync();
     }
 
     /** Runs {@code redis-cli} against the server and returns what it printed, trimmed. */
