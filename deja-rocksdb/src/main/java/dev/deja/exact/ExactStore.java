@@ -131,6 +131,23 @@ public final class ExactStore implements SeenSet {
         engine.addNew(keys, owners);
     }
 
+    /**
+     * Records keys that the caller has just found not held, as {@link #addNew} does (same contract: the caller
+     * vouches that none is held; a key given twice is held once, under its last owner), but written as one sorted
+     * table file that RocksDB takes in whole instead of one memtable insert per key: for a single writer that gathers
+     * tens of thousands of new keys before writing them. Each call adds a file to RocksDB's first level, which
+     * compaction merges later, so calls with few keys cost more than {@link #addNew}. The keys are durable when it
+     * returns, whatever the fsync policy and with or without the write-ahead log.
+     *
+     * @throws IllegalArgumentException if {@code owners} is not null and differs in length from {@code keys}, or a
+     *                                  key is malformed for the store's id format
+     * @throws UncheckedIOException     if the file cannot be written or taken in (a full disk); no key is
+     *                                  recorded
+     */
+    public void ingestNew(List<byte[]> keys, long[] owners) {
+        engine.ingestNew(keys, owners);
+    }
+
     @Override
     public boolean[] forgetAll(List<byte[]> keys, long[] owners) {
         return engine.forgetAll(keys, owners);

@@ -23,6 +23,8 @@ final class GenerationKeys {
     private final Generations generations;
     private final ValueLayout layout;
     private final StoreHealth health;
+    /** Made at the first ingestion: most stores never ingest. */
+    private TableIngest ingest;
 
     GenerationKeys(StoreDatabase database, Generations generations, ValueLayout layout, StoreHealth health) {
         this.db = database.db();
@@ -152,6 +154,31 @@ final class GenerationKeys {
     /** Adds to {@code batch} the delete of {@code key}'s copy in the {@code j}-th generation, newest first. */
     void deleteCopy(WriteBatch batch, int j, byte[] key) throws RocksDBException {
         batch.delete(generations.get(generations.size() - 1 - j).handle, key);
+    }
+
+    /** The bytes generation {@code g} holds for {@code value}. */
+    byte[] encode(Generation g, StoredValue value) {
+        return layout.encode(value, g);
+    }
+
+    /**
+     * Writes {@code values[i]} for {@code keys[i]} into generation {@code g} as one table file ({@link TableIngest}),
+     * durable when it returns, and notes that writes work.
+     */
+    void ingest(Generation g, byte[][] keys, byte[][] values) throws RocksDBException {
+        if (ingest == null) {
+            ingest = new TableIngest(db, tuning);
+        }
+        ingest.ingest(g, keys, values);
+        health.wrote();
+    }
+
+    /** Frees what {@link #ingest} holds; before the database closes. */
+    void close() {
+        if (ingest != null) {
+            ingest.close();
+            ingest = null;
+        }
     }
 
     /** Writes the batch, durable per the store's fsync policy, and notes that writes work. */

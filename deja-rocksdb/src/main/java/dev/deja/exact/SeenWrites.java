@@ -111,6 +111,22 @@ final class SeenWrites {
     }
 
     /**
+     * Records keys the caller found not held, into the newest generation, as {@link #addNew} does, but as one table
+     * file RocksDB takes in whole ({@link GenerationKeys#ingest}) instead of memtable inserts.
+     */
+    void ingestNew(KeyBatch batch, long[] owners, long nowMillis) throws RocksDBException {
+        byte[][] k = batch.keys();
+        Generation newest = keys.newest();
+        newest.filter.addAll(batch.hashes());
+        byte[][] values = new byte[k.length][];
+        for (int i = 0; i < k.length; i++) {
+            long owner = owners == null ? SeenSet.NO_OWNER : owners[i];
+            values[i] = keys.encode(newest, new StoredValue(owner, nowMillis, 0));
+        }
+        keys.ingest(newest, k, values);
+    }
+
+    /**
      * Erases each key that is held under {@code owners[i]} (any owner where {@code owners} is null or the owner is
      * {@link SeenSet#NO_OWNER}), every copy of it; answers whether it did.
      */

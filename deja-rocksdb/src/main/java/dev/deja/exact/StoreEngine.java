@@ -139,14 +139,29 @@ final class StoreEngine {
 
     /** See {@link ExactStore#addNew}. */
     void addNew(List<byte[]> keys, long[] owners) {
+        writeNew("write", keys, owners, seenWrites::addNew);
+    }
+
+    /** See {@link ExactStore#ingestNew}. */
+    void ingestNew(List<byte[]> keys, long[] owners) {
+        writeNew("ingest", keys, owners, seenWrites::ingestNew);
+    }
+
+    /** A write of keys the caller found new: {@link SeenWrites#addNew} or {@link SeenWrites#ingestNew}. */
+    private interface NewKeys {
+        void write(KeyBatch batch, long[] owners, long nowMillis) throws RocksDBException;
+    }
+
+    /** Writes new keys under the store's read lock alone: the caller is their only writer. */
+    private void writeNew(String what, List<byte[]> keys, long[] owners, NewKeys write) {
         Require.sameLength(keys, owners);
         KeyBatch batch = KeyBatch.of(options.idFormat(), keys);
         if (batch.size() == 0) {
             return;
         }
         upkeep.maintainIfDue();
-        guard.write("write", StoreGuard.NO_KEYS, () -> {
-            seenWrites.addNew(batch, owners, clock.millis());
+        guard.write(what, StoreGuard.NO_KEYS, () -> {
+            write.write(batch, owners, clock.millis());
             return null;
         });
     }
@@ -265,6 +280,7 @@ final class StoreEngine {
             }
             RocksDBException syncError = walSync.syncAtClose();
             generations.closeHandles();
+            keys.close();
             database.close();
             if (syncError != null) {
                 throw StoreHealth.failure("sync the write-ahead log at close", syncError);

@@ -12,18 +12,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@link ExactStore#addNew}: keys a single writer found new are held as {@link ExactStore#checkThenAddAll} would hold
- * them, with their owners and times, across a reopen and until their generation ages out.
+ * {@link ExactStore#addNew} and {@link ExactStore#ingestNew}: keys a single writer found new are held as
+ * {@link ExactStore#checkThenAddAll} would hold them, with their owners and times, across a reopen and until their
+ * generation ages out; each test runs with both.
  */
 class ExactAddNewTest {
+
+    /** The two ways of writing new keys. */
+    enum Write {
+        ADD_NEW {
+            @Override
+            void write(ExactStore store, List<byte[]> keys, long[] owners) {
+                store.addNew(keys, owners);
+            }
+        },
+        INGEST_NEW {
+            @Override
+            void write(ExactStore store, List<byte[]> keys, long[] owners) {
+                store.ingestNew(keys, owners);
+            }
+        };
+
+        abstract void write(ExactStore store, List<byte[]> keys, long[] owners);
+    }
 
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
 
@@ -37,13 +59,14 @@ class ExactAddNewTest {
         return TestStores.eightHourWindow(dir, clock).open();
     }
 
-    @Test
-    void addedKeysAreRetriesForTheirOwnerAndDuplicatesForAnother() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void addedKeysAreRetriesForTheirOwnerAndDuplicatesForAnother(Write w) {
         List<byte[]> keys = RandomKeys.of(1_000, 1);
         long[] owners = LongStream.range(100, 1_100).toArray();
         try (ExactStore store = open()) {
             assertThat(store.checkAll(keys)).containsOnly(false);
-            store.addNew(keys, owners);
+            w.write(store, keys, owners);
 
             assertThat(store.checkAll(keys)).containsOnly(true);
             assertThat(store.checkThenAdd(keys.get(7), 107)).isEqualTo(RETRY);
@@ -54,21 +77,23 @@ class ExactAddNewTest {
         }
     }
 
-    @Test
-    void keysWithoutOwnersAreDuplicatesForEveryone() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void keysWithoutOwnersAreDuplicatesForEveryone(Write w) {
         List<byte[]> keys = RandomKeys.of(10, 2);
         try (ExactStore store = open()) {
-            store.addNew(keys, null);
+            w.write(store, keys, null);
             assertThat(store.checkThenAdd(keys.get(0), 5)).isEqualTo(DUPLICATE);
             assertThat(store.checkThenAdd(keys.get(1))).isEqualTo(DUPLICATE);
         }
     }
 
-    @Test
-    void addedKeysAreHeldAfterAReopenAndAfterTheirFiltersAreReadBack() throws IOException {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void addedKeysAreHeldAfterAReopenAndAfterTheirFiltersAreReadBack(Write w) throws IOException {
         List<byte[]> keys = RandomKeys.of(2_000, 3);
         try (ExactStore store = open()) {
-            store.addNew(keys, null);
+            w.write(store, keys, null);
         }
         try (ExactStore store = open()) {
             assertThat(store.checkAll(keys)).containsOnly(true);
@@ -81,47 +106,106 @@ class ExactAddNewTest {
         }
     }
 
-    @Test
-    void addedKeysAgeOutWithTheirGeneration() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void addedKeysAgeOutWithTheirGeneration(Write w) {
         List<byte[]> keys = RandomKeys.of(100, 5);
         try (ExactStore store = open()) {
-            store.addNew(keys, null);
+            w.write(store, keys, null);
             clock.set(T0.plus(Duration.ofHours(1)));
-            store.addNew(RandomKeys.of(1, 6), null); // into the next generation
+            w.write(store, RandomKeys.of(1, 6), null); // into the next generation
             clock.set(T0.plus(Duration.ofHours(9)).minusMillis(1));
             assertThat(store.checkAll(keys))
                     .as("the next generation began less than a window ago")
                     .containsOnly(true);
 
             clock.set(T0.plus(Duration.ofHours(9)));
-            store.addNew(RandomKeys.of(1, 7), null);
+            w.write(store, RandomKeys.of(1, 7), null);
             assertThat(store.checkAll(keys))
                     .as("the next generation began a window ago")
                     .containsOnly(false);
         }
     }
 
-    @Test
-    void aHeldKeyGivenAgainIsAnsweredByItsNewCopy() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void aHeldKeyGivenAgainIsAnsweredByItsNewCopy(Write w) {
         byte[] key = RandomKeys.of(1, 8).get(0);
         try (ExactStore store = open()) {
             assertThat(store.checkThenAdd(key, 1)).isEqualTo(NEW);
             clock.advance(Duration.ofHours(2));
-            store.addNew(List.of(key), new long[] {2});
+            w.write(store, List.of(key), new long[] {2});
             KeyInfo info = store.info(key).orElseThrow();
             assertThat(info.owner()).isEqualTo(2);
             assertThat(info.firstSeen()).isEqualTo(T0.plus(Duration.ofHours(2)));
         }
     }
 
-    @Test
-    void refusesOwnersOfAnotherLengthAndAClosedStore() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void refusesOwnersOfAnotherLengthAndAClosedStore(Write w) {
         List<byte[]> keys = RandomKeys.of(3, 9);
         ExactStore store = open();
-        assertThatThrownBy(() -> store.addNew(keys, new long[2])).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> w.write(store, keys, new long[2])).isInstanceOf(IllegalArgumentException.class);
         assertThat(store.checkAll(keys)).containsOnly(false);
         store.close();
-        assertThatThrownBy(() -> store.addNew(keys, null)).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> w.write(store, keys, null)).isInstanceOf(StoreClosedException.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void aKeyGivenTwiceIsHeldUnderItsLastOwner(Write w) {
+        List<byte[]> distinct = RandomKeys.of(500, 10);
+        List<byte[]> keys = new ArrayList<>(distinct);
+        keys.addAll(distinct.subList(0, 100)); // given again, later, under other owners
+        long[] owners = LongStream.range(0, keys.size()).toArray();
+        try (ExactStore store = open()) {
+            w.write(store, keys, owners);
+            for (int i = 0; i < distinct.size(); i++) {
+                long last = i < 100 ? 500 + i : i;
+                assertThat(store.info(distinct.get(i)).orElseThrow().owner())
+                        .as("key %d", i)
+                        .isEqualTo(last);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void aKeyWrittenEarlierInTheSameGenerationIsAnsweredByItsNewCopy(Write w) {
+        byte[] key = RandomKeys.of(1, 11).get(0);
+        try (ExactStore store = open()) {
+            assertThat(store.checkThenAdd(key, 1)).isEqualTo(NEW); // in the generation's memtable
+            clock.advance(Duration.ofMinutes(1));
+            w.write(store, List.of(key), new long[] {2});
+            assertThat(store.info(key).orElseThrow().owner()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void ingestedKeysAreOnDiskWhenTheCallReturnsWithoutALogOrASync() throws IOException {
+        Path store = dir.resolve("store");
+        Path crashImage = dir.resolve("crash-image");
+        List<byte[]> ingested = RandomKeys.of(3_000, 12);
+        try (ExactStore s = TestStores.eightHourWindow(store, clock)
+                .writeAheadLog(/* writeAheadLog= */ false)
+                .open()) {
+            s.ingestNew(ingested, null);
+            copy(store, crashImage); // the files as a crash would leave them: the store is still open
+            assertThat(crashImage.resolve(TableIngest.FILE_NAME)).doesNotExist();
+        }
+        try (ExactStore s = TestStores.eightHourWindow(crashImage, clock).open()) {
+            assertThat(s.checkAll(ingested)).containsOnly(true);
+            assertThat(s.checkAll(RandomKeys.of(3_000, 13))).containsOnly(false);
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
+        }
     }
 
     private static void delete(Path directory) throws IOException {
