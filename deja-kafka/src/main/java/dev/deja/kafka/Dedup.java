@@ -91,6 +91,9 @@ public final class Dedup<K, V> {
     public KStream<K, V> apply(KStream<K, V> input) {
         String name = settings.storeName();
         if (settings.inputKeyedById()) {
+            if (!settings.routesToTopics()) {
+                return input.processValues(FirstCopiesProcessor.supplier(settings, extractor()), Named.as(name));
+            }
             return route(input.processValues(DedupValuesProcessor.supplier(settings, extractor()), Named.as(name)));
         }
         KStream<Bytes, V> byId = input.process(
@@ -100,6 +103,10 @@ public final class Dedup<K, V> {
                         .withValueSerde(valueSerde));
         IdExtractor<Bytes, V> byKey =
                 IdExtractor.of(IdSource.key(), Serdes.Bytes().serializer(), valueSerde.serializer());
+        if (!settings.routesToTopics()) {
+            return byId.processValues(FirstCopiesProcessor.supplier(settings, byKey), Named.as(name))
+                    .process(() -> new RestoreKey<K, V>(keySerde.deserializer()), Named.as(name + "-restore-key"));
+        }
         KStream<K, Judged<V>> judged = byId.processValues(
                         DedupValuesProcessor.supplier(settings, byKey), Named.as(name))
                 .process(() -> new RestoreKey<K, Judged<V>>(keySerde.deserializer()), Named.as(name + "-restore-key"));

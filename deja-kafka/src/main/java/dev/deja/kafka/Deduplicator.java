@@ -2,7 +2,6 @@ package dev.deja.kafka;
 
 import dev.deja.seen.SeenSet;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -36,8 +35,8 @@ final class Deduplicator<K, V> {
      * instead, so that a record going on unchanged costs no copy.
      */
     Outcome judge(K key, V value, long timestamp, Headers headers) {
-        Optional<RecordMetadata> metadata = context.recordMetadata();
-        String topic = metadata.map(RecordMetadata::topic).orElse("");
+        RecordMetadata metadata = context.recordMetadata().orElse(null);
+        String topic = metadata == null ? "" : metadata.topic();
         byte[] id = ids.id(topic, key, value, headers);
         if (id == null) {
             metrics.missingId();
@@ -76,14 +75,14 @@ final class Deduplicator<K, V> {
      * operator repartitions by id (a re-read record is then re-sent to the repartition topic at a new offset), or
      * none for a record that has no input position (one forwarded by a punctuation).
      */
-    private static long owner(Optional<RecordMetadata> metadata, Headers headers) {
+    private static long owner(RecordMetadata metadata, Headers headers) {
         Header source = headers.lastHeader(DedupHeaders.SOURCE);
         if (source != null && source.value().length == Long.BYTES) {
             return java.nio.ByteBuffer.wrap(source.value()).getLong();
         }
-        return metadata.filter(m -> m.offset() >= 0)
-                .map(m -> Owners.of(m.partition(), m.offset()))
-                .orElse(SeenSet.NO_OWNER);
+        return metadata == null || metadata.offset() < 0
+                ? SeenSet.NO_OWNER
+                : Owners.of(metadata.partition(), metadata.offset());
     }
 
     /**

@@ -32,12 +32,14 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * deja's {@link ExactStore} as a Kafka Streams state store ({@link StoreKind#EXACT}): one per task, in the task's
  * state directory, the ids as their 16-byte XXH3-128 hashes with their owners, dated by a {@link TaskClock}.
  *
- * <p>New ids are held in memory and written in batches: to the store in one RocksDB write that does not look them up
- * again ({@link ExactStore#addNew}: the task's thread is the store's only writer), and to the changelog in one
- * record ({@link ChangelogBatch}), when {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams
- * commits the store, so they commit with the output and the input offsets. A lookup asks the unwritten ids first,
- * then the store (whose in-memory key filters answer most new ids without reading disk). The store writes its own
- * changelog, as Kafka Streams' built-in stores do: Kafka Streams has no public way for a custom store to do it, and
+ * <p>New ids are held in memory and written in batches: to the changelog in one record ({@link ChangelogBatch}) when
+ * {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams commits, so they commit with the output
+ * and the input offsets; and to the store as one sorted table file that RocksDB takes in whole
+ * ({@link ExactStore#ingestNew}: no lookup again, since the task's thread is the store's only writer, and no memtable
+ * insert per id), when {@value NewIds#CAPACITY} have gathered, before the clock passes them by the lateness, and
+ * before Kafka Streams checkpoints the store. A lookup asks the ids in memory first, then the store (whose in-memory
+ * key filters answer most new ids without reading disk). The store writes its own changelog, as Kafka Streams'
+ * built-in stores do: Kafka Streams has no public way for a custom store to do it, and
  * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
  */
 final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte[]>, SeenIds {
@@ -52,7 +54,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
 
     /** RocksDB block cache per task: lookups of new ids are answered by the key filters, not by table blocks. */
     private static final long BLOCK_CACHE_BYTES = 16L << 20;
-    /** RocksDB memtable per task: small, since inserting random keys walks the skiplist with a miss per level. */
+    /** RocksDB memtable per task: new ids are ingested as table files, so only a restore's writes pass through it. */
     private static final long MEMTABLE_BYTES = 8L << 20;
     /** How often, in wall-clock time, the oldest generation's time is read from the store's metrics. */
     private static final long WINDOW_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -66,7 +68,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private final TaskClock clock = new TaskClock();
     /** New ids not yet written to the store, in the order they came, with their owners and times. */
     private final NewIds unwritten = new NewIds();
-    /** The same ids as the changelog record that will carry them. */
+    /** The new ids not yet in the changelog, as the record that will carry them. */
     private final ChangelogBatch batch = new ChangelogBatch();
 
     private Path directory;
@@ -81,9 +83,6 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private long unwrittenSince;
     private long nextMaintenance = Long.MIN_VALUE;
     private long oldestReadAt;
-
-    /** Bits of a sort key that hold an id's place in the batch: {@value NewIds#CAPACITY} places. */
-    private static final int PLACE_BITS = Integer.numberOfTrailingZeros(NewIds.CAPACITY);
 
     ExactStateStore(String name, Duration window, boolean logged) {
         this.name = name;
@@ -108,7 +107,6 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         }
         directory = context.stateDir().toPath().resolve(name);
         context.register(root, (BatchingStateRestoreCallback) this::restore);
-        oldestReadAt = System.nanoTime() - WINDOW_REFRESH_NANOS;
         open = true;
     }
 
@@ -127,6 +125,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
                     .blockCacheBytes(BLOCK_CACHE_BYTES)
                     .memtableBytes(MEMTABLE_BYTES)
                     .open();
+            readOldest(/* now= */ true);
         }
         return store;
     }
@@ -154,6 +153,9 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
                 }
                 unwritten.add(high, low, owner, clock.millis());
                 batch.add(high, low, owner, clock.millis());
+                if (batch.isFull()) {
+                    logNew();
+                }
                 if (unwritten.isFull()) {
                     writeUnwritten();
                 }
@@ -181,7 +183,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         clock.advanceTo(time);
         if (time >= nextMaintenance) {
             store().maintain();
-            oldestReadAt = System.nanoTime() - WINDOW_REFRESH_NANOS; // generations may have gone: read again
+            readOldest(/* now= */ true); // generations may have gone
             nextMaintenance = time + latenessMs;
         }
     }
@@ -191,12 +193,20 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         if (store == null) {
             return 0;
         }
+        return Math.max(0, Math.min(window.toMillis(), now - oldestHeld));
+    }
+
+    /**
+     * Reads the time of the oldest generation held from the store's metrics, at most once a second of wall-clock
+     * time. It is called where generations may be made or dropped (the store opened, maintained or written), so the
+     * per-record {@link #effectiveWindowMs} is arithmetic.
+     */
+    private void readOldest(boolean now) {
         long at = System.nanoTime();
-        if (at - oldestReadAt >= WINDOW_REFRESH_NANOS) {
+        if (now || at - oldestReadAt >= WINDOW_REFRESH_NANOS) {
             oldestReadAt = at;
             oldestHeld = clock.millis() - store.metrics().effectiveWindow().toMillis();
         }
-        return Math.max(0, Math.min(window.toMillis(), now - oldestHeld));
     }
 
     @Override
@@ -205,12 +215,13 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     }
 
     /**
-     * Writes the ids added since the last write to the store and to the changelog: Kafka Streams calls this as it
-     * prepares a commit, before the producer's transaction (exactly-once) or the input offsets (at-least-once) commit.
+     * Sends the ids added since the last changelog record to the changelog: Kafka Streams calls this as it prepares a
+     * commit, before the producer's transaction (exactly-once) or the input offsets (at-least-once) commit. They are
+     * written to the store later ({@link #commit}): until then the changelog holds them, and memory answers for them.
      */
     @Override
     public void flushCache() {
-        writeUnwritten();
+        logNew();
     }
 
     /** Drops the ids held in memory, unwritten (Kafka Streams calls this when it recycles a task). */
@@ -226,10 +237,10 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     }
 
     /**
-     * Writes any ids still in memory and flushes the store's memtables to table files (it has no write-ahead log), so
-     * that the changelog offsets Kafka Streams checkpoints after this call are held on disk. Kafka Streams calls it
-     * before each checkpoint it writes: under at-least-once after each commit, under exactly-once only as a task is
-     * suspended or closed cleanly (after a crash there is no checkpoint, and Kafka Streams wipes the task's state and
+     * Writes any ids still in memory and flushes the store's memtables to table files (it has no write-ahead log; the
+     * memtables hold only what a restore wrote), so that the changelog offsets Kafka Streams checkpoints after this
+     * call are held on disk. Kafka Streams calls it before each checkpoint it writes: under at-least-once after each
+     * commit, under exactly-once only as a task is suspended or closed cleanly (after a crash there is no checkpoint, and Kafka Streams wipes the task's state and
      * restores it from the changelog).
      */
     @Override
@@ -241,9 +252,10 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     }
 
     /**
-     * Closes the store. Ids still in memory are dropped, not written: a clean close has written them as the commit
-     * before it was prepared, and after a dirty one the records that brought them are processed again (the store
-     * object lives on, and is opened again, when Kafka Streams revives the task).
+     * Closes the store. Ids still in memory are dropped, not written: a clean close has written them as the checkpoint
+     * before it was prepared ({@link #commit}), and after a dirty one Kafka Streams restores from the changelog what
+     * no checkpoint covers and processes again the records that brought the rest (the store object lives on, and is
+     * opened again, when Kafka Streams revives the task).
      */
     @Override
     public void close() {
@@ -291,31 +303,11 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         batch.drain();
     }
 
-    /** Writes the new ids held in memory to the store, in one batch, and to the changelog, in one record. */
-    private void writeUnwritten() {
-        if (unwritten.isEmpty()) {
+    /** Sends the ids added since the last changelog record as one record. */
+    private void logNew() {
+        if (batch.isEmpty()) {
             return;
         }
-        // Written in the order of the stored keys (RocksDB's bytewise order of the big-endian hash): each memtable
-        // insert then starts its skiplist search where the previous one ended, not at the top. The order is that of
-        // the hashes' top bits, a primitive sort: an id's place in the batch fills the low bits of its sort key.
-        int n = unwritten.size();
-        long[] order = new long[n];
-        for (int place = 0; place < n; place++) {
-            order[place] = ((unwritten.high(place) >>> PLACE_BITS) << PLACE_BITS | place) ^ Long.MIN_VALUE;
-        }
-        Arrays.sort(order);
-        List<byte[]> keys = new ArrayList<>(n);
-        long[] owners = new long[n];
-        for (int i = 0; i < n; i++) {
-            int at = (int) (order[i] & (NewIds.CAPACITY - 1));
-            owners[i] = unwritten.owner(at);
-            keys.add(key(unwritten.high(at), unwritten.low(at)));
-        }
-        // Every id held in memory was looked up when it came and found in neither the store nor memory, and this task's
-        // thread is the store's only writer: the store adds them without looking them up again.
-        store().addNew(keys, owners);
-        unwritten.clear();
         long timestamp = batch.latestTime();
         byte[] value = batch.drain();
         if (changelog != null) {
@@ -323,6 +315,29 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
                     ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array());
             changelog.logChange(name, key, value, timestamp, new RecordHeaders(), Position.emptyPosition());
         }
+    }
+
+    /**
+     * Writes the new ids held in memory to the store, as one table file, once the changelog has them: the store never
+     * holds an id that the changelog would not restore.
+     */
+    private void writeUnwritten() {
+        logNew();
+        if (unwritten.isEmpty()) {
+            return;
+        }
+        int n = unwritten.size();
+        List<byte[]> keys = new ArrayList<>(n);
+        long[] owners = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys.add(key(unwritten.high(i), unwritten.low(i)));
+            owners[i] = unwritten.owner(i);
+        }
+        // Every id held in memory was looked up when it came and found in neither the store nor memory, and this task's
+        // thread is the store's only writer: the store takes them without looking them up again.
+        store().ingestNew(keys, owners);
+        readOldest(/* now= */ false);
+        unwritten.clear();
     }
 
     private static byte[] key(long high, long low) {

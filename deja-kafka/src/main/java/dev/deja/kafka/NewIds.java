@@ -10,8 +10,11 @@ import java.util.Arrays;
  */
 final class NewIds {
 
-    /** The most ids held: one changelog record's worth. */
-    static final int CAPACITY = ChangelogBatch.MAX_ENTRIES;
+    /**
+     * The most ids held: enough that each write of them to the store (one table file) is large, as a memtable flush
+     * would write, and small in memory (about 3 MiB per task).
+     */
+    static final int CAPACITY = 1 << 16;
 
     /** Slots of the table: four times the capacity, a power of two, so that a probe meets an empty slot soon. */
     private static final int SLOTS = Integer.highestOneBit(CAPACITY) << 2;
