@@ -200,6 +200,22 @@ class ExactAddNewTest {
         }
     }
 
+    @Test
+    void aTableFileLeftHalfWrittenByACrashIsOverwrittenByTheNextIngestion() throws IOException {
+        List<byte[]> before = RandomKeys.of(100, 14);
+        try (ExactStore store = open()) {
+            store.ingestNew(before, null);
+        }
+        Files.write(dir.resolve(TableIngest.FILE_NAME), new byte[] {1, 2, 3}); // as a crash mid-write leaves it
+        List<byte[]> after = RandomKeys.of(100, 15);
+        try (ExactStore store = open()) {
+            store.ingestNew(after, null);
+            assertThat(store.checkAll(before)).containsOnly(true);
+            assertThat(store.checkAll(after)).containsOnly(true);
+        }
+        assertThat(dir.resolve(TableIngest.FILE_NAME)).doesNotExist();
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {
