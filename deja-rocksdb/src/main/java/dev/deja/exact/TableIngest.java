@@ -28,10 +28,10 @@ final class TableIngest implements AutoCloseable {
     private final Path file;
     private final Options options;
     private final EnvOptions envOptions = new EnvOptions();
-    /** The direct buffers a key and its value are passed in; replaced by a larger one when one does not fit. */
-    private final ByteBuffer[] keyBuffer = new ByteBuffer[1];
+    /** The direct buffers a key and its value are passed in; each replaced by a larger one when it does not fit. */
+    private ByteBuffer keyBuffer = ByteBuffer.allocateDirect(64);
 
-    private final ByteBuffer[] valueBuffer = new ByteBuffer[1];
+    private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(64);
 
     TableIngest(RocksDB db, Tuning tuning) {
         this.db = db;
@@ -55,7 +55,9 @@ final class TableIngest implements AutoCloseable {
                     if (i + 1 < order.length && Arrays.equals(key, keys[order[i + 1]])) {
                         continue;
                     }
-                    writer.put(direct(keyBuffer, key), direct(valueBuffer, values[order[i]]));
+                    keyBuffer = holding(keyBuffer, key);
+                    valueBuffer = holding(valueBuffer, values[order[i]]);
+                    writer.put(keyBuffer, valueBuffer);
                 }
                 writer.finish();
             }
@@ -68,16 +70,14 @@ final class TableIngest implements AutoCloseable {
     }
 
     /**
-     * {@code bytes} in a direct buffer, one of two kept for this: RocksDB reads a direct buffer in place, where a byte
-     * array passed through JNI is copied in and released for every key.
+     * {@code buffer}, or a larger direct buffer if it is too small, holding {@code bytes}: RocksDB reads a direct
+     * buffer in place, where a byte array passed through JNI is copied in and released for every key.
      */
-    private static ByteBuffer direct(ByteBuffer[] holder, byte[] bytes) {
-        ByteBuffer buffer = holder[0];
-        if (buffer == null || buffer.capacity() < bytes.length) {
-            buffer = ByteBuffer.allocateDirect(Math.max(64, Integer.highestOneBit(bytes.length) << 1));
-            holder[0] = buffer;
-        }
-        return buffer.clear().put(bytes).flip();
+    private static ByteBuffer holding(ByteBuffer buffer, byte[] bytes) {
+        ByteBuffer b = buffer.capacity() >= bytes.length
+                ? buffer
+                : ByteBuffer.allocateDirect(Integer.highestOneBit(bytes.length) << 1);
+        return b.clear().put(bytes).flip();
     }
 
     /** Deletes the file if RocksDB did not take it; one left behind is overwritten by the next ingestion. */

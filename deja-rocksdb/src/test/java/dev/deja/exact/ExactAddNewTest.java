@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -166,6 +167,24 @@ class ExactAddNewTest {
                 assertThat(store.info(distinct.get(i)).orElseThrow().owner())
                         .as("key %d", i)
                         .isEqualTo(last);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void keysOfEveryLengthAreHeld(Write w) {
+        List<byte[]> keys = new ArrayList<>();
+        Random random = new Random(16);
+        for (int length : new int[] {1, 7, 63, 64, 65, 200, 1_000, 64, 3}) {
+            byte[] key = new byte[length];
+            random.nextBytes(key);
+            keys.add(key);
+        }
+        try (ExactStore store = open()) {
+            w.write(store, keys, LongStream.range(1, keys.size() + 1).toArray());
+            for (int i = 0; i < keys.size(); i++) {
+                assertThat(store.info(keys.get(i)).orElseThrow().owner()).isEqualTo(i + 1);
             }
         }
     }
