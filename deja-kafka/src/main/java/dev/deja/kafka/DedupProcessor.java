@@ -1,11 +1,9 @@
 package dev.deja.kafka;
 
-import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * The operator in the Processor API: forwards first copies to the child {@code <store>-unique}, duplicates to
@@ -26,17 +24,7 @@ final class DedupProcessor<K, V> implements Processor<K, V, K, V> {
 
     /** The supplier of these processors, with the store they share. */
     static <K, V> ProcessorSupplier<K, V, K, V> supplier(Settings config, IdExtractor<K, V> ids) {
-        return new ProcessorSupplier<>() {
-            @Override
-            public Processor<K, V, K, V> get() {
-                return new DedupProcessor<>(config, ids);
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return Set.of(config.storeBuilder());
-            }
-        };
+        return config.processors(() -> new DedupProcessor<>(config, ids));
     }
 
     @Override

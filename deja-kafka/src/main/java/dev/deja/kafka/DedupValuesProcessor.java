@@ -1,11 +1,9 @@
 package dev.deja.kafka;
 
-import java.util.Set;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * The operator in the DSL: forwards every record it does not drop with its {@link Outcome}, for {@link Dedup#apply}
@@ -25,17 +23,7 @@ final class DedupValuesProcessor<K, V> implements FixedKeyProcessor<K, V, Judged
 
     /** The supplier of these processors, with the store they share. */
     static <K, V> FixedKeyProcessorSupplier<K, V, Judged<V>> supplier(Settings config, IdExtractor<K, V> ids) {
-        return new FixedKeyProcessorSupplier<>() {
-            @Override
-            public FixedKeyProcessor<K, V, Judged<V>> get() {
-                return new DedupValuesProcessor<>(config, ids);
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return Set.of(config.storeBuilder());
-            }
-        };
+        return config.fixedKeyProcessors(() -> new DedupValuesProcessor<>(config, ids));
     }
 
     @Override

@@ -1,11 +1,9 @@
 package dev.deja.kafka;
 
-import java.util.Set;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * The operator in the DSL when nothing goes to a topic of its own (duplicates dropped, records without an id passed
@@ -33,17 +31,7 @@ final class FirstCopiesProcessor<K, V> implements FixedKeyProcessor<K, V, V> {
         if (config.routesToTopics()) {
             throw new IllegalArgumentException("records routed to topics need DedupValuesProcessor");
         }
-        return new FixedKeyProcessorSupplier<>() {
-            @Override
-            public FixedKeyProcessor<K, V, V> get() {
-                return new FirstCopiesProcessor<>(config, ids);
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return Set.of(config.storeBuilder());
-            }
-        };
+        return config.fixedKeyProcessors(() -> new FirstCopiesProcessor<>(config, ids));
     }
 
     @Override

@@ -2,8 +2,14 @@ package dev.deja.kafka;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -30,6 +36,36 @@ record Settings(
                         Serdes.ByteArray())
                 .withLoggingEnabled(Map.of())
                 .withCachingDisabled();
+    }
+
+    /** Suppliers of the step's Processor API processors, each bringing the step's store ({@link #storeBuilder()}). */
+    <K, V> ProcessorSupplier<K, V, K, V> processors(Supplier<Processor<K, V, K, V>> processors) {
+        return new ProcessorSupplier<>() {
+            @Override
+            public Processor<K, V, K, V> get() {
+                return processors.get();
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return Set.of(storeBuilder());
+            }
+        };
+    }
+
+    /** Suppliers of the step's DSL processors, each bringing the step's store ({@link #storeBuilder()}). */
+    <K, V, R> FixedKeyProcessorSupplier<K, V, R> fixedKeyProcessors(Supplier<FixedKeyProcessor<K, V, R>> processors) {
+        return new FixedKeyProcessorSupplier<>() {
+            @Override
+            public FixedKeyProcessor<K, V, R> get() {
+                return processors.get();
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return Set.of(storeBuilder());
+            }
+        };
     }
 
     /** Whether some records go to a topic, so that the Processor API form forwards to named children. */

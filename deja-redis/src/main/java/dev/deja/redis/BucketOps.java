@@ -50,9 +50,7 @@ final class BucketOps {
                         () -> CHECK.run(part.node(), part.buckets(), args(batch, chunk, null, /* withOwners= */ false)),
                         reply -> heldElsewhere(batch, chunk, (List<?>) reply, out),
                         () -> {}));
-        if (!calls.await(timeout)) {
-            throw failed(out, calls);
-        }
+        awaitAnswers(calls, out);
         List<Group> existing = new ArrayList<>();
         for (Group g : batch.groups) {
             if (whole.qualifies(g)) {
@@ -61,15 +59,11 @@ final class BucketOps {
                 sendCheckThenAdd(calls, batch, g, nowMillis, out);
             }
         }
-        if (!calls.await(timeout)) {
-            throw failed(out, calls);
-        }
+        awaitAnswers(calls, out);
         for (Group g : existing) {
             sendCheckThenAdd(calls, batch, g, nowMillis, out);
         }
-        if (!calls.await(timeout)) {
-            throw failed(out, calls);
-        }
+        awaitAnswers(calls, out);
         return out;
     }
 
@@ -191,6 +185,13 @@ final class BucketOps {
         for (Object code : codes) {
             long c = (Long) code;
             out[keys[(int) (c >> 1)]] = (c & 1) == 1 ? Verdict.RETRY : Verdict.DUPLICATE;
+        }
+    }
+
+    /** Waits for the calls sent; if one failed or did not end in time, fails the batch with what was answered. */
+    private void awaitAnswers(Calls calls, Verdict[] out) {
+        if (!calls.await(timeout)) {
+            throw failed(out, calls);
         }
     }
 
