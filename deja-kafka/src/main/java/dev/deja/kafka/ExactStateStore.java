@@ -240,8 +240,8 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
      * Writes any ids still in memory and flushes the store's memtables to table files (it has no write-ahead log; the
      * memtables hold only what a restore wrote), so that the changelog offsets Kafka Streams checkpoints after this
      * call are held on disk. Kafka Streams calls it before each checkpoint it writes: under at-least-once after each
-     * commit, under exactly-once only as a task is suspended or closed cleanly (after a crash there is no checkpoint, and Kafka Streams wipes the task's state and
-     * restores it from the changelog).
+     * commit, under exactly-once only as a task is suspended or closed cleanly (after a crash there is no checkpoint,
+     * and Kafka Streams wipes the task's state and restores it from the changelog).
      */
     @Override
     public void commit(Map<TopicPartition, Long> changelogOffsets) {

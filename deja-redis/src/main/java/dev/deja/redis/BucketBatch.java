@@ -174,10 +174,10 @@ final class BucketBatch {
     }
 
     /**
-     * The keys {@code keys[from .. to)}, given in batch order, grouped by slice, slices in ascending order, each group's
-     * keys in batch order. A counting sort over the slices when there are not many more slices than keys (the usual
-     * case: a layout has about one slice per hundred keys of a time bucket), so the batch is grouped in two passes
-     * over its keys; otherwise a sort of {@code slice << 32 | index}. Neither holds an object per key.
+     * The keys {@code keys[from .. to)}, given in batch order, grouped by slice, slices in ascending order, each
+     * group's keys in batch order. A counting sort over the slices when there are not many more slices than keys (the
+     * usual case: a layout has about one slice per hundred keys of a time bucket), so the batch is grouped in two
+     * passes over its keys; otherwise a sort of {@code slice << 32 | index}. Neither holds an object per key.
      */
     private static List<int[]> bySlice(int[] slices, int sliceCount, int[] keys, int from, int to) {
         int n = to - from;

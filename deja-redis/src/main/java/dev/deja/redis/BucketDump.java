@@ -179,7 +179,9 @@ final class BucketDump {
         return at + n;
     }
 
-    /** Whether Redis's listpack reads the first {@code n} bytes of {@code s} as an integer: a canonical decimal long. */
+    /**
+     * Whether Redis's listpack reads the first {@code n} bytes of {@code s} as an integer: a canonical decimal long.
+     */
     static boolean isInteger(byte[] s, int n) {
         if (n == 0 || n > 20) {
             return false;
