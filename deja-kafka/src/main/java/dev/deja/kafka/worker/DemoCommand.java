@@ -150,7 +150,7 @@ final class DemoCommand implements Callable<Integer> {
                 Guarantee.EXACTLY_ONCE,
                 "deja-demo",
                 data,
-                1,
+                WorkerSettings.defaultThreads(),
                 1,
                 0,
                 Duration.ofSeconds(30),

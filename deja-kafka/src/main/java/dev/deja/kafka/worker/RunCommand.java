@@ -133,8 +133,12 @@ final class RunCommand implements Callable<Integer> {
             description = "Where the state stores live (DIR/state). Default: ${DEFAULT-VALUE}.")
     Path dataDir;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "Stream threads. Default: 1.")
-    int threads;
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description = "Stream threads; each runs some of the tasks (one per input partition). Default: one per"
+                    + " processor.")
+    Integer threads;
 
     @Option(
             names = "--replication-factor",
@@ -212,7 +216,7 @@ final class RunCommand implements Callable<Integer> {
                     guarantee,
                     applicationId == null ? "deja-dedup-" + input : applicationId,
                     dataDir,
-                    threads,
+                    threads == null ? WorkerSettings.defaultThreads() : threads,
                     replicationFactor,
                     standbyReplicas,
                     connectTimeout,

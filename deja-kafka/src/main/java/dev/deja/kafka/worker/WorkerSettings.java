@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param duplicatesTopic the topic duplicates go to, or null to drop them
  * @param missingIdTopic the topic records without an id go to, or null to pass them on
  * @param maxIdsPerPartition the cap, or {@link dev.deja.kafka.Dedup#NO_CAP}
+ * @param threads the Kafka Streams stream threads, each running some of the worker's tasks (one per input
+ *     partition); {@link #defaultThreads} unless told
  * @param httpPort the port of /metrics and /health, 0 for any free one, -1 for none
  * @param passThrough copy the input to the output without the step (the benchmark's anchor)
  * @param kafka more Kafka settings, passed on to Kafka Streams and its clients as they are
@@ -80,6 +82,15 @@ record WorkerSettings(
         if (httpPort < -1 || httpPort > 65535) {
             throw new IllegalArgumentException("--http-port is a port, 0 for any free one, or -1 for none");
         }
+    }
+
+    /**
+     * One stream thread per processor: a task's records go through one thread, so a single thread leaves the other
+     * processors to the producer, the compiler and the state store's background work, and then idle; more threads than
+     * processors only take turns.
+     */
+    static int defaultThreads() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     private static void requireTopic(String option, String topic) {

@@ -204,6 +204,25 @@ class RunCommandTest {
     }
 
     @Test
+    void streamThreadsDefaultToOnePerProcessorAndMayBeSetOnTheLineOrInTheEnvironment() {
+        WorkerSettings byDefault = settings(Map.of(), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        assertThat(byDefault.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(WorkerTopology.properties(byDefault))
+                .containsEntry(
+                        StreamsConfig.NUM_STREAM_THREADS_CONFIG,
+                        Runtime.getRuntime().availableProcessors());
+        Map<String, String> environment = Map.of("DEJA_KAFKA_THREADS", "5");
+        assertThat(settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b")
+                        .threads())
+                .isEqualTo(5);
+        WorkerSettings fromLine =
+                settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b", "--threads", "3");
+        assertThat(WorkerTopology.properties(fromLine)).containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 3);
+        assertThat(runWithTopics("--threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--threads must be at least 1");
+    }
+
+    @Test
     void theConfigFileMayBeNamedByTheEnvironmentAndABadValueSaysWhereItCameFrom() throws IOException {
         Path config = Files.writeString(dir.resolve("kafka.properties"), "window=3h\n");
         WorkerSettings fromFile = settings(
