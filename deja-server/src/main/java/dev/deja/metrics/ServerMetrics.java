@@ -66,7 +66,8 @@ public final class ServerMetrics {
         registryGauge(
                 "deja.namespaces.damaged",
                 "Namespaces not served because their files could not be opened; DJ.RESET or POST"
-                        + " /namespaces/{name}/reset brings one back",
+                        + " /namespaces/{name}/reset brings one back unless its metadata cannot be read, and DJ.DROP"
+                        + " deletes one",
                 r -> r.damaged().size());
         registryGauge(
                 "deja.namespace.native.memory.reserved.bytes",

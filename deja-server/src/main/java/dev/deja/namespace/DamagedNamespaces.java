@@ -35,16 +35,20 @@ final class DamagedNamespaces {
         Namespace load(Path dir) throws IOException;
     }
 
-    /** Records a namespace found at start that could not be opened, and logs it. */
-    void failedToOpen(Path dir, Throwable cause) {
+    /**
+     * Records a namespace found at start that could not be opened, and logs it with what brings it back:
+     * {@code resettable} says whether its metadata can be read, without which it can only be deleted.
+     */
+    void failedToOpen(Path dir, Throwable cause, boolean resettable) {
         String name = dir.getFileName().toString();
-        add(name, dir, cause);
+        add(name, dir, cause, resettable);
         log.error(
-                "namespace '{}' is not served: it could not be opened ({}); DJ.RESET or POST /namespaces/{}/reset"
-                        + " brings it back",
+                "namespace '{}' is not served: it could not be opened ({}); {}",
                 name,
                 cause.getMessage(),
-                name,
+                resettable
+                        ? "DJ.RESET or POST /namespaces/" + name + "/reset brings it back"
+                        : "its metadata cannot be read, so DJ.DROP or DELETE /namespaces/" + name + " is all it takes",
                 cause);
     }
 
@@ -71,8 +75,8 @@ final class DamagedNamespaces {
         try {
             namespace = loader.load(dir);
         } catch (IOException | RuntimeException e) {
-            add(name, dir, e);
-            throw NamespaceException.damaged(name, String.valueOf(e.getMessage()));
+            add(name, dir, e, /* resettable= */ true); // its metadata was read above
+            throw NamespaceException.damaged(byName.get(name));
         }
         byName.remove(name);
         log.warn(
@@ -96,8 +100,8 @@ final class DamagedNamespaces {
         log.info("deleted damaged namespace '{}'", name);
     }
 
-    void add(String name, Path dir, Throwable cause) {
-        byName.put(name, new DamagedNamespace(name, dir, String.valueOf(cause.getMessage())));
+    void add(String name, Path dir, Throwable cause, boolean resettable) {
+        byName.put(name, new DamagedNamespace(name, dir, String.valueOf(cause.getMessage()), resettable));
     }
 
     boolean contains(String name) {
@@ -119,7 +123,7 @@ final class DamagedNamespaces {
     void refuseIfDamaged(String name) {
         DamagedNamespace damaged = byName.get(name);
         if (damaged != null) {
-            throw NamespaceException.damaged(name, damaged.reason());
+            throw NamespaceException.damaged(damaged);
         }
     }
 

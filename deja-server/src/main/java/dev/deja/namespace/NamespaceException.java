@@ -42,12 +42,15 @@ public final class NamespaceException extends RuntimeException {
                         + (autoCreate ? ")" : ", or start the server with auto-create on)"));
     }
 
-    static NamespaceException damaged(String name, String reason) {
+    static NamespaceException damaged(DamagedNamespace damaged) {
+        String name = damaged.name();
+        String remedy = damaged.resettable()
+                ? "DJ.RESET " + name + " READABLE opens it from what its files still hold; DJ.RESET " + name
+                        + " EMPTY starts it empty, its files kept aside; DJ.DROP " + name + " deletes it"
+                : "Its metadata cannot be read, so it cannot be reset; DJ.DROP " + name + " deletes it";
         return new NamespaceException(
                 Problem.DAMAGED,
-                "namespace '" + name + "' is not served: it could not be opened (" + reason + "). DJ.RESET " + name
-                        + " READABLE opens it from what its files still hold; DJ.RESET " + name + " EMPTY starts it"
-                        + " empty, its files kept aside; DJ.DROP " + name + " deletes it");
+                "namespace '" + name + "' is not served: it could not be opened (" + damaged.reason() + "). " + remedy);
     }
 
     static NamespaceException noMemory(String message) {

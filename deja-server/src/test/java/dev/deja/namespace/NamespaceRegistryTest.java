@@ -230,7 +230,8 @@ class NamespaceRegistryTest {
                     .isInstanceOf(NamespaceException.class)
                     .hasMessageContaining("namespace 'e12' is not served: it could not be opened (namespace 'e12'"
                             + " cannot be loaded: " + dir.resolve(NamespaceMetadata.FILE)
-                            + ": memtable must be in [64k, 16g] (got 1))");
+                            + ": memtable must be in [64k, 16g] (got 1))")
+                    .hasMessageEndingWith("Its metadata cannot be read, so it cannot be reset; DJ.DROP e12 deletes it");
             assertThatThrownBy(() -> registry.reset("e12", ResetFrom.EMPTY))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("namespace 'e12' cannot be reset: its metadata cannot be read")
