@@ -159,7 +159,8 @@ final class ExactKind implements StoreKind {
             return null;
         }
         try {
-            return Units.duration(text);
+            // zero or negative passes here: checkDuration refuses it naming the range
+            return Units.anyDuration(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage());
         }

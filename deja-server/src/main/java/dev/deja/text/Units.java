@@ -24,6 +24,20 @@ public final class Units {
      * @throws IllegalArgumentException saying what is accepted
      */
     public static Duration duration(String value) {
+        Duration d = anyDuration(value);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("'" + value + "' must be a positive duration");
+        }
+        return d;
+    }
+
+    /**
+     * A duration in the spellings {@link #duration} reads, zero ({@code 0s}) and negative ISO-8601 ones
+     * ({@code PT-1S}) included, for a caller that refuses them with a range of its own.
+     *
+     * @throws IllegalArgumentException saying what is accepted
+     */
+    public static Duration anyDuration(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);
         Matcher m = DURATION.matcher(text);
         Duration d;
@@ -49,9 +63,6 @@ public final class Units {
             }
         } else {
             throw notADuration(value);
-        }
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("'" + value + "' must be a positive duration");
         }
         return d;
     }

@@ -397,6 +397,11 @@ class RespProtocolTest {
                 .hasMessageContaining("keys must be in [1,");
         assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "colour", "blue"))
                 .hasMessageContaining("unknown parameter 'colour' for kind recent");
+        // a bloom's message names the parameters of each of its forms, generations being one of the windowed form's
+        assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "bloom", "generations", "4"))
+                .hasMessageContaining("unknown parameter 'generations' for kind bloom (known: bits, capacity, fpp, k;"
+                        + " with a window: capacity, fpp, window, generations; with an expansion: capacity, fpp,"
+                        + " expansion)");
         // as the HTTP API refuses a parameter given twice: a typo must not silently pick the store's size
         assertThatThrownBy(() -> raw("DJ.CREATE", "dj-b", "recent", "keys", "1000000", "ways", "8", "keys", "10"))
                 .hasMessage("ERR parameter 'keys' is given twice");

@@ -84,6 +84,11 @@ class ExactNamespaceTest {
                 Client c = new Client(server)) {
             assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "1x"))
                     .hasMessageContaining("window: '1x' is not a duration");
+            // zero is out of range, named with the range, as a window under a second is
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "0s"))
+                    .hasMessageContaining("window must be at least 1s, or none with a maxBytes (got 0s)");
+            assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "minWindow", "PT-1S"))
+                    .hasMessageContaining("minWindow must be at least 1ms, or none (got PT-1S)");
             assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "window", "none"))
                     .hasMessageContaining("exact needs a window, a maxBytes, or both");
             assertThatThrownBy(() -> c.raw.status("DJ.CREATE", "e1", "exact", "idFormat", "base64"))
