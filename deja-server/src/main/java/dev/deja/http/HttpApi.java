@@ -42,6 +42,14 @@ final class HttpApi {
         }
     }
 
+    /**
+     * Counts a request refused as it was read, before it reached the API, as {@link HttpErrors} counts a refusal: by
+     * its status's reason phrase, and a body sent without the password as {@code unauthorized}.
+     */
+    void countRefused(HttpResponseStatus status) {
+        errors.count(status.equals(HttpResponseStatus.UNAUTHORIZED) ? "unauthorized" : status.reasonPhrase());
+    }
+
     /** The result with its failures, now or later, on the loop or off it, turned into error replies. */
     private HttpResult settled(HttpCall call, HttpResult result) {
         return switch (result) {

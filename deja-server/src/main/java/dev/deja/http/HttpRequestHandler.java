@@ -49,7 +49,13 @@ final class HttpRequestHandler extends PipelinedHandler<HttpCall> {
 
     @Override
     protected HttpCall request(ChannelHandlerContext ctx, Object message) {
-        return HttpCall.of((FullHttpRequest) message);
+        HttpCall call = HttpCall.of((FullHttpRequest) message);
+        if (call.failure() != null) {
+            // refused as it was read (over a limit, malformed, an unsupported expectation): counted here, while the
+            // request guard counts the refusals it makes itself (refused)
+            api.countRefused(refusal(call.failure()).status());
+        }
+        return call;
     }
 
     @Override

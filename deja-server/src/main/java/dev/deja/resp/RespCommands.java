@@ -153,6 +153,11 @@ final class RespCommands {
         };
     }
 
+    /** Counts a request that broke the protocol (a malformed frame, a bulk string or command over its limit). */
+    void countProtocolError() {
+        context.metrics().error(FRONT_END, "protocol");
+    }
+
     private RedisMessage failure(String message, String reason) {
         context.metrics().error(FRONT_END, reason);
         return Replies.error(message);

@@ -34,9 +34,12 @@ final class RespHandler extends PipelinedHandler<Object> {
     @Override
     protected Object request(ChannelHandlerContext ctx, Object message) {
         // a RespArgs or a CommandAssembler.Violation; nothing else comes from the assembler
-        return message instanceof RespArgs || message instanceof CommandAssembler.Violation
-                ? message
-                : CommandAssembler.NOT_A_COMMAND;
+        if (message instanceof RespArgs) {
+            return message;
+        }
+        // a protocol error: counted here, while the request guard counts the refusals it makes itself (refused)
+        commands.countProtocolError();
+        return message instanceof CommandAssembler.Violation ? message : CommandAssembler.NOT_A_COMMAND;
     }
 
     @Override

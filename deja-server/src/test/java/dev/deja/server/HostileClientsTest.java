@@ -214,6 +214,46 @@ class HostileClientsTest {
         }
     }
 
+    /**
+     * Requests refused as they are read (a body over --max-body-bytes, headers over 16 KiB, a malformed request, a
+     * bulk string over the limit) are counted in deja_errors_total by front end and reason, as every other error is.
+     */
+    @Test
+    void refusalsAsRequestsAreReadAreCountedByReason() throws Exception {
+        try (TestServer server =
+                TestServer.start(dataDir, b -> b.maxBodyBytes(1024).maxKeyBytes(100))) {
+            assertThat(exchange(
+                            server.httpPort(),
+                            "POST /batch?op=add HTTP/1.1\r\nHost: x\r\nContent-Length: 2048\r\n\r\n"))
+                    .startsWith("HTTP/1.1 413");
+            assertThat(exchange(
+                            server.httpPort(),
+                            "GET /check?e=a HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(17_000) + "\r\n\r\n"))
+                    .startsWith("HTTP/1.1 431");
+            assertThat(exchange(server.httpPort(), "GET /check?e=a HTTP/1.1\r\n\r\n"))
+                    .as("no Host header")
+                    .startsWith("HTTP/1.1 400");
+            assertThat(exchange(server.respPort(), "*2\r\n$4\r\nECHO\r\n$2048\r\n"))
+                    .startsWith("-ERR Protocol error: a bulk string may be at most 1024 bytes");
+            assertThat(exchange(server.respPort(), "*1\r\n:5\r\n"))
+                    .startsWith("-ERR Protocol error: expected an array of bulk strings");
+            String metrics = httpGet(server.httpPort(), "/metrics", "none");
+            assertThat(metrics)
+                    .contains("deja_errors_total{frontend=\"http\",reason=\"Request Entity Too Large\"} 1.0")
+                    .contains("deja_errors_total{frontend=\"http\",reason=\"Request Header Fields Too Large\"} 1.0")
+                    .contains("deja_errors_total{frontend=\"http\",reason=\"Bad Request\"} 1.0")
+                    .contains("deja_errors_total{frontend=\"resp\",reason=\"protocol\"} 2.0");
+        }
+    }
+
+    /** Sends {@code request} on a new connection and reads until the server closes it. */
+    private static String exchange(int port, String request) throws IOException {
+        try (Socket socket = connect(port)) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return readAll(socket);
+        }
+    }
+
     /** Commands queued in a transaction stay counted in the request memory until EXEC or DISCARD. */
     @Test
     void aTransactionKeepsWhatItQueuedCountedUntilItIsDiscarded() throws Exception {
