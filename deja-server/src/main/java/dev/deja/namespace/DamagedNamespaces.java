@@ -48,7 +48,8 @@ final class DamagedNamespaces {
                 cause.getMessage(),
                 resettable
                         ? "DJ.RESET or POST /namespaces/" + name + "/reset brings it back"
-                        : "its metadata cannot be read, so DJ.DROP or DELETE /namespaces/" + name + " is all it takes",
+                        : "its metadata cannot be read, so it cannot be reset; DJ.DROP or DELETE /namespaces/" + name
+                                + " deletes it",
                 cause);
     }
 
