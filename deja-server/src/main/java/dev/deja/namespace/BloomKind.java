@@ -73,14 +73,13 @@ public final class BloomKind implements SnapshotKind {
         if (ScalingBloom.asked(raw)) {
             return ScalingBloom.parameters(raw);
         }
-        for (String name : raw.keySet()) {
-            if (!KNOWN.contains(name)) {
-                // names every form's parameters: generations without a window is as unknown here as a typo
-                throw new IllegalArgumentException("unknown parameter '" + name + "' for kind bloom (known: bits,"
-                        + " capacity, fpp, k; with a window: capacity, fpp, window, generations; with an expansion:"
-                        + " capacity, fpp, expansion)");
-            }
-        }
+        // names every form's parameters: generations without a window is as unknown here as a typo
+        KindParameters.onlyKnown(
+                name(),
+                raw,
+                KNOWN,
+                "bits, capacity, fpp, k; with a window: capacity, fpp, window, generations; with an expansion:"
+                        + " capacity, fpp, expansion");
         BloomFilter.Builder builder = BloomFilter.builder();
         if (raw.containsKey("bits")) {
             builder.bits(KindParameters.longValue(raw, "bits", 512, 1L << 40, 0));

@@ -20,10 +20,15 @@ public final class KindParameters {
 
     /** Rejects any parameter whose name is not among the allowed ones. */
     public static void onlyKnown(String kind, Map<String, String> raw, Set<String> allowed) {
+        onlyKnown(kind, raw, allowed, String.join(", ", new TreeSet<>(allowed)));
+    }
+
+    /** Rejects any parameter whose name is not among the allowed ones, saying which are known in {@code known}. */
+    static void onlyKnown(String kind, Map<String, String> raw, Set<String> allowed, String known) {
         for (String name : raw.keySet()) {
             if (!allowed.contains(name)) {
-                throw new IllegalArgumentException("unknown parameter '" + name + "' for kind " + kind + " (known: "
-                        + String.join(", ", new TreeSet<>(allowed)) + ")");
+                throw new IllegalArgumentException(
+                        "unknown parameter '" + name + "' for kind " + kind + " (known: " + known + ")");
             }
         }
     }
