@@ -36,11 +36,12 @@ final class DamagedNamespaces {
     }
 
     /**
-     * Records a namespace found at start that could not be opened, and logs it with what brings it back:
-     * {@code resettable} says whether its metadata can be read, without which it can only be deleted.
+     * Records a namespace found at start that could not be opened, and logs it with what brings it back: a reset
+     * when its metadata can be read by {@code kinds}, without which it can only be deleted.
      */
-    void failedToOpen(Path dir, Throwable cause, boolean resettable) {
+    void failedToOpen(Path dir, Throwable cause, StoreKinds kinds) {
         String name = dir.getFileName().toString();
+        boolean resettable = metadataReadable(dir, kinds);
         add(name, dir, cause, resettable);
         log.error(
                 "namespace '{}' is not served: it could not be opened ({}); {}",
@@ -99,6 +100,15 @@ final class DamagedNamespaces {
         }
         byName.remove(name);
         log.info("deleted damaged namespace '{}'", name);
+    }
+
+    private static boolean metadataReadable(Path dir, StoreKinds kinds) {
+        try {
+            NamespaceMetadata.read(dir, kinds);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     void add(String name, Path dir, Throwable cause, boolean resettable) {

@@ -112,7 +112,7 @@ public final class NamespaceRegistry implements AutoCloseable {
                     if (e instanceof NamespaceException) {
                         throw e; // memory or count limits: the server's settings, not this namespace's files
                     }
-                    damaged.failedToOpen(dir, e, metadataReadable(dir));
+                    damaged.failedToOpen(dir, e, kinds);
                 }
             }
             if (!namespaces.containsKey(Namespace.DEFAULT)) {
@@ -471,16 +471,6 @@ public final class NamespaceRegistry implements AutoCloseable {
 
     private Namespace load(Path dir) throws IOException {
         return load(dir, durability);
-    }
-
-    /** Whether the namespace's metadata can be read, so that a reset could open it again. */
-    private boolean metadataReadable(Path dir) {
-        try {
-            NamespaceMetadata.read(dir, kinds);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private Namespace load(Path dir, Durability opening) throws IOException {
