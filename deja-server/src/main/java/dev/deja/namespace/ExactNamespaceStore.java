@@ -270,7 +270,7 @@ final class ExactNamespaceStore implements NamespaceStore {
         return CompletableFuture.supplyAsync(
                 () -> {
                     Path checkpoints = dir.resolve("checkpoints");
-                    Path target = checkpoints.resolve(CHECKPOINT_NAME.format(Instant.now()));
+                    Path target = newCheckpoint(checkpoints, Instant.now());
                     try {
                         Files.createDirectories(checkpoints);
                         store.checkpoint(target);
@@ -283,6 +283,19 @@ final class ExactNamespaceStore implements NamespaceStore {
                     return target;
                 },
                 maintenance);
+    }
+
+    /**
+     * A checkpoint directory named for {@code now}, one that does not exist yet: a second checkpoint in the same millisecond
+     * gets a suffix, which sorts after the plain name, so that the names still sort oldest first for pruning.
+     */
+    static Path newCheckpoint(Path checkpoints, Instant now) {
+        String stamp = CHECKPOINT_NAME.format(now);
+        Path target = checkpoints.resolve(stamp);
+        for (int n = 2; Files.exists(target); n++) {
+            target = checkpoints.resolve(String.format(Locale.ROOT, "%s-%04d", stamp, n));
+        }
+        return target;
     }
 
     private static void pruneCheckpoints(Path checkpoints) throws IOException {

@@ -532,6 +532,24 @@ class NamespaceRegistryTest {
     }
 
     /**
+     * A second checkpoint in the same millisecond gets a directory of its own, named to sort after the first, so that
+     * pruning still keeps the newest.
+     */
+    @Test
+    void checkpointsInOneMillisecondGetDirectoriesOfTheirOwnInOrder() throws IOException {
+        Path checkpoints = Files.createDirectories(dataDir.resolve("checkpoints"));
+        java.time.Instant now = java.time.Instant.parse("2026-11-29T23:44:01.431Z");
+        Path first = ExactNamespaceStore.newCheckpoint(checkpoints, now);
+        assertThat(first.getFileName()).hasToString("20261129T234401.431Z");
+        Files.createDirectory(first);
+        Path second = ExactNamespaceStore.newCheckpoint(checkpoints, now);
+        Files.createDirectory(second);
+        Path third = ExactNamespaceStore.newCheckpoint(checkpoints, now);
+        Path later = ExactNamespaceStore.newCheckpoint(checkpoints, now.plusMillis(1));
+        assertThat(List.of(first, second, third, later)).doesNotHaveDuplicates().isSorted();
+    }
+
+    /**
      * Checkpoints of an exact namespace racing its clears: a checkpoint of the store a clear closed is refused as
      * closed (RocksDB's "instance must be initialized" before, logged at ERROR), and no clear is refused because a
      * checkpoint directory was pruned or renamed while the clear checked the namespace's files ("not writable").
