@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -33,10 +34,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * JVM; its rate is taken from its committed input offsets, between 10% and 100% of the input, so that start-up is not
  * counted, and again over the second half alone, where the JIT compiler has had the first half to settle. Prints
  * each round, the medians of the per-round ratios of both rates, and each de-dup worker's state on disk per id held.
+ * Over the same span it takes each worker's CPU time per record (and by thread name: stream threads, JIT compiler,
+ * garbage collector, producer), and this JVM's, which holds the broker: on a machine the broker and the worker share,
+ * the rates follow the CPU each spends per record. Each worker starts with the JVM options ./deja gives every command
+ * ({@code bin/jvm.options}), so that it runs as it would from the launcher.
  *
  * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05). The environment variable
- * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker ({@code {app}} in them is replaced by the worker's
- * application id), for example a profiler agent writing one file per worker.
+ * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker after those, so that its {@code -Xmx} wins
+ * ({@code {app}} in them is replaced by the worker's application id), for example a profiler agent writing one file
+ * per worker.
  */
 public final class DedupVsPassThrough {
 
@@ -50,6 +56,9 @@ public final class DedupVsPassThrough {
 
     private static final List<String> MODES =
             Stream.concat(STORES.stream(), Stream.of(PASS)).toList();
+
+    /** The JVM options ./deja starts every command with, so that each worker runs as the launcher runs it. */
+    private static final Path JVM_OPTIONS = Path.of("bin", "jvm.options").toAbsolutePath();
 
     private DedupVsPassThrough() {}
 
@@ -71,11 +80,15 @@ public final class DedupVsPassThrough {
                     unique,
                     partitions,
                     rounds);
-            System.out.println("round,mode,records_per_s,second_half_records_per_s,state_bytes_per_id");
+            System.out.println(
+                    "round,mode,records_per_s,second_half_records_per_s,state_bytes_per_id,worker_cpu_us_per_record,"
+                            + "bench_jvm_cpu_us_per_record");
             Map<String, double[]> ratios = new HashMap<>();
             Map<String, double[]> secondHalfRatios = new HashMap<>();
             Map<String, double[]> bytesPerId = new HashMap<>();
+            Map<String, double[]> cpuRatios = new HashMap<>();
             for (String store : STORES) {
+                cpuRatios.put(store, new double[rounds]);
                 ratios.put(store, new double[rounds]);
                 secondHalfRatios.put(store, new double[rounds]);
                 bytesPerId.put(store, new double[rounds]);
@@ -89,14 +102,24 @@ public final class DedupVsPassThrough {
                     Path data = work.resolve(app);
                     double[] rates = runWorker(broker.bootstrapServers(), admin, app, data, mode, records);
                     double perId = mode.equals(PASS) ? 0 : size(data.resolve("state")) / (double) unique;
-                    result.put(mode, new double[] {rates[0], rates[1], perId});
-                    System.out.printf(Locale.ROOT, "%d,%s,%.0f,%.0f,%.1f%n", round, mode, rates[0], rates[1], perId);
+                    result.put(mode, new double[] {rates[0], rates[1], perId, rates[2], rates[3]});
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%d,%s,%.0f,%.0f,%.1f,%.2f,%.2f%n",
+                            round,
+                            mode,
+                            rates[0],
+                            rates[1],
+                            perId,
+                            rates[2],
+                            rates[3]);
                     delete(data);
                 }
                 for (String store : STORES) {
                     ratios.get(store)[round] = result.get(store)[0] / result.get(PASS)[0];
                     secondHalfRatios.get(store)[round] = result.get(store)[1] / result.get(PASS)[1];
                     bytesPerId.get(store)[round] = result.get(store)[2];
+                    cpuRatios.get(store)[round] = result.get(store)[3] / result.get(PASS)[3];
                 }
             }
             for (String store : STORES) {
@@ -113,6 +136,12 @@ public final class DedupVsPassThrough {
                         median(ratios.get(store)),
                         median(secondHalfRatios.get(store)),
                         median(bytesPerId.get(store)));
+                System.out.printf(
+                        Locale.ROOT,
+                        "# %s: worker CPU per record against the pass-through's, per round %s, median %.3f%n",
+                        store,
+                        Arrays.toString(cpuRatios.get(store)),
+                        median(cpuRatios.get(store)));
             }
         } finally {
             delete(work);
@@ -178,7 +207,7 @@ public final class DedupVsPassThrough {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(
                 java,
-                "-Xmx512m",
+                "@" + JVM_OPTIONS,
                 "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
                 "-cp",
@@ -209,7 +238,7 @@ public final class DedupVsPassThrough {
                 "-1"));
         String flags = System.getenv("DEJA_BENCH_WORKER_FLAGS");
         if (flags != null && !flags.isBlank()) {
-            command.addAll(1, List.of(flags.replace("{app}", app).trim().split("\\s+")));
+            command.addAll(2, List.of(flags.replace("{app}", app).trim().split("\\s+")));
         }
         if (mode.equals(PASS)) {
             command.add("--pass-through");
@@ -224,18 +253,30 @@ public final class DedupVsPassThrough {
         try {
             long t10 = 0;
             long t50 = 0;
+            long workerCpu10 = 0;
+            Map<String, Long> threads10 = Map.of();
+            long brokerCpu10 = 0;
             while (true) {
                 long committed = committed(admin, app);
                 long now = System.nanoTime();
                 if (t10 == 0 && committed >= records / 10) {
                     t10 = now;
+                    workerCpu10 = cpuNanos(worker.toHandle());
+                    threads10 = ThreadCpu.snapshot(worker.pid());
+                    brokerCpu10 = cpuNanos(ProcessHandle.current());
                 }
                 if (t50 == 0 && committed >= records / 2) {
                     t50 = now;
                 }
                 if (committed >= records) {
+                    System.out.println(ThreadCpu.perRecord(
+                            app, threads10, ThreadCpu.snapshot(worker.pid()), records - records / 10));
+                    double measured = records - records / 10;
                     return new double[] {
-                        (records - records / 10) / ((now - t10) / 1e9), (records - records / 2) / ((now - t50) / 1e9)
+                        measured / ((now - t10) / 1e9),
+                        (records - records / 2) / ((now - t50) / 1e9),
+                        (cpuNanos(worker.toHandle()) - workerCpu10) / 1e3 / measured,
+                        (cpuNanos(ProcessHandle.current()) - brokerCpu10) / 1e3 / measured
                     };
                 }
                 if (!worker.isAlive()) {
@@ -247,6 +288,11 @@ public final class DedupVsPassThrough {
             worker.destroy(); // SIGTERM: a clean close, so its state is flushed before it is measured
             worker.waitFor();
         }
+    }
+
+    /** The CPU time a process has used so far, user and system, in nanoseconds (0 where the system does not say). */
+    private static long cpuNanos(ProcessHandle process) {
+        return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     private static long committed(Admin admin, String app) throws Exception {
