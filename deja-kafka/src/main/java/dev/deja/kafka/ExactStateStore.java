@@ -70,6 +70,11 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private final NewIds unwritten = new NewIds();
     /** The new ids not yet in the changelog, as the record that will carry them. */
     private final ChangelogBatch batch = new ChangelogBatch();
+    /**
+     * The owners of a full batch of new ids as they are written, kept from batch to batch: made anew each time, an
+     * array this large would be a humongous object on G1 heaps under 2 GiB and start a concurrent collection cycle.
+     */
+    private final long[] fullBatchOwners = new long[NewIds.CAPACITY];
 
     private Path directory;
     /** Null until {@link #store()} opens it. */
@@ -328,7 +333,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         }
         int n = unwritten.size();
         List<byte[]> keys = new ArrayList<>(n);
-        long[] owners = new long[n];
+        long[] owners = n == fullBatchOwners.length ? fullBatchOwners : new long[n];
         for (int i = 0; i < n; i++) {
             keys.add(key(unwritten.high(i), unwritten.low(i)));
             owners[i] = unwritten.owner(i);

@@ -11,13 +11,20 @@ import java.util.List;
  */
 final class KeyBatch {
 
+    /**
+     * Keys hashed at a time by {@link #addTo}: its array of their hashes stays far below the size at which G1 makes
+     * an array a humongous object (half a region, 512 KiB on heaps under 2 GiB), each of which would start a
+     * concurrent collection cycle, where the hashes of a batch of tens of thousands of keys would pass it.
+     */
+    static final int FILTER_SLICE = 4096;
+
     private final byte[][] keys;
-    private final long[] hashes;
     private final int[] positions;
+    /** Computed when first asked for: writes of keys found new ({@link #addTo}) need no array of them all. */
+    private long[] hashes;
 
     private KeyBatch(byte[][] keys, int[] positions) {
         this.keys = keys;
-        this.hashes = Hash128.ofAll(Arrays.asList(keys));
         this.positions = positions;
     }
 
@@ -63,7 +70,31 @@ final class KeyBatch {
 
     /** Each key's hash as a pair: {@code high} at {@code 2i}, {@code low} at {@code 2i+1}. */
     long[] hashes() {
+        if (hashes == null) {
+            hashes = Hash128.ofAll(Arrays.asList(keys));
+        }
         return hashes;
+    }
+
+    /**
+     * Adds every key to {@code filter} ({@link KeyFilter#addAll}), {@value #FILTER_SLICE} keys at a time, with their
+     * hashes in an array of that size rather than one as large as the batch.
+     */
+    void addTo(KeyFilter filter) {
+        if (hashes != null) {
+            filter.addAll(hashes);
+            return;
+        }
+        long[] slice = new long[2 * Math.min(FILTER_SLICE, keys.length)];
+        for (int from = 0; from < keys.length; from += FILTER_SLICE) {
+            int n = Math.min(FILTER_SLICE, keys.length - from);
+            for (int i = 0; i < n; i++) {
+                Hash128 h = Hash128.of(keys[from + i]);
+                slice[2 * i] = h.high();
+                slice[2 * i + 1] = h.low();
+            }
+            filter.addAll(n == FILTER_SLICE ? slice : Arrays.copyOf(slice, 2 * n));
+        }
     }
 
     /** Where the {@code i}-th key stands in the caller's list. */

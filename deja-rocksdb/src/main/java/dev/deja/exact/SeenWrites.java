@@ -100,7 +100,7 @@ final class SeenWrites {
     void addNew(KeyBatch batch, long[] owners, long nowMillis) throws RocksDBException {
         byte[][] k = batch.keys();
         Generation newest = keys.newest();
-        newest.filter.addAll(batch.hashes());
+        batch.addTo(newest.filter);
         try (WriteBatch writes = new WriteBatch()) {
             for (int i = 0; i < k.length; i++) {
                 long owner = owners == null ? SeenSet.NO_OWNER : owners[i];
@@ -117,7 +117,7 @@ final class SeenWrites {
     void ingestNew(KeyBatch batch, long[] owners, long nowMillis) throws RocksDBException {
         byte[][] k = batch.keys();
         Generation newest = keys.newest();
-        newest.filter.addAll(batch.hashes());
+        batch.addTo(newest.filter);
         byte[][] values = new byte[k.length][];
         for (int i = 0; i < k.length; i++) {
             long owner = owners == null ? SeenSet.NO_OWNER : owners[i];

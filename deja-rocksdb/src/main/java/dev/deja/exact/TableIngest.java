@@ -28,6 +28,7 @@ final class TableIngest implements AutoCloseable {
     private final Path file;
     private final Options options;
     private final EnvOptions envOptions = new EnvOptions();
+    private final KeyOrder keyOrder = new KeyOrder();
     /** The direct buffers a key and its value are passed in; each replaced by a larger one when it does not fit. */
     private ByteBuffer keyBuffer = ByteBuffer.allocateDirect(64);
 
@@ -45,7 +46,7 @@ final class TableIngest implements AutoCloseable {
      * are synced.
      */
     void ingest(Generation g, byte[][] keys, byte[][] values) throws RocksDBException {
-        int[] order = KeyOrder.of(keys);
+        int[] order = keyOrder.of(keys);
         try {
             try (SstFileWriter writer = new SstFileWriter(envOptions, options)) {
                 writer.open(file.toString());

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.hash.Hash128;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +14,28 @@ class KeyFilterTest {
 
     private static Hash128 key(long i) {
         return Hash128.of(ByteBuffer.allocate(8).putLong(i).array());
+    }
+
+    @Test
+    void aBatchAddsEveryKeySliceBySliceOrFromHashesItAlreadyHas() {
+        int n = 2 * KeyBatch.FILTER_SLICE + 123; // two whole slices and a part of one
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys.add(ByteBuffer.allocate(8).putLong(i).array());
+        }
+        KeyFilter sliced = KeyFilter.forNewGeneration(0);
+        KeyBatch.of(IdFormat.RAW, keys).addTo(sliced);
+        KeyFilter whole = KeyFilter.forNewGeneration(0);
+        KeyBatch hashed = KeyBatch.of(IdFormat.RAW, keys);
+        long[] hashes = hashed.hashes();
+        hashed.addTo(whole);
+        for (KeyFilter filter : List.of(sliced, whole)) {
+            assertThat(filter.keys()).isBetween((long) (n * 0.99), (long) n);
+            for (int i = 0; i < n; i++) {
+                assertThat(filter.mayContain(hashes[2 * i], hashes[2 * i + 1])).isTrue();
+            }
+        }
+        assertThat(sliced.mayContain(key(n).high(), key(n).low())).isFalse();
     }
 
     @Test

@@ -39,12 +39,30 @@ class KeyOrderTest {
     @Test
     void keepsEqualKeysInTheOrderGiven() {
         byte[][] keys = {{5}, {1}, {5}, {1}, {5}};
-        assertThat(KeyOrder.of(keys)).containsExactly(1, 3, 0, 2, 4);
-        assertThat(KeyOrder.of(new byte[][] {{9}})).containsExactly(0);
+        assertThat(new KeyOrder().of(keys)).containsExactly(1, 3, 0, 2, 4);
+        assertThat(new KeyOrder().of(new byte[][] {{9}})).containsExactly(0);
+    }
+
+    @Test
+    void oneInstanceOrdersEachBatchAloneAfterALargerOne() {
+        KeyOrder order = new KeyOrder();
+        Random random = new Random(3);
+        for (int n : new int[] {5_000, 7, 1, 4_999, 300}) {
+            byte[][] keys = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                keys[i] = new byte[16];
+                random.nextBytes(keys[i]);
+            }
+            assertOrdered(order, keys);
+        }
     }
 
     private static void assertOrdered(byte[][] keys) {
-        int[] order = KeyOrder.of(keys);
+        assertOrdered(new KeyOrder(), keys);
+    }
+
+    private static void assertOrdered(KeyOrder keyOrder, byte[][] keys) {
+        int[] order = keyOrder.of(keys);
         Integer[] expected = IntStream.range(0, keys.length).boxed().toArray(Integer[]::new);
         Arrays.sort(expected, Comparator.comparing((Integer i) -> keys[i], Arrays::compareUnsigned));
         assertThat(order)
