@@ -262,7 +262,7 @@ public final class DedupVsPassThrough {
                 if (t10 == 0 && committed >= records / 10) {
                     t10 = now;
                     workerCpu10 = cpuNanos(worker.toHandle());
-                    threads10 = ThreadCpu.snapshot(worker.pid());
+                    threads10 = ThreadCpu.snapshot(worker.pid(), app);
                     brokerCpu10 = cpuNanos(ProcessHandle.current());
                 }
                 if (t50 == 0 && committed >= records / 2) {
@@ -270,7 +270,7 @@ public final class DedupVsPassThrough {
                 }
                 if (committed >= records) {
                     System.out.println(ThreadCpu.perRecord(
-                            app, threads10, ThreadCpu.snapshot(worker.pid()), records - records / 10));
+                            app, threads10, ThreadCpu.snapshot(worker.pid(), app), records - records / 10));
                     double measured = records - records / 10;
                     return new double[] {
                         measured / ((now - t10) / 1e9),

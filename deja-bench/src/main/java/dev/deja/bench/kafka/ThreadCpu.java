@@ -12,9 +12,10 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The CPU time of a process's threads, summed by thread name with digits masked (so that a worker's stream threads,
- * the JIT compiler's threads or the garbage collector's add up), as Linux reports it in {@code /proc/PID/task}: where
- * a worker's time goes, beside its total. Empty where there is no {@code /proc}.
+ * The CPU time of a process's threads, summed by thread name with digits masked (so that the JIT compiler's threads
+ * or the garbage collector's add up) and a Kafka Streams application's stream threads, whose names start with its
+ * application id, under "stream threads", as Linux reports it in {@code /proc/PID/task}: where a worker's time goes,
+ * beside its total. Empty where there is no {@code /proc}.
  */
 final class ThreadCpu {
 
@@ -23,8 +24,15 @@ final class ThreadCpu {
 
     private ThreadCpu() {}
 
-    /** Clock ticks of user and system time per thread name, now; threads that end while it is read are left out. */
-    static Map<String, Long> snapshot(long pid) {
+    /** Linux keeps the first 15 bytes of a thread's name. */
+    private static final int NAME_BYTES = 15;
+
+    /**
+     * Clock ticks of user and system time per thread name, now, for a worker whose application id is {@code app};
+     * threads that end while it is read are left out.
+     */
+    static Map<String, Long> snapshot(long pid, String app) {
+        String streamThread = app.substring(0, Math.min(app.length(), NAME_BYTES));
         Map<String, Long> ticks = new TreeMap<>();
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         if (!Files.isDirectory(tasks)) {
@@ -48,7 +56,8 @@ final class ThreadCpu {
             // pid (name) state ppid ...: the name may hold spaces and parentheses, so it ends at the last ')';
             // utime and stime are the 12th and 13th fields after it
             int close = stat.lastIndexOf(')');
-            String name = stat.substring(stat.indexOf('(') + 1, close).replaceAll("[0-9]+", "#");
+            String name = stat.substring(stat.indexOf('(') + 1, close);
+            name = name.startsWith(streamThread) ? "stream threads" : name.replaceAll("[0-9]+", "#");
             String[] fields = stat.substring(close + 2).split(" ", -1);
             ticks.merge(name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
         }
