@@ -22,10 +22,10 @@ final class ThreadCpu {
     /** Linux reports thread times in clock ticks of 10 ms (USER_HZ, fixed at 100 for user space). */
     private static final double MICROS_PER_TICK = 10_000;
 
-    private ThreadCpu() {}
-
     /** Linux keeps the first 15 bytes of a thread's name. */
     private static final int NAME_BYTES = 15;
+
+    private ThreadCpu() {}
 
     /**
      * Clock ticks of user and system time per thread name, now, for a worker whose application id is {@code app};
