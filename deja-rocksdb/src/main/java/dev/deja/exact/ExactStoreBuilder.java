@@ -28,6 +28,10 @@ public final class ExactStoreBuilder {
     public static final int MAX_VALUE_BYTES = 1 << 20;
     /** Smallest block cache {@link #blockCacheBytes} accepts: 1 MiB. */
     public static final long MIN_BLOCK_CACHE_BYTES = 1 << 20;
+    /** Smallest table-file block {@link #blockBytes} accepts: 1 KiB. */
+    public static final int MIN_BLOCK_BYTES = 1 << 10;
+    /** Largest table-file block {@link #blockBytes} accepts: 1 MiB. */
+    public static final int MAX_BLOCK_BYTES = 1 << 20;
     /** Smallest memtable {@link #memtableBytes} accepts: 64 KiB. */
     public static final long MIN_MEMTABLE_BYTES = 64 << 10;
     /** Largest memtable {@link #memtableBytes} accepts: 16 GiB. */
@@ -46,6 +50,7 @@ public final class ExactStoreBuilder {
     private boolean values;
     private int maxValueBytes = 512;
     private long blockCacheBytes = 256L << 20;
+    private int blockBytes = 16 << 10;
     private long memtableBytes = 16L << 20;
     private Clock clock = Clock.systemUTC();
 
@@ -160,6 +165,17 @@ public final class ExactStoreBuilder {
         return this;
     }
 
+    /**
+     * Bytes of data per block of the table files (RocksDB block_size, default 16 KiB). A lookup that reaches the data
+     * (a key that is held, or a filter's false positive) reads and decompresses one block: smaller blocks make that
+     * cheaper where copies of keys the block cache does not hold are common, at the price of a larger index and a
+     * little less compression (docs/BENCHMARKS.md, section "Kafka worker").
+     */
+    public ExactStoreBuilder blockBytes(int bytes) {
+        this.blockBytes = (int) Require.inRange("blockBytes", bytes, MIN_BLOCK_BYTES, MAX_BLOCK_BYTES);
+        return this;
+    }
+
     /** The most memtables a store holds at once (RocksDB max_write_buffer_number): the native memory they take. */
     public static final int MEMTABLES = Tuning.MEMTABLES;
 
@@ -210,6 +226,7 @@ public final class ExactStoreBuilder {
                 values,
                 maxValueBytes,
                 blockCacheBytes,
+                blockBytes,
                 memtableBytes,
                 clock)));
     }

@@ -76,7 +76,11 @@ final class StoreOpener {
     private StoreEngine attempt(String readOnlyBecause) {
         boolean readOnly = readOnlyBecause != null;
         Tuning tuning = new Tuning(
-                options.blockCacheBytes(), options.memtableBytes(), options.fsync(), options.writeAheadLog());
+                options.blockCacheBytes(),
+                options.blockBytes(),
+                options.memtableBytes(),
+                options.fsync(),
+                options.writeAheadLog());
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         RocksDB db = null;
         StoreEngine engine = null;

@@ -21,6 +21,7 @@ import java.time.Duration;
  * @param values             whether keys carry a value and an expiry (the key-value layout)
  * @param maxValueBytes      the largest value accepted
  * @param blockCacheBytes    the RocksDB block cache all generations share
+ * @param blockBytes         the data bytes per block of a table file
  * @param memtableBytes      one memtable's size
  * @param clock              the clock that dates keys and drives rollover and age-out
  */
@@ -38,6 +39,7 @@ record StoreOptions(
         boolean values,
         int maxValueBytes,
         long blockCacheBytes,
+        int blockBytes,
         long memtableBytes,
         Clock clock) {
 

@@ -31,7 +31,7 @@ final class Tuning implements AutoCloseable {
     final WriteOptions writeOptions;
     final ReadOptions readOptions;
 
-    Tuning(long blockCacheBytes, long memtableBytes, FsyncPolicy fsync, boolean writeAheadLog) {
+    Tuning(long blockCacheBytes, int blockBytes, long memtableBytes, FsyncPolicy fsync, boolean writeAheadLog) {
         statistics = new Statistics();
         // Tickers (bytes flushed, compacted, written) are what the benchmarks and metrics read; per-operation
         // timers would cost a clock read per lookup on the hot path.
@@ -59,10 +59,11 @@ final class Tuning implements AutoCloseable {
                 "cache_index_and_filter_blocks=false",
                 // Sizes each filter to its table file's key count instead of rounding up to allocation classes.
                 "optimize_filters_for_memory=true",
-                // 16 KiB blocks: the index holds one entry per block, so larger blocks mean a smaller index
-                // (under 0.1 byte per key) and give the compressor more context; a lookup that reaches the data
-                // decompresses one block, which only duplicates and false positives do.
-                "block_size=16384",
+                // 16 KiB blocks by default: the index holds one entry per block, so larger blocks mean a smaller
+                // index (under 0.1 byte per key) and give the compressor more context; a lookup that reaches the
+                // data reads and decompresses one block, which only duplicates and false positives do
+                // (ExactStoreBuilder#blockBytes).
+                "block_size=" + blockBytes,
                 // Keys are delta-encoded against the previous key, restarting every 32 entries: random sorted
                 // 16-byte keys share about log2(n)/8 leading bytes with their neighbour (3 bytes at 10^8 keys), and
                 // fewer restart points keep fewer full keys and offsets.

@@ -250,4 +250,38 @@ class ExactAddNewTest {
             }
         }
     }
+
+    @Test
+    void tableFilesAreWrittenInBlocksOfTheSizeTheBuilderGives() throws Exception {
+        List<byte[]> keys = RandomKeys.of(20_000, 9);
+        double[] bytesPerBlock = new double[2];
+        int[] sizes = {1 << 10, 16 << 10};
+        for (int i = 0; i < sizes.length; i++) {
+            Path store = dir.resolve("blocks-" + sizes[i]);
+            try (ExactStore s = TestStores.dayWindow(store).blockBytes(sizes[i]).open()) {
+                s.ingestNew(keys, null);
+            }
+            long blocks = 0;
+            long dataBytes = 0;
+            List<Path> tables;
+            try (Stream<Path> files = Files.walk(store)) {
+                tables = files.filter(f -> f.toString().endsWith(".sst")).toList();
+            }
+            for (Path table : tables) {
+                try (org.rocksdb.Options options = new org.rocksdb.Options();
+                        org.rocksdb.SstFileReader reader = new org.rocksdb.SstFileReader(options)) {
+                    reader.open(table.toString());
+                    blocks += reader.getTableProperties().getNumDataBlocks();
+                    dataBytes += reader.getTableProperties().getDataSize();
+                }
+            }
+            assertThat(blocks).as("data blocks of %d-byte blocks", sizes[i]).isPositive();
+            bytesPerBlock[i] = dataBytes / (double) blocks;
+        }
+        // the sizes bound a block's data before compression; random keys compress little, so the ratio stays near 16
+        assertThat(bytesPerBlock[1] / bytesPerBlock[0]).isBetween(8.0, 24.0);
+        assertThatThrownBy(() -> TestStores.dayWindow(dir).blockBytes(512))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("blockBytes must be in [1024,");
+    }
 }
