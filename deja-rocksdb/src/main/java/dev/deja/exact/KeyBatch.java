@@ -81,10 +81,6 @@ final class KeyBatch {
      * hashes in an array of that size rather than one as large as the batch.
      */
     void addTo(KeyFilter filter) {
-        if (hashes != null) {
-            filter.addAll(hashes);
-            return;
-        }
         long[] slice = new long[2 * Math.min(FILTER_SLICE, keys.length)];
         for (int from = 0; from < keys.length; from += FILTER_SLICE) {
             int n = Math.min(FILTER_SLICE, keys.length - from);

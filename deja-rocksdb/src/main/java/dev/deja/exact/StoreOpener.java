@@ -75,12 +75,7 @@ final class StoreOpener {
     /** Opens writable, or read-only when {@code readOnlyBecause} says why the writable open failed. */
     private StoreEngine attempt(String readOnlyBecause) {
         boolean readOnly = readOnlyBecause != null;
-        Tuning tuning = new Tuning(
-                options.blockCacheBytes(),
-                options.blockBytes(),
-                options.memtableBytes(),
-                options.fsync(),
-                options.writeAheadLog());
+        Tuning tuning = new Tuning(options);
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         RocksDB db = null;
         StoreEngine engine = null;

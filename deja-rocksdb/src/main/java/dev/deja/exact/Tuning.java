@@ -31,7 +31,8 @@ final class Tuning implements AutoCloseable {
     final WriteOptions writeOptions;
     final ReadOptions readOptions;
 
-    Tuning(long blockCacheBytes, int blockBytes, long memtableBytes, FsyncPolicy fsync, boolean writeAheadLog) {
+    /** The options for a store opened with {@code store}'s memory sizes and durability. */
+    Tuning(StoreOptions store) {
         statistics = new Statistics();
         // Tickers (bytes flushed, compacted, written) are what the benchmarks and metrics read; per-operation
         // timers would cost a clock read per lookup on the hot path.
@@ -46,7 +47,7 @@ final class Tuning implements AutoCloseable {
                 // filter false positive has to look at the data. Random keys give it no locality, so it is sized as
                 // a budget, not for a hit rate; the operating system's page cache behind it keeps the compressed
                 // blocks.
-                "block_cache=" + blockCacheBytes,
+                "block_cache=" + store.blockCacheBytes(),
                 // A whole-key filter in the table files a flush writes, at the false-positive rate of a
                 // 10-bit-per-key Bloom filter (about 1%). Lookups reach RocksDB only for keys the store's in-memory
                 // filters ({@link KeyFilter}) do not rule out, so the table filters matter only while those are read
@@ -63,7 +64,7 @@ final class Tuning implements AutoCloseable {
                 // index (under 0.1 byte per key) and give the compressor more context; a lookup that reaches the
                 // data reads and decompresses one block, which only duplicates and false positives do
                 // (ExactStoreBuilder#blockBytes).
-                "block_size=" + blockBytes,
+                "block_size=" + store.blockBytes(),
                 // Keys are delta-encoded against the previous key, restarting every 32 entries: random sorted
                 // 16-byte keys share about log2(n)/8 leading bytes with their neighbour (3 bytes at 10^8 keys), and
                 // fewer restart points keep fewer full keys and offsets.
@@ -90,14 +91,14 @@ final class Tuning implements AutoCloseable {
                 .setBytesPerSync(1 << 20)
                 // A WAL file can only be deleted once every column family that wrote to it has flushed. Old
                 // generations are flushed at rollover; this bound forces any straggler so the WAL stays small.
-                .setMaxTotalWalSize(4 * memtableBytes)
+                .setMaxTotalWalSize(4 * store.memtableBytes())
                 // A crash leaves at most a torn last record, which this mode cuts; a record damaged before the tail
                 // stops the open with a corruption error. RocksDB's default (point-in-time recovery) instead replays
                 // up to the first damaged record and opens, so every acknowledged key after it reads as new.
                 .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
 
         cfOptions
-                .setWriteBufferSize(memtableBytes)
+                .setWriteBufferSize(store.memtableBytes())
                 .setMaxWriteBufferNumber(MEMTABLES)
                 // No Bloom filter over the memtable: the store's key filters keep the misses, the common case, away
                 // from it, and one would cost a hash and bit updates on every insert.
@@ -132,7 +133,8 @@ final class Tuning implements AutoCloseable {
 
         // Without the write-ahead log (a store whose writes are replayed from elsewhere after a crash), a write is
         // one memtable insert, and durable once its memtable is flushed ({@link StoreEngine#sync}).
-        writeOptions = new WriteOptions().setSync(fsync == FsyncPolicy.ALWAYS).setDisableWAL(!writeAheadLog);
+        writeOptions =
+                new WriteOptions().setSync(store.fsync() == FsyncPolicy.ALWAYS).setDisableWAL(!store.writeAheadLog());
         // Reads fill the block cache: the blocks a lookup reaches are those of duplicates, and a key that came
         // twice is the likeliest to come again. Checksums are verified on every block read (RocksDB's default,
         // set here so that no one turns it off): a damaged block must fail the lookup, never read as a miss.
