@@ -30,7 +30,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * <p><b>State.</b> The ids live in a Kafka Streams state store ({@link #storeName()}) with a changelog topic, so a
  * task moved to another instance is rebuilt from Kafka, and standby replicas work: deja's exact store by default, or
  * Kafka Streams' segmented window store ({@link StoreKind}, {@link Builder#store}). Each id costs its 16-byte hash
- * and an 8-byte owner. Either store ages out whole time slices as its clock passes, never a key at a time.
+ * and an 8-byte owner. Either store ages out whole time slices as its clock passes, never a key at a time. The exact
+ * store holds a task's newest ids in memory, about {@value #BYTES_PER_ID_IN_MEMORY} bytes each, and writes them to
+ * RocksDB in batches ({@link Builder#idsInMemoryPerPartition}): copies that come before a batch is written are
+ * answered from memory.
  *
  * <p><b>Guarantees.</b> Under {@code exactly_once_v2} the output, the store's changelog and the input offsets commit
  * together, so each id's first copy appears exactly once in the output. Under {@code at_least_once}, a crash may
@@ -57,6 +60,18 @@ public final class Dedup<K, V> {
     public static final StoreKind DEFAULT_STORE = StoreKind.EXACT;
     /** The cap of {@link Builder#maxIdsPerPartition} that means none. */
     public static final long NO_CAP = Long.MAX_VALUE;
+    /**
+     * The new ids the exact store holds in memory per task unless {@link Builder#idsInMemoryPerPartition} says
+     * otherwise: about 20 MiB once full, less than the three 16 MiB write buffers each of Kafka Streams' own RocksDB
+     * stores may hold.
+     */
+    public static final int DEFAULT_IDS_IN_MEMORY_PER_PARTITION = 1 << 19;
+    /** The fewest ids {@link Builder#idsInMemoryPerPartition} takes. */
+    public static final int MIN_IDS_IN_MEMORY_PER_PARTITION = NewIds.MIN_CAPACITY;
+    /** The most ids {@link Builder#idsInMemoryPerPartition} takes. */
+    public static final int MAX_IDS_IN_MEMORY_PER_PARTITION = NewIds.MAX_CAPACITY;
+    /** Memory per id the exact store holds in memory. */
+    public static final int BYTES_PER_ID_IN_MEMORY = NewIds.BYTES_PER_ID;
 
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
@@ -72,6 +87,7 @@ public final class Dedup<K, V> {
                 b.window,
                 b.clock,
                 b.maxIdsPerPartition,
+                b.idsInMemoryPerPartition == null ? DEFAULT_IDS_IN_MEMORY_PER_PARTITION : b.idsInMemoryPerPartition,
                 b.duplicates,
                 b.missingId,
                 b.storeName,
@@ -186,6 +202,11 @@ public final class Dedup<K, V> {
         return settings.maxIdsPerPartition();
     }
 
+    /** The most new ids the exact store holds in memory per task before it writes them to RocksDB. */
+    public int idsInMemoryPerPartition() {
+        return settings.idsInMemoryPerPartition();
+    }
+
     /** Where duplicates go: dropped or to a topic. */
     public Route duplicates() {
         return settings.duplicates();
@@ -230,6 +251,7 @@ public final class Dedup<K, V> {
         private Duration window = DEFAULT_WINDOW;
         private WindowClock clock = WindowClock.RECORD_TIME;
         private long maxIdsPerPartition = NO_CAP;
+        private Integer idsInMemoryPerPartition;
         private Route duplicates = Route.drop();
         private Route missingId = Route.pass();
         private String storeName = DEFAULT_STORE_NAME;
@@ -279,6 +301,24 @@ public final class Dedup<K, V> {
             return this;
         }
 
+        /**
+         * The most new ids the exact store holds in memory per task, about {@value #BYTES_PER_ID_IN_MEMORY} bytes each,
+         * before it writes them to RocksDB as one table file; in [{@value #MIN_IDS_IN_MEMORY_PER_PARTITION}, {@value
+         * #MAX_IDS_IN_MEMORY_PER_PARTITION}], default {@value #DEFAULT_IDS_IN_MEMORY_PER_PARTITION}. It writes them
+         * sooner when its clock passes the oldest by a 64th of the window, and before each checkpoint. Copies of ids
+         * still in memory are answered without RocksDB, and the changelog holds every id from the commit that brought
+         * it, so more memory means fewer, larger writes and fewer reads, never less safety. {@link StoreKind#EXACT}
+         * only.
+         */
+        public Builder<K, V> idsInMemoryPerPartition(int ids) {
+            if (ids < MIN_IDS_IN_MEMORY_PER_PARTITION || ids > MAX_IDS_IN_MEMORY_PER_PARTITION) {
+                throw new IllegalArgumentException("ids in memory per partition must be in ["
+                        + MIN_IDS_IN_MEMORY_PER_PARTITION + ", " + MAX_IDS_IN_MEMORY_PER_PARTITION + "], not " + ids);
+            }
+            this.idsInMemoryPerPartition = ids;
+            return this;
+        }
+
         /** Where duplicates go: {@link Route#drop()} (the default) or {@link Route#toTopic}. */
         public Builder<K, V> duplicates(Route route) {
             if (Objects.requireNonNull(route, "route").kind() == Route.Kind.PASS) {
@@ -313,7 +353,8 @@ public final class Dedup<K, V> {
          * The step, as configured.
          *
          * @throws IllegalArgumentException when the exact store is asked for with a window under {@link
-         *     StoreKind#EXACT}'s minimum of one second or with a cap on ids (which only the window store applies)
+         *     StoreKind#EXACT}'s minimum of one second or with a cap on ids (which only the window store applies), or
+         *     the window store with ids in memory (which only the exact store holds)
          */
         public Dedup<K, V> build() {
             if (store == StoreKind.EXACT && window.compareTo(ExactStateStore.MIN_WINDOW) < 0) {
@@ -323,6 +364,10 @@ public final class Dedup<K, V> {
             if (store == StoreKind.EXACT && maxIdsPerPartition != NO_CAP) {
                 throw new IllegalArgumentException(
                         "a cap on ids per partition applies to the window store only; use store(StoreKind.WINDOW)");
+            }
+            if (store == StoreKind.WINDOW && idsInMemoryPerPartition != null) {
+                throw new IllegalArgumentException(
+                        "ids in memory per partition apply to the exact store only; use store(StoreKind.EXACT)");
             }
             return new Dedup<>(this);
         }

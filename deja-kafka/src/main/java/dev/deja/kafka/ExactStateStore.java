@@ -36,8 +36,10 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams commits, so they commit with the output
  * and the input offsets; and to the store as one sorted table file that RocksDB takes in whole
  * ({@link ExactStore#ingestNew}: no lookup again, since the task's thread is the store's only writer, and no memtable
- * insert per id), when {@value NewIds#CAPACITY} have gathered, before the clock passes them by the lateness, and
- * before Kafka Streams checkpoints the store. A lookup asks the ids in memory first, then the store (whose in-memory
+ * insert per id), when as many as the step holds in memory have gathered ({@link Dedup.Builder#idsInMemoryPerPartition}),
+ * before the clock passes them by the lateness, and before Kafka Streams checkpoints the store (under exactly-once only
+ * as a task is suspended or closed cleanly). Until then memory answers for them: copies that come within that span
+ * never reach RocksDB, and ids that no copy follows reach it once, in a batch. A lookup asks the ids in memory first, then the store (whose in-memory
  * key filters answer most new ids without reading disk). The store writes its own changelog, as Kafka Streams'
  * built-in stores do: Kafka Streams has no public way for a custom store to do it, and
  * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
@@ -73,14 +75,9 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
 
     private final TaskClock clock = new TaskClock();
     /** New ids not yet written to the store, in the order they came, with their owners and times. */
-    private final NewIds unwritten = new NewIds();
+    private final NewIds unwritten;
     /** The new ids not yet in the changelog, as the record that will carry them. */
     private final ChangelogBatch batch = new ChangelogBatch();
-    /**
-     * The owners of a full batch of new ids as they are written, kept from batch to batch: made anew each time, an
-     * array this large would be a humongous object on G1 heaps under 2 GiB and start a concurrent collection cycle.
-     */
-    private final long[] fullBatchOwners = new long[NewIds.CAPACITY];
 
     private Path directory;
     /** Null until {@link #store()} opens it. */
@@ -95,9 +92,11 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
     private long nextMaintenance = Long.MIN_VALUE;
     private long oldestReadAt;
 
-    ExactStateStore(String name, Duration window, boolean logged) {
+    /** A store of ids held for {@code window}, holding up to {@code idsInMemory} new ones in memory at a time. */
+    ExactStateStore(String name, Duration window, int idsInMemory, boolean logged) {
         this.name = name;
         this.window = window;
+        this.unwritten = new NewIds(idsInMemory);
         this.logged = logged;
         this.latenessMs = Math.max(1, window.toMillis() / LATENESS_PER_WINDOW);
     }
@@ -340,7 +339,7 @@ final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte
         }
         int n = unwritten.size();
         List<byte[]> keys = new ArrayList<>(n);
-        long[] owners = n == fullBatchOwners.length ? fullBatchOwners : new long[n];
+        long[] owners = new long[n];
         for (int i = 0; i < n; i++) {
             keys.add(key(unwritten.high(i), unwritten.low(i)));
             owners[i] = unwritten.owner(i);

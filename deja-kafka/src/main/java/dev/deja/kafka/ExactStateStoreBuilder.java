@@ -15,12 +15,14 @@ final class ExactStateStoreBuilder implements StoreBuilder<ExactStateStore> {
 
     private final String name;
     private final Duration window;
+    private final int idsInMemory;
     private boolean logged = true;
     private final Map<String, String> logConfig = new HashMap<>();
 
-    ExactStateStoreBuilder(String name, Duration window) {
+    ExactStateStoreBuilder(String name, Duration window, int idsInMemory) {
         this.name = name;
         this.window = window;
+        this.idsInMemory = idsInMemory;
         logConfig.putAll(defaultLogConfig(window));
     }
 
@@ -61,7 +63,7 @@ final class ExactStateStoreBuilder implements StoreBuilder<ExactStateStore> {
 
     @Override
     public ExactStateStore build() {
-        return new ExactStateStore(name, window, logged);
+        return new ExactStateStore(name, window, idsInMemory, logged);
     }
 
     @Override

@@ -20,6 +20,7 @@ record Settings(
         Duration window,
         WindowClock clock,
         long maxIdsPerPartition,
+        int idsInMemoryPerPartition,
         Route duplicates,
         Route missingId,
         String storeName,
@@ -28,7 +29,7 @@ record Settings(
     /** The store the step keeps its ids in, with its changelog ({@link StoreKind}). */
     StoreBuilder<? extends StateStore> storeBuilder() {
         if (store == StoreKind.EXACT) {
-            return new ExactStateStoreBuilder(storeName, window);
+            return new ExactStateStoreBuilder(storeName, window, idsInMemoryPerPartition);
         }
         return Stores.windowStoreBuilder(
                         Stores.persistentWindowStore(storeName, window, window, /* retainDuplicates= */ false),

@@ -262,6 +262,29 @@ class DedupTopologyTest {
         assertThat(b.store(StoreKind.WINDOW).build().maxIdsPerPartition()).isEqualTo(5);
     }
 
+    @Test
+    void idsInMemoryAreTheExactStoresWithinTheirBoundsAndDefault() {
+        assertThat(Dedup.builder(Serdes.String(), Serdes.String())
+                        .id(IdSource.key())
+                        .build()
+                        .idsInMemoryPerPartition())
+                .isEqualTo(Dedup.DEFAULT_IDS_IN_MEMORY_PER_PARTITION);
+        Dedup.Builder<String, String> b =
+                Dedup.builder(Serdes.String(), Serdes.String()).id(IdSource.key());
+        assertThat(b.idsInMemoryPerPartition(5_000).build().idsInMemoryPerPartition())
+                .isEqualTo(5_000);
+        assertThatThrownBy(() -> b.store(StoreKind.WINDOW).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exact store only");
+        for (int bad :
+                new int[] {Dedup.MIN_IDS_IN_MEMORY_PER_PARTITION - 1, Dedup.MAX_IDS_IN_MEMORY_PER_PARTITION + 1, 0, -1
+                }) {
+            assertThatThrownBy(() -> b.idsInMemoryPerPartition(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("ids in memory per partition must be in [1024, 67108864], not " + bad);
+        }
+    }
+
     private static Header header(String name, String value) {
         return new org.apache.kafka.common.header.internals.RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ExactStateStore} on its own: ids held in memory until {@value NewIds#CAPACITY} have gathered, then written to
- * the store as a table file, answered the same wherever they are, and held across a commit, a close and a reopen.
+ * {@link ExactStateStore} on its own: ids held in memory until as many as the step holds have gathered, then written
+ * to the store as a table file, answered the same wherever they are, and held across a commit, a close and a reopen.
  */
 class ExactStateStoreTest {
 
@@ -30,26 +30,31 @@ class ExactStateStoreTest {
     @TempDir
     Path stateDir;
 
-    private final Dedup<String, String> dedup =
-            Dedup.builder(Serdes.String(), Serdes.String()).id(IdSource.key()).build();
+    /** Ids held in memory: a few times the fewest the step takes, and not a power of two. */
+    private static final int IN_MEMORY = 5_000;
+
+    private final Dedup<String, String> dedup = Dedup.builder(Serdes.String(), Serdes.String())
+            .id(IdSource.key())
+            .idsInMemoryPerPartition(IN_MEMORY)
+            .build();
 
     @Test
     void idsWrittenOnceMemoryIsFullAreAnsweredAsIdsStillInMemoryAre() throws IOException {
-        int ids = NewIds.CAPACITY + 1_000;
+        int ids = IN_MEMORY + 1_000;
         StateStore store = open();
         SeenIds seen = (SeenIds) store;
         long filesBefore = 0;
         for (int i = 0; i < ids; i++) {
-            if (i == NewIds.CAPACITY - 1) {
+            if (i == IN_MEMORY - 1) {
                 filesBefore = tableFiles();
             }
             assertThat(seen.checkThenAdd(id(i), owner(i), T0).verdict()).isEqualTo(Verdict.NEW);
         }
         assertThat(tableFiles())
-                .as("the first %d ids, written as a table file", NewIds.CAPACITY)
+                .as("the first %d ids, written as a table file", IN_MEMORY)
                 .isEqualTo(filesBefore + 1);
 
-        for (int i : new int[] {0, NewIds.CAPACITY - 1, NewIds.CAPACITY, ids - 1}) {
+        for (int i : new int[] {0, IN_MEMORY - 1, IN_MEMORY, ids - 1}) {
             SeenIds.Seen copy = seen.checkThenAdd(id(i), owner(ids + i), T0 + 1);
             assertThat(copy.verdict()).as("id %d", i).isEqualTo(Verdict.DUPLICATE);
             assertThat(copy.firstOwner()).isEqualTo(owner(i));
@@ -59,7 +64,7 @@ class ExactStateStoreTest {
         store.commit(Map.of()); // what Kafka Streams calls before a checkpoint: the ids in memory go to the store
         store.close();
         StateStore reopened = open();
-        for (int i : new int[] {0, NewIds.CAPACITY, ids - 1}) {
+        for (int i : new int[] {0, IN_MEMORY, ids - 1}) {
             assertThat(((SeenIds) reopened)
                             .checkThenAdd(id(i), owner(ids + i), T0 + 2)
                             .verdict())

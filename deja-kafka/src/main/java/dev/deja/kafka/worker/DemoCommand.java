@@ -147,6 +147,7 @@ final class DemoCommand implements Callable<Integer> {
                 Long.MAX_VALUE,
                 null,
                 null,
+                null,
                 Guarantee.EXACTLY_ONCE,
                 "deja-demo",
                 data,

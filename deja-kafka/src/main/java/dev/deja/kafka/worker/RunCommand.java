@@ -103,6 +103,14 @@ final class RunCommand implements Callable<Integer> {
                     + " WINDOW only).")
     Long maxIdsPerPartition;
 
+    @Option(
+            names = "--ids-in-memory-per-partition",
+            paramLabel = "N",
+            description = "New ids the exact store holds in memory per input partition (about 40 bytes each) before"
+                    + " writing them to disk in one batch; copies of them are answered from memory (--store EXACT"
+                    + " only). Default: " + Dedup.DEFAULT_IDS_IN_MEMORY_PER_PARTITION + ".")
+    Integer idsInMemoryPerPartition;
+
     @Option(names = "--duplicates", paramLabel = "TOPIC", description = "Send duplicates here instead of dropping.")
     String duplicates;
 
@@ -211,6 +219,7 @@ final class RunCommand implements Callable<Integer> {
                     clock,
                     store,
                     maxIdsPerPartition == null ? Dedup.NO_CAP : positive(maxIdsPerPartition),
+                    idsInMemoryPerPartition,
                     duplicates,
                     missingId,
                     guarantee,

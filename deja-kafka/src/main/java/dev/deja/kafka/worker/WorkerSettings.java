@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param duplicatesTopic the topic duplicates go to, or null to drop them
  * @param missingIdTopic the topic records without an id go to, or null to pass them on
  * @param maxIdsPerPartition the cap, or {@link dev.deja.kafka.Dedup#NO_CAP}
+ * @param idsInMemoryPerPartition the new ids the exact store holds in memory per task, or null for {@link
+ *     Dedup#DEFAULT_IDS_IN_MEMORY_PER_PARTITION}
  * @param threads the Kafka Streams stream threads, each running some of the worker's tasks (one per input
  *     partition); {@link #defaultThreads} unless told
  * @param httpPort the port of /metrics and /health, 0 for any free one, -1 for none
@@ -31,6 +33,7 @@ record WorkerSettings(
         WindowClock clock,
         StoreKind store,
         long maxIdsPerPartition,
+        Integer idsInMemoryPerPartition,
         String duplicatesTopic,
         String missingIdTopic,
         Guarantee guarantee,
@@ -66,6 +69,17 @@ record WorkerSettings(
         }
         if (store == StoreKind.EXACT && maxIdsPerPartition != Dedup.NO_CAP) {
             throw new IllegalArgumentException("--max-ids-per-partition applies to --store WINDOW only");
+        }
+        if (idsInMemoryPerPartition != null) {
+            if (store != StoreKind.EXACT) {
+                throw new IllegalArgumentException("--ids-in-memory-per-partition applies to --store EXACT only");
+            }
+            if (idsInMemoryPerPartition < Dedup.MIN_IDS_IN_MEMORY_PER_PARTITION
+                    || idsInMemoryPerPartition > Dedup.MAX_IDS_IN_MEMORY_PER_PARTITION) {
+                throw new IllegalArgumentException("--ids-in-memory-per-partition must be in ["
+                        + Dedup.MIN_IDS_IN_MEMORY_PER_PARTITION + ", " + Dedup.MAX_IDS_IN_MEMORY_PER_PARTITION
+                        + "], not " + idsInMemoryPerPartition);
+            }
         }
         if (store == StoreKind.EXACT && window.toMillis() < 1000) {
             throw new IllegalArgumentException("--store EXACT holds a window of at least 1s, not " + window);

@@ -39,6 +39,9 @@ final class WorkerTopology {
         if (s.maxIdsPerPartition() != Dedup.NO_CAP) {
             b.maxIdsPerPartition(s.maxIdsPerPartition());
         }
+        if (s.idsInMemoryPerPartition() != null) {
+            b.idsInMemoryPerPartition(s.idsInMemoryPerPartition());
+        }
         return b.build();
     }
 

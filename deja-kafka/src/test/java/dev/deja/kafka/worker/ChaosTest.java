@@ -2,6 +2,7 @@ package dev.deja.kafka.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.kafka.Dedup;
 import dev.deja.kafka.testing.SharedBroker;
 import java.io.File;
 import java.io.IOException;
@@ -50,6 +51,11 @@ class ChaosTest {
     private static final int MESSAGES = Integer.getInteger("chaos.messages", 10_000);
     private static final int KILLS = Integer.getInteger("chaos.kills", 3);
     private static final long SEED = Long.getLong("chaos.seed", 37);
+    /**
+     * New ids the exact store holds in memory per partition: a tenth of a partition's share of the messages (three
+     * partitions), so that batches of ids are written to disk between the kills as well as held in memory across them.
+     */
+    private static final int IDS_IN_MEMORY = Math.max(Dedup.MIN_IDS_IN_MEMORY_PER_PARTITION, MESSAGES / 30);
 
     @TempDir
     Path dir;
@@ -138,6 +144,8 @@ class ChaosTest {
                 "1",
                 "--standby-replicas",
                 "0",
+                "--ids-in-memory-per-partition",
+                Integer.toString(IDS_IN_MEMORY),
                 "--http-port",
                 "-1");
     }

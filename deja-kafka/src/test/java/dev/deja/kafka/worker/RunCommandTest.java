@@ -84,6 +84,11 @@ class RunCommandTest {
         assertThat(err.toString()).contains("--store").contains("EXACT, WINDOW");
         assertThat(runWithTopics("--max-ids-per-partition", "1000")).isEqualTo(2);
         assertThat(err.toString()).contains("--max-ids-per-partition applies to --store WINDOW only");
+        assertThat(runWithTopics("--store", "WINDOW", "--ids-in-memory-per-partition", "5000"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--ids-in-memory-per-partition applies to --store EXACT only");
+        assertThat(runWithTopics("--ids-in-memory-per-partition", "1000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--ids-in-memory-per-partition must be in [1024, 67108864], not 1000");
         assertThat(runWithTopics("--window", "500ms")).isEqualTo(2);
         assertThat(err.toString()).contains("--store EXACT holds a window of at least 1s");
     }
@@ -220,6 +225,28 @@ class RunCommandTest {
         assertThat(WorkerTopology.properties(fromLine)).containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 3);
         assertThat(runWithTopics("--threads", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--threads must be at least 1");
+    }
+
+    @Test
+    void idsInMemoryDefaultToTheStepsDefaultAndMayBeSetInTheEnvironmentOrOnTheLine() {
+        WorkerSettings byDefault = settings(Map.of(), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        assertThat(WorkerTopology.dedup(byDefault).idsInMemoryPerPartition())
+                .isEqualTo(dev.deja.kafka.Dedup.DEFAULT_IDS_IN_MEMORY_PER_PARTITION);
+        Map<String, String> environment = Map.of("DEJA_KAFKA_IDS_IN_MEMORY_PER_PARTITION", "70000");
+        assertThat(WorkerTopology.dedup(settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b"))
+                        .idsInMemoryPerPartition())
+                .isEqualTo(70_000);
+        WorkerSettings fromLine = settings(
+                environment,
+                "--bootstrap",
+                "k:1",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--ids-in-memory-per-partition",
+                "4096");
+        assertThat(WorkerTopology.dedup(fromLine).idsInMemoryPerPartition()).isEqualTo(4096);
     }
 
     @Test

@@ -63,6 +63,7 @@ class WorkerTest {
                 Long.MAX_VALUE,
                 null,
                 null,
+                null,
                 Guarantee.AT_LEAST_ONCE,
                 "worker-test",
                 dataDir,

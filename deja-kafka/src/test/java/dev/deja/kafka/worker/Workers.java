@@ -54,6 +54,7 @@ final class Workers {
                 Long.MAX_VALUE,
                 null,
                 null,
+                null,
                 guarantee,
                 applicationId,
                 dataDir,
