@@ -4,7 +4,8 @@
 # alternating rounds; prints each round's rate (records/s between 10% and 100% of the input, start-up excluded, and
 # over its second half alone), each worker's CPU time per record (in all and per thread name), the medians of the
 # per-round ratios and the state on disk per id held (docs/BENCHMARKS.md, section "Kafka worker"). Workers start with
-# bin/jvm.options, as ./deja starts them.
+# bin/jvm.options, as ./deja starts them, each once the broker has gone quiet after the previous one, after a
+# pass-through run that warms the broker up and is not counted.
 # Usage: deja-bench/scripts/kafka-dedup-vs-passthrough.sh [records=1000000] [rounds=5] [partitions=4] [duplicate share=0.05]
 # DEJA_BENCH_STORES=exact runs only that store beside the pass-through (for a profile).
 # DEJA_BENCH_WORKER_FLAGS="-agentpath:...={app}.collapsed" adds JVM options to each worker (for a profiler; -Xmx512m

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -37,7 +38,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Over the same span it takes each worker's CPU time per record (and by thread name: stream threads, JIT compiler,
  * garbage collector, producer), and this JVM's, which holds the broker: on a machine the broker and the worker share,
  * the rates follow the CPU each spends per record. Each worker starts with the JVM options ./deja gives every command
- * ({@code bin/jvm.options}), so that it runs as it would from the launcher.
+ * ({@code bin/jvm.options}), so that it runs as it would from the launcher, and only once the broker is quiet
+ * again after the previous one. A pass-through run before the first round warms the broker up and is not counted.
  *
  * <p>Arguments: records (1,000,000), rounds (5), partitions (4), duplicate share (0.05). The environment variable
  * {@code DEJA_BENCH_WORKER_FLAGS} adds JVM options to each worker after those, so that its {@code -Xmx} wins
@@ -59,6 +61,9 @@ public final class DedupVsPassThrough {
 
     /** The JVM options ./deja starts every command with, so that each worker runs as the launcher runs it. */
     private static final Path JVM_OPTIONS = Path.of("bin", "jvm.options").toAbsolutePath();
+
+    /** The share of one processor under which the broker's JVM counts as quiet before a worker starts. */
+    private static final double QUIET_CPU_SHARE = 0.1;
 
     private DedupVsPassThrough() {}
 
@@ -93,6 +98,13 @@ public final class DedupVsPassThrough {
                 secondHalfRatios.put(store, new double[rounds]);
                 bytesPerId.put(store, new double[rounds]);
             }
+            // Not counted: the broker's first transactional application runs while the broker's own JIT compiler is
+            // still at work on its transaction paths, which would slow whichever worker led the first round.
+            String warmUp = "bench-warm-up";
+            Topics.create(admin, partitions, warmUp + "-out");
+            double[] warm = runWorker(broker.bootstrapServers(), admin, warmUp, work.resolve(warmUp), PASS, records);
+            System.out.printf(Locale.ROOT, "# warm-up (pass-through, not counted): %.0f records/s%n", warm[0]);
+            delete(work.resolve(warmUp));
             for (int round = 0; round < rounds; round++) {
                 Map<String, double[]> result = new HashMap<>();
                 for (int i = 0; i < MODES.size(); i++) {
@@ -100,6 +112,7 @@ public final class DedupVsPassThrough {
                     String app = "bench-" + mode + "-" + round;
                     Topics.create(admin, partitions, app + "-out");
                     Path data = work.resolve(app);
+                    awaitQuietBroker();
                     double[] rates = runWorker(broker.bootstrapServers(), admin, app, data, mode, records);
                     double perId = mode.equals(PASS) ? 0 : size(data.resolve("state")) / (double) unique;
                     result.put(mode, new double[] {rates[0], rates[1], perId, rates[2], rates[3]});
@@ -288,6 +301,25 @@ public final class DedupVsPassThrough {
             worker.destroy(); // SIGTERM: a clean close, so its state is flushed before it is measured
             worker.waitFor();
         }
+    }
+
+    /**
+     * Waits until this JVM, which holds the broker, uses less than {@value #QUIET_CPU_SHARE} of a processor over a
+     * second (at most a minute): the previous worker's commits, its topics' log work and the input's production leave
+     * the broker busy for a while after they end, and a worker started then would share the machine with that.
+     */
+    private static void awaitQuietBroker() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            long cpu = cpuNanos(ProcessHandle.current());
+            long at = System.nanoTime();
+            Thread.sleep(1_000);
+            double share = (cpuNanos(ProcessHandle.current()) - cpu) / (double) (System.nanoTime() - at);
+            if (share < QUIET_CPU_SHARE) {
+                return;
+            }
+        }
+        System.out.println("# the broker was still busy after a minute; starting the worker anyway");
     }
 
     /** The CPU time a process has used so far, user and system, in nanoseconds (0 where the system does not say). */
