@@ -36,12 +36,12 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * {@value ChangelogBatch#MAX_ENTRIES} have gathered and whenever Kafka Streams commits, so they commit with the output
  * and the input offsets; and to the store as one sorted table file that RocksDB takes in whole
  * ({@link ExactStore#ingestNew}: no lookup again, since the task's thread is the store's only writer, and no memtable
- * insert per id), when as many as the step holds in memory have gathered ({@link Dedup.Builder#idsInMemoryPerPartition}),
- * before the clock passes them by the lateness, and before Kafka Streams checkpoints the store (under exactly-once only
- * as a task is suspended or closed cleanly). Until then memory answers for them: copies that come within that span
- * never reach RocksDB, and ids that no copy follows reach it once, in a batch. A lookup asks the ids in memory first, then the store (whose in-memory
- * key filters answer most new ids without reading disk). The store writes its own changelog, as Kafka Streams'
- * built-in stores do: Kafka Streams has no public way for a custom store to do it, and
+ * insert per id), when as many as the step holds in memory have gathered
+ * ({@link Dedup.Builder#idsInMemoryPerPartition}), before the clock passes them by the lateness, and before Kafka
+ * Streams checkpoints the store (under exactly-once only as a task is suspended or closed cleanly). Until then memory
+ * answers for them: copies that come within that span never reach RocksDB. A lookup asks the ids in memory first,
+ * then the store (whose in-memory key filters answer most new ids without reading disk). The store writes its own
+ * changelog, as Kafka Streams' built-in stores do: Kafka Streams has no public way for a custom store to do it, and
  * {@link InternalProcessorContext#logChange} is the call those stores make. Restoring reads every batch back.
  */
 final class ExactStateStore implements StateStore, CachedStateStore<byte[], byte[]>, SeenIds {

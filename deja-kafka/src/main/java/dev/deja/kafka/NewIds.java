@@ -11,11 +11,11 @@ import java.util.Arrays;
  */
 final class NewIds {
 
-    /** The fewest ids a table holds: a write of fewer ids than this at a time is a table file too small to be worth it. */
+    /** The fewest ids a table holds: a table file of fewer ids than this would be too small to be worth writing. */
     static final int MIN_CAPACITY = 1 << 10;
     /** The most: arrays of this many longs, and a table of twice as many ints, stay well under Java's array limit. */
     static final int MAX_CAPACITY = 1 << 26;
-    /** Memory per id held: four longs (hash, owner, time) and two table slots (up to four below a power of two). */
+    /** Memory per id held: four longs (the hash's halves, owner, time) and two table slots (up to four otherwise). */
     static final int BYTES_PER_ID = 4 * Long.BYTES + 2 * Integer.BYTES;
 
     /** The size of the arrays when the first id comes. */

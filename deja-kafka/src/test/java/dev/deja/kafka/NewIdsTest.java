@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class NewIdsTest {
 
-    /** Not a power of two, and several times the arrays' first size: the table grows more than once and last by less. */
+    /** Not a power of two, several times the arrays' first size: the table grows more than once, and last by less. */
     private static final int CAPACITY = 20_000;
 
     @Test
