@@ -116,14 +116,8 @@ class RunCommandTest {
                 admin.request.timeout.ms=5000
                 topic.min.insync.replicas=2
                 """);
-        WorkerSettings s = settings(
+        WorkerSettings s = withTopics(
                 Map.of(),
-                "--bootstrap",
-                "k:1",
-                "--input",
-                "a",
-                "--output",
-                "b",
                 "--kafka-config",
                 file.toString(),
                 "--kafka",
@@ -210,18 +204,15 @@ class RunCommandTest {
 
     @Test
     void streamThreadsDefaultToOnePerProcessorAndMayBeSetOnTheLineOrInTheEnvironment() {
-        WorkerSettings byDefault = settings(Map.of(), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        WorkerSettings byDefault = withTopics(Map.of());
         assertThat(byDefault.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(WorkerTopology.properties(byDefault))
                 .containsEntry(
                         StreamsConfig.NUM_STREAM_THREADS_CONFIG,
                         Runtime.getRuntime().availableProcessors());
         Map<String, String> environment = Map.of("DEJA_KAFKA_THREADS", "5");
-        assertThat(settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b")
-                        .threads())
-                .isEqualTo(5);
-        WorkerSettings fromLine =
-                settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b", "--threads", "3");
+        assertThat(withTopics(environment).threads()).isEqualTo(5);
+        WorkerSettings fromLine = withTopics(environment, "--threads", "3");
         assertThat(WorkerTopology.properties(fromLine)).containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 3);
         assertThat(runWithTopics("--threads", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--threads must be at least 1");
@@ -229,31 +220,20 @@ class RunCommandTest {
 
     @Test
     void idsInMemoryDefaultToTheStepsDefaultAndMayBeSetInTheEnvironmentOrOnTheLine() {
-        WorkerSettings byDefault = settings(Map.of(), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        WorkerSettings byDefault = withTopics(Map.of());
         assertThat(WorkerTopology.dedup(byDefault).idsInMemoryPerPartition())
                 .isEqualTo(dev.deja.kafka.Dedup.DEFAULT_IDS_IN_MEMORY_PER_PARTITION);
         Map<String, String> environment = Map.of("DEJA_KAFKA_IDS_IN_MEMORY_PER_PARTITION", "70000");
-        assertThat(WorkerTopology.dedup(settings(environment, "--bootstrap", "k:1", "--input", "a", "--output", "b"))
-                        .idsInMemoryPerPartition())
+        assertThat(WorkerTopology.dedup(withTopics(environment)).idsInMemoryPerPartition())
                 .isEqualTo(70_000);
-        WorkerSettings fromLine = settings(
-                environment,
-                "--bootstrap",
-                "k:1",
-                "--input",
-                "a",
-                "--output",
-                "b",
-                "--ids-in-memory-per-partition",
-                "4096");
+        WorkerSettings fromLine = withTopics(environment, "--ids-in-memory-per-partition", "4096");
         assertThat(WorkerTopology.dedup(fromLine).idsInMemoryPerPartition()).isEqualTo(4096);
     }
 
     @Test
     void theConfigFileMayBeNamedByTheEnvironmentAndABadValueSaysWhereItCameFrom() throws IOException {
         Path config = Files.writeString(dir.resolve("kafka.properties"), "window=3h\n");
-        WorkerSettings fromFile = settings(
-                Map.of("DEJA_KAFKA_CONFIG", config.toString()), "--bootstrap", "k:1", "--input", "a", "--output", "b");
+        WorkerSettings fromFile = withTopics(Map.of("DEJA_KAFKA_CONFIG", config.toString()));
         assertThat(fromFile.window()).isEqualTo(Duration.ofHours(3));
         assertThat(execute(
                         Map.of("DEJA_KAFKA_PASS_THROUGH", "maybe"),
@@ -286,6 +266,13 @@ class RunCommandTest {
                         "b"))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("unknown key 'windw'");
+    }
+
+    /** The settings of {@code run} with a broker, an input and an output given, {@code options} after them. */
+    private static WorkerSettings withTopics(Map<String, String> environment, String... options) {
+        List<String> args = new ArrayList<>(List.of("--bootstrap", "k:1", "--input", "a", "--output", "b"));
+        args.addAll(List.of(options));
+        return settings(environment, args.toArray(String[]::new));
     }
 
     private static WorkerSettings settings(Map<String, String> environment, String... args) {
